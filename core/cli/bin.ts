@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+/**
+ * Entry point of `npx spade-bench`. isolated-vm needs Node started with --no-node-snapshot
+ * (its README); when we were started without it, run ourselves again with it.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+if (!process.execArgv.includes('--no-node-snapshot')) {
+  const child = spawn(process.execPath, ['--no-node-snapshot', ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    stdio: 'inherit',
+  });
+  // The terminal's Ctrl-C reaches both processes; a SIGTERM sent to us is passed on.
+  const forward = (signal: NodeJS.Signals): void => {
+    child.kill(signal);
+  };
+  process.on('SIGTERM', forward);
+  process.on('SIGINT', () => {});
+  child.on('exit', (code, signal) => process.exit(code ?? (signal === 'SIGINT' ? 130 : signal === 'SIGTERM' ? 143 : 1)));
+} else {
+  const { main } = await import('./main.js');
+  process.exitCode = await main();
+}

@@ -1,0 +1,34 @@
+/**
+ * `spade-bench list`: every plugin with a line of description.
+ */
+import { loadConfigFile } from '../config.js';
+import { createRegistry } from '../setup.js';
+import { EXIT } from '../errors.js';
+import type { PluginKind } from '../plugin.js';
+
+const TITLES: Record<PluginKind, string> = {
+  designer: 'Designers',
+  agent: 'Agents',
+  provider: 'Providers (usable as --designer or --agent: PREFIX:MODEL)',
+  sandbox: 'Sandboxes',
+  suite: 'Suites ("spade" is the self-play pool)',
+};
+
+export async function listCommand(args: { config?: string }): Promise<number> {
+  const { config } = await loadConfigFile(process.cwd(), args.config);
+  const registry = createRegistry();
+  await registry.register(config.plugins ?? []);
+  const plugins = registry.list();
+  const out: string[] = [];
+  for (const kind of Object.keys(TITLES) as PluginKind[]) {
+    const rows = plugins.filter((p) => p.kind === kind);
+    if (kind === 'suite') rows.unshift({ kind, id: 'spade', description: 'The self-play pool: environments written by the designer, round by round.', source: 'built-in' });
+    if (!rows.length) continue;
+    out.push(`${TITLES[kind]}:`);
+    const width = Math.max(...rows.map((r) => r.id.length));
+    for (const r of rows) out.push(`  ${r.id.padEnd(width)}  ${r.description}${r.source === 'loaded' ? ' (loaded plugin)' : ''}`);
+    out.push('');
+  }
+  process.stdout.write(`${out.join('\n')}`);
+  return EXIT.ok;
+}

@@ -1,0 +1,53 @@
+/**
+ * The `spade-bench` command line.
+ */
+import yargs, { type Argv } from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { DataError, EXIT, UsageError } from '../errors.js';
+import { runCommand, runOptions, type RunArgs } from './run-command.js';
+import { listCommand } from './list-command.js';
+import { packageVersion } from '../versions.js';
+
+export async function main(argv: string[] = hideBin(process.argv)): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const cli: Argv = yargs(argv)
+    .scriptName('spade-bench')
+    .usage('$0 [command] [options]\n\nRuns SPADE self-play (a model designs executable environments and plays them) beside static benchmark suites, and writes a comparison report. With no key and no network it uses the built-in offline reference policy.')
+    .command(
+      ['run', '$0'],
+      'Run self-play and the static suites, write results.json, report.html and the journal (the default command)',
+      runOptions,
+      async (args) => {
+        exitCode = await runCommand(args as RunArgs);
+      },
+    )
+    .command('list', 'List plugins (designers, agents, providers, sandboxes, suites) with a line of description each', (y) =>
+      y.option('config', { type: 'string', describe: 'Config file (to list the plugins it loads)' }),
+      async (args) => {
+        exitCode = await listCommand(args as { config?: string });
+      },
+    )
+    .example('$0', 'the offline default: reference designer and agent, self-play + procedural suite, into runs/<time>')
+    .example('$0 run --out runs/x --rounds 4 --suites spade,procedural', 'choose rounds and suites')
+    .example('$0 run --agent openai:gpt-4.1-mini --suites procedural --limit 20', 'a model plays 20 static tasks')
+    .strict()
+    .version(packageVersion())
+    .help()
+    .alias('h', 'help')
+    .wrap(Math.min(110, process.stdout.columns ?? 100))
+    .fail((message, error) => {
+      if (error) throw error;
+      process.stderr.write(`spade-bench: ${message}\nRun "spade-bench --help" for usage.\n`);
+      exitCode = EXIT.usage;
+    });
+  try {
+    await cli.parseAsync();
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof DataError) {
+      process.stderr.write(`spade-bench: ${error.message}\n`);
+      return error.exitCode;
+    }
+    throw error;
+  }
+  return exitCode;
+}

@@ -1,0 +1,87 @@
+/**
+ * Progress on the terminal: one redrawn status line on a TTY (rounds, environments,
+ * episodes, ETA), plain lines otherwise (one per round and per suite).
+ */
+import type { ProgressEvent } from '../run.js';
+
+export interface ProgressDisplay {
+  onEvent(event: ProgressEvent): void;
+  /** Print a line without breaking the status line. */
+  log(line: string): void;
+  done(): void;
+}
+
+const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
+
+export function createProgress(stream: NodeJS.WriteStream = process.stderr, tty = Boolean(stream.isTTY)): ProgressDisplay {
+  let suite = '';
+  let environments = 0;
+  let totalEnvironments = 0;
+  let episodes = 0;
+  let totalEpisodes = 0;
+  let round = '';
+  let started = performance.now();
+  let lastDraw = 0;
+  let drawn = false;
+
+  const clear = (): void => {
+    if (tty && drawn) stream.write('\r\x1b[2K');
+    drawn = false;
+  };
+  const draw = (force = false): void => {
+    if (!tty) return;
+    const now = performance.now();
+    if (!force && now - lastDraw < 100) return;
+    lastDraw = now;
+    const elapsed = (now - started) / 1000;
+    const fraction = totalEpisodes ? Math.min(1, episodes / totalEpisodes) : 0;
+    const eta = fraction > 0.02 ? `ETA ${Math.max(0, elapsed / fraction - elapsed).toFixed(0)}s` : 'ETA …';
+    const line = `${suite}${round} · environments ${environments}/${totalEnvironments} · episodes ${episodes}/~${totalEpisodes} · ${eta}`;
+    stream.write(`\r\x1b[2K${line.slice(0, (stream.columns ?? 100) - 1)}`);
+    drawn = true;
+  };
+  const log = (line: string): void => {
+    clear();
+    stream.write(`${line}\n`);
+    draw(true);
+  };
+
+  return {
+    log,
+    onEvent(event) {
+      switch (event.type) {
+        case 'suite-start':
+          suite = event.suite;
+          round = '';
+          environments = 0;
+          episodes = 0;
+          totalEnvironments = event.environments;
+          totalEpisodes = event.episodes;
+          started = performance.now();
+          if (!tty) log(`${event.suite}: ${event.kind === 'selfplay' ? 'self-play' : 'static suite'}, ${event.environments} environments`);
+          break;
+        case 'designed':
+          round = ` round ${event.round + 1}`;
+          break;
+        case 'environment':
+          environments++;
+          break;
+        case 'episode':
+          episodes++;
+          break;
+        case 'round': {
+          const s = event.summary;
+          log(`${event.suite} round ${s.round + 1}/${event.rounds}: ${s.valid}/${s.proposed} valid, solve rate ${pct(s.solveRate)} (with hint ${pct(s.hintSolveRate)}), mean difficulty ${s.meanDifficulty.toFixed(2)}, designer reward ${s.designerReward.toFixed(3)}`);
+          break;
+        }
+        case 'suite-end': {
+          const m = event.result.metrics;
+          log(`${event.suite}: validity ${m.validity.valid}/${m.validity.proposed}, success ${pct(m.success.successRate)} over ${m.success.episodes} episodes, ${m.throughput.episodesPerSec.toFixed(0)} episodes/s, Vendi ${m.diversity.vendi.toFixed(2)}`);
+          break;
+        }
+      }
+      draw();
+    },
+    done: clear,
+  };
+}

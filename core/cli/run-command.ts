@@ -1,0 +1,169 @@
+/**
+ * `spade-bench run`: options, config resolution (file, then flags), and the run itself.
+ */
+import type { Argv } from 'yargs';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { loadConfigFile, resolveConfig, validateConfig, type SpadeConfig, type UserConfig } from '../config.js';
+import { UsageError, EXIT } from '../errors.js';
+import { createRegistry, resolveRunParts } from '../setup.js';
+import { executeRun } from '../run.js';
+import { versions } from '../versions.js';
+import { createProgress } from './progress.js';
+import { readJournal } from '../journal.js';
+import { PriorWork } from '../resume.js';
+
+export function runOptions(y: Argv): Argv {
+  return y
+    .option('config', { type: 'string', describe: 'Config file (default: spade.config.{ts,mts,mjs,js,json} or the "spade" key of package.json in this folder)' })
+    .option('out', { type: 'string', describe: 'Output folder for results.json, report.html and journal.jsonl [default: runs/<time>]' })
+    .option('seed', { type: 'number', describe: 'Run seed: the same seed gives the same run [default: 1]' })
+    .option('rounds', { type: 'number', describe: 'Self-play rounds [default: 3]' })
+    .option('envs-per-round', { type: 'number', describe: 'Environments the designer writes each round [default: 16]' })
+    .option('attempts', { type: 'number', describe: 'Episodes per environment (self-play plays as many again with the hint) [default: 4]' })
+    .option('reward', { type: 'string', describe: 'Designer reward: spade, solve-rate, learnability or uncertainty [default: spade]' })
+    .option('suites', { type: 'string', describe: 'Comma-separated suites; "spade" is the self-play pool [default: spade,procedural]' })
+    .option('designer', { type: 'string', describe: 'Designer: "reference" (offline) or a provider id such as openai:gpt-4.1-mini' })
+    .option('agent', { type: 'string', describe: 'Agent: "reference" (offline) or a provider id' })
+    .option('sandbox', { type: 'string', describe: 'Sandbox for JavaScript environments: isolated-vm or vm2 [default: isolated-vm]' })
+    .option('concurrency', { type: 'number', describe: 'Environments evaluated at once [default: 8]' })
+    .option('limit', { type: 'number', describe: 'At most N tasks per static suite' })
+    .option('data-dir', { type: 'string', describe: 'Dataset cache folder [default: ~/.cache/spade-bench]' })
+    .option('resume', { type: 'boolean', describe: 'Continue the run journaled in --out (after a crash, a kill or Ctrl-C): finished work is kept, the rest is done, with the config the run started with' })
+    .option('validate-only', { type: 'boolean', describe: 'Run the validation gate and the pool metrics (validity, diversity) without any agent' })
+    .option('cache', { type: 'boolean', describe: 'Cache model responses on disk (--no-cache to bypass) [default: true]' });
+}
+
+export interface RunArgs {
+  config?: string;
+  out?: string;
+  seed?: number;
+  rounds?: number;
+  envsPerRound?: number;
+  attempts?: number;
+  reward?: string;
+  suites?: string;
+  designer?: string;
+  agent?: string;
+  sandbox?: string;
+  concurrency?: number;
+  limit?: number;
+  dataDir?: string;
+  cache?: boolean;
+  resume?: boolean;
+  validateOnly?: boolean;
+}
+
+/** CLI flags as a partial config, validated with the same schema as the file. */
+export function flagsToConfig(args: RunArgs): UserConfig {
+  const flags: Record<string, unknown> = {
+    out: args.out,
+    seed: args.seed,
+    suites: args.suites?.split(',').map((s) => s.trim()).filter(Boolean),
+    designer: args.designer,
+    agent: args.agent,
+    sandbox: args.sandbox,
+    concurrency: args.concurrency,
+    limit: args.limit,
+    dataDir: args.dataDir,
+    cache: args.cache,
+  };
+  const selfplay = { rounds: args.rounds, envsPerRound: args.envsPerRound, attempts: args.attempts, reward: args.reward };
+  if (Object.values(selfplay).some((v) => v !== undefined)) flags.selfplay = selfplay;
+  for (const key of Object.keys(flags)) if (flags[key] === undefined) delete flags[key];
+  // NaN from a non-numeric flag fails validation with the flag's key path.
+  return validateConfig(flags, 'command line');
+}
+
+export async function resolveRunConfig(args: RunArgs, cwd = process.cwd()): Promise<{ config: SpadeConfig; configFile?: string }> {
+  const { config: file, filepath } = await loadConfigFile(cwd, args.config);
+  const config = resolveConfig(file, flagsToConfig(args));
+  if (!file.out && !args.out) config.out = path.join('runs', new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19));
+  return { config, configFile: filepath };
+}
+
+/** Create `dir` (or check it) and make sure files can be written in it. */
+export function prepareOutDir(dir: string, { resume = false } = {}): void {
+  if (existsSync(dir)) {
+    if (!resume && readdirSync(dir).some((f) => f === 'journal.jsonl' || f === 'results.json')) {
+      throw new UsageError(`${dir} already holds a run: use --resume to continue it, or choose another --out`);
+    }
+  } else {
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (error) {
+      throw new UsageError(`cannot create output folder ${dir}: ${(error as Error).message}`);
+    }
+  }
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch {
+    throw new UsageError(`output folder ${path.resolve(dir)} is not writable`);
+  }
+}
+
+/** For --resume: the journal in --out and the config the run was started with. */
+async function resumeConfig(args: RunArgs, cwd: string): Promise<{ config: SpadeConfig; prior: PriorWork }> {
+  if (!args.out) throw new UsageError('--resume needs --out DIR, the folder of the run to continue');
+  const outDir = path.resolve(cwd, args.out);
+  const prior = new PriorWork(readJournal(outDir));
+  if (!prior.config) throw new UsageError(`${outDir} holds no journal of a run to resume`);
+  // API keys are never journaled: provider settings come from today's config file and environment.
+  const { config: file } = await loadConfigFile(cwd, args.config);
+  const config = { ...(validateConfig(prior.config, `${args.out}/journal.jsonl`) as SpadeConfig), providers: file.providers ?? {}, out: args.out };
+  return { config, prior };
+}
+
+export async function runCommand(args: RunArgs): Promise<number> {
+  const cwd = process.cwd();
+  const { config, prior } = args.resume ? await resumeConfig(args, cwd) : { ...(await resolveRunConfig(args, cwd)), prior: undefined };
+  const registry = createRegistry(cwd);
+  const parts = await resolveRunParts(registry, config);
+  const outDir = path.resolve(cwd, config.out);
+  prepareOutDir(outDir, { resume: Boolean(prior) });
+
+  const progress = createProgress();
+  const controller = new AbortController();
+  let signalName: NodeJS.Signals | undefined;
+  const onSignal = (name: NodeJS.Signals): void => {
+    if (signalName) process.exit(name === 'SIGINT' ? EXIT.sigint : EXIT.sigterm); // second signal: at once
+    signalName = name;
+    progress.log(`${name}: stopping; in-flight work finishes, partial results are written (again to exit at once)`);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const started = performance.now();
+  try {
+    progress.log(`spade-bench: designer ${parts.designer.label}; agent ${parts.agent.label}; sandbox ${config.sandbox}; out ${path.relative(cwd, outDir) || '.'}`);
+    const results = await executeRun({
+      config,
+      runId: prior?.runId ?? path.basename(outDir),
+      prior,
+      validateOnly: args.validateOnly,
+      designer: parts.designer,
+      agent: parts.agent,
+      sandboxes: parts.sandboxes,
+      suites: parts.suites,
+      selfplay: parts.selfplay,
+      outDir,
+      versions: versions(),
+      onProgress: (e) => progress.onEvent(e),
+      signal: controller.signal,
+    });
+    progress.done();
+    const wall = (performance.now() - started) / 1000;
+    const episodes = results.suites.reduce((n, s) => n + s.metrics.throughput.episodes, 0);
+    const rel = (f: string): string => path.relative(cwd, path.join(outDir, f));
+    process.stdout.write(
+      `${results.run.complete ? 'done' : 'stopped early (partial results, "complete": false)'} in ${wall.toFixed(1)} s: ${episodes} episodes (${(episodes / wall).toFixed(0)}/s)\n` +
+        `  results  ${rel('results.json')}\n  report   ${rel('report.html')}\n  journal  ${rel('journal.jsonl')}\n`,
+    );
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await parts.close();
+  }
+  if (signalName) return signalName === 'SIGINT' ? EXIT.sigint : EXIT.sigterm;
+  return EXIT.ok;
+}

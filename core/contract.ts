@@ -1,0 +1,110 @@
+/**
+ * SPADE's interface contract, shared by every sandbox: turns the raw values a program's
+ * methods returned (already copied to the host) into ResetResult / StepResult / text, or
+ * throws SandboxError('contract' | 'output-limit').
+ *
+ * The JavaScript form mirrors the Python one with arrays for tuples:
+ *   reset(seed)   -> [observation, info]
+ *   step(action)  -> [observation, reward, terminated, truncated, info]
+ * - observation: a string, and only a string (SPADE observations are text; a number or an
+ *   object is a contract break, not something to stringify silently);
+ * - reward: a finite number (NaN and ±Infinity break the contract);
+ * - terminated, truncated: booleans;
+ * - info: a plain object; null or undefined stand for {}.
+ * solution(), hint() and referenceAction() return text; a finite number is accepted there and
+ * written in decimal, since it is an answer the agent types as text anyway.
+ * Sizes are the UTF-8 bytes of the observation / text, and of the JSON of info.
+ */
+import { SandboxError } from './types.js';
+import type { Info, ResetResult, SandboxLimits, StepResult } from './types.js';
+
+type OutputLimits = Pick<SandboxLimits, 'maxOutputBytes'>;
+
+/** A short, safe description of a value for error messages. */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `an array of length ${value.length}`;
+  if (typeof value === 'string') return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
+  if (typeof value === 'number') return `the number ${String(value)}`;
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value === 'undefined' ? '' : 'a '}${typeof value}${typeof value === 'boolean' ? ` (${String(value)})` : ''}`;
+}
+
+function checkSize(bytes: number, what: string, method: string, limits: OutputLimits): void {
+  if (bytes > limits.maxOutputBytes) {
+    throw new SandboxError('output-limit', `${what} is ${bytes} bytes, more than the limit of ${limits.maxOutputBytes}`, method);
+  }
+}
+
+/** Byte size of a string in UTF-8; skips the exact count when it cannot matter. */
+function utf8Bytes(text: string, limit: number): number {
+  return text.length * 3 <= limit ? text.length : Buffer.byteLength(text, 'utf8');
+}
+
+function observationOf(value: unknown, method: string, limits: OutputLimits): string {
+  if (typeof value !== 'string') {
+    throw new SandboxError('contract', `${method}() must return a string observation, got ${describeValue(value)}`, method);
+  }
+  checkSize(utf8Bytes(value, limits.maxOutputBytes), 'the observation', method, limits);
+  return value;
+}
+
+function infoOf(value: unknown, method: string, limits: OutputLimits): Info {
+  if (value === null || value === undefined) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new SandboxError('contract', `${method}() must return info as a plain object, got ${describeValue(value)}`, method);
+  }
+  let json: string;
+  try {
+    json = JSON.stringify(value);
+  } catch (error) {
+    throw new SandboxError('contract', `${method}() returned info that is not JSON: ${(error as Error).message}`, method);
+  }
+  checkSize(utf8Bytes(json, limits.maxOutputBytes), 'info', method, limits);
+  return value as Info;
+}
+
+function tupleOf(raw: unknown, length: number, shape: string, method: string): unknown[] {
+  if (!Array.isArray(raw) || raw.length !== length) {
+    throw new SandboxError('contract', `${method}() must return ${shape}, got ${describeValue(raw)}`, method);
+  }
+  return raw;
+}
+
+export function toResetResult(raw: unknown, limits: OutputLimits): ResetResult {
+  const [observation, info] = tupleOf(raw, 2, '[observation, info]', 'reset');
+  return { observation: observationOf(observation, 'reset', limits), info: infoOf(info, 'reset', limits) };
+}
+
+export function toStepResult(raw: unknown, limits: OutputLimits): StepResult {
+  const [observation, reward, terminated, truncated, info] = tupleOf(
+    raw,
+    5,
+    '[observation, reward, terminated, truncated, info]',
+    'step',
+  );
+  if (typeof reward !== 'number' || !Number.isFinite(reward)) {
+    throw new SandboxError('contract', `step() must return a finite number as reward, got ${describeValue(reward)}`, 'step');
+  }
+  if (typeof terminated !== 'boolean' || typeof truncated !== 'boolean') {
+    const bad = typeof terminated !== 'boolean' ? ['terminated', terminated] : ['truncated', truncated];
+    throw new SandboxError('contract', `step() must return a boolean as ${bad[0] as string}, got ${describeValue(bad[1])}`, 'step');
+  }
+  return {
+    observation: observationOf(observation, 'step', limits),
+    reward,
+    terminated,
+    truncated,
+    info: infoOf(info, 'step', limits),
+  };
+}
+
+/** The text returned by solution(), hint() or referenceAction(). */
+export function toText(raw: unknown, method: string, limits: OutputLimits): string {
+  let text: string;
+  if (typeof raw === 'string') text = raw;
+  else if (typeof raw === 'number' && Number.isFinite(raw)) text = String(raw);
+  else throw new SandboxError('contract', `${method}() must return a string, got ${describeValue(raw)}`, method);
+  checkSize(utf8Bytes(text, limits.maxOutputBytes), `the text of ${method}()`, method, limits);
+  return text;
+}

@@ -1,0 +1,102 @@
+/**
+ * One episode: an agent plays a loaded environment from reset(seed) until it terminates, is
+ * truncated, or reaches the horizon. A win is an episode that terminates with a positive
+ * final reward. Failures of the sandbox or the provider make the episode `errored`, which is
+ * counted apart from losses, never dropped.
+ */
+import type { Agent, EnvironmentProgram, EpisodeResult, EpisodeStep, LoadedEnvironment, TokenUsage } from './types.js';
+import { SandboxError } from './types.js';
+
+export interface EpisodeOptions {
+  suite: string;
+  program: EnvironmentProgram;
+  environment: LoadedEnvironment;
+  agent: Agent;
+  /** Seed passed to reset(): the task. */
+  taskSeed: number;
+  /** Seed of the agent's own randomness for this attempt. */
+  agentSeed: number;
+  attempt: number;
+  withHint: boolean;
+  horizon: number;
+  round?: number;
+  /** Keep the trajectory in the result. */
+  keepSteps?: boolean;
+  signal?: AbortSignal;
+}
+
+/** Observations longer than this are cut in kept trajectories (the report shows samples). */
+const KEPT_OBSERVATION_CHARS = 2000;
+
+export async function playEpisode(options: EpisodeOptions): Promise<EpisodeResult> {
+  const { environment, agent, program } = options;
+  const started = performance.now();
+  const steps: EpisodeStep[] = [];
+  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+  let costUsd: number | undefined;
+  let totalReward = 0;
+  let outcome: EpisodeResult['outcome'] = 'lost';
+  let error: string | undefined;
+  let firstObservation: string | undefined;
+  try {
+    const { observation } = await environment.reset(options.taskSeed);
+    firstObservation = observation;
+    const hint = options.withHint && environment.capabilities.hint ? await environment.hint() : undefined;
+    const episode = await agent.start({
+      environment: program,
+      observation,
+      hint,
+      seed: options.agentSeed,
+      horizon: options.horizon,
+      signal: options.signal,
+    });
+    let current = observation;
+    for (let turn = 1; turn <= options.horizon; turn++) {
+      const reply = await episode.act(current, turn);
+      if (reply.usage) {
+        usage.inputTokens += reply.usage.inputTokens;
+        usage.outputTokens += reply.usage.outputTokens;
+      }
+      if (reply.costUsd !== undefined) costUsd = (costUsd ?? 0) + reply.costUsd;
+      const step = await environment.step(reply.reply);
+      totalReward += step.reward;
+      steps.push({
+        action: reply.reply,
+        observation: options.keepSteps ? step.observation.slice(0, KEPT_OBSERVATION_CHARS) : '',
+        reward: step.reward,
+        terminated: step.terminated,
+        truncated: step.truncated,
+      });
+      current = step.observation;
+      if (step.terminated) {
+        outcome = step.reward > 0 ? 'won' : 'lost';
+        break;
+      }
+      if (step.truncated) break;
+    }
+  } catch (e) {
+    outcome = 'errored';
+    error = e instanceof SandboxError ? `sandbox ${e.kind}${e.method ? ` in ${e.method}()` : ''}: ${e.message}` : `${(e as Error).name}: ${(e as Error).message}`;
+  }
+  const result: EpisodeResult = {
+    suite: options.suite,
+    environmentId: program.id,
+    attempt: options.attempt,
+    withHint: options.withHint,
+    seed: options.taskSeed,
+    horizon: options.horizon,
+    outcome,
+    turns: steps.length,
+    totalReward,
+    wallMs: performance.now() - started,
+  };
+  if (options.round !== undefined) result.round = options.round;
+  if (error) result.error = error;
+  if (usage.inputTokens || usage.outputTokens) result.usage = usage;
+  if (costUsd !== undefined) result.costUsd = costUsd;
+  if (options.keepSteps) {
+    result.steps = steps;
+    if (firstObservation !== undefined) result.firstObservation = firstObservation.slice(0, KEPT_OBSERVATION_CHARS);
+  }
+  return result;
+}

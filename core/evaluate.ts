@@ -1,0 +1,123 @@
+/**
+ * Evaluate one environment program, the same way for self-play pools and static suites:
+ * the validation gate, then (if it passed) the agent's attempts, with and without the hint.
+ */
+import type { EnvironmentSummary, GateVerdict } from './results.js';
+import type { Agent, EnvironmentProgram, EpisodeResult, Language, LoadedEnvironment, Sandbox, SandboxLimits } from './types.js';
+import type { PriorWork } from './resume.js';
+import { validateEnvironment } from './gate.js';
+import { playEpisode } from './episode.js';
+import { deriveSeed } from './random.js';
+
+/** Sandboxes by language, created on first use (Pyodide starts only when Python appears). */
+export interface SandboxSet {
+  get(language: Language): Promise<Sandbox>;
+  close(): Promise<void>;
+}
+
+export interface EvaluationContext {
+  suite: string;
+  sandboxes: SandboxSet;
+  agent: Agent;
+  limits: Partial<SandboxLimits>;
+  /** Episodes per environment (and as many again with the hint, when `withHint`). */
+  attempts: number;
+  withHint: boolean;
+  /** Run the gate only, no episodes (`--validate-only`). */
+  validateOnly?: boolean;
+  runSeed: number;
+  round?: number;
+  signal?: AbortSignal;
+  /** Work already journaled by an earlier, interrupted invocation of this run. */
+  prior?: PriorWork;
+  onVerdict?: (program: EnvironmentProgram, verdict: GateVerdict) => void;
+  /** Called for each newly played episode. */
+  onEpisode?: (episode: EpisodeResult) => void;
+}
+
+export interface Evaluation {
+  program: EnvironmentProgram;
+  verdict: GateVerdict;
+  episodes: EpisodeResult[];
+  summary: EnvironmentSummary;
+}
+
+const winRate = (episodes: EpisodeResult[]): number | undefined => {
+  const decided = episodes.filter((e) => e.outcome !== 'errored');
+  return decided.length ? decided.filter((e) => e.outcome === 'won').length / decided.length : undefined;
+};
+
+export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed: number, ctx: EvaluationContext): Promise<Evaluation> {
+  const sandbox = await ctx.sandboxes.get(program.language);
+  let verdict = ctx.prior?.verdict(ctx.suite, program.id);
+  if (!verdict) {
+    verdict = await validateEnvironment(sandbox, program, { seed: taskSeed, limits: ctx.limits });
+    ctx.onVerdict?.(program, verdict);
+  }
+  const episodes: EpisodeResult[] = [];
+  if (verdict.verdict !== 'invalid' && !ctx.validateOnly) {
+    const horizon = verdict.horizon ?? program.meta?.horizon ?? 1;
+    const plays = Array.from({ length: ctx.attempts * (ctx.withHint ? 2 : 1) }, (_, i) => ({
+      attempt: i % ctx.attempts,
+      withHint: i >= ctx.attempts,
+    }));
+    // One loaded environment plays every attempt: reset(seed) starts each episode afresh.
+    let environment: LoadedEnvironment | undefined;
+    try {
+      for (const play of plays) {
+        const done = ctx.prior?.episode(ctx.suite, program.id, play.attempt, play.withHint);
+        if (done) {
+          episodes.push(done);
+          continue;
+        }
+        if (ctx.signal?.aborted) break;
+        environment ??= await sandbox.load(program, ctx.limits);
+        const episode = await playEpisode({
+          suite: ctx.suite,
+          program,
+          environment,
+          agent: ctx.agent,
+          taskSeed,
+          agentSeed: deriveSeed(ctx.runSeed, program.id, play.attempt, play.withHint ? 'hint' : 'plain'),
+          attempt: play.attempt,
+          withHint: play.withHint,
+          horizon,
+          round: ctx.round,
+          keepSteps: play.attempt === 0 && !play.withHint,
+          signal: ctx.signal,
+        });
+        episodes.push(episode);
+        ctx.onEpisode?.(episode);
+      }
+    } finally {
+      await environment?.dispose();
+    }
+  }
+  const plain = episodes.filter((e) => !e.withHint);
+  const hinted = episodes.filter((e) => e.withHint);
+  const sample = episodes.find((e) => e.steps);
+  const summary: EnvironmentSummary = {
+    id: program.id,
+    language: program.language,
+    verdict: verdict.verdict,
+    checks: verdict.checks,
+    source: program.source,
+  };
+  if (ctx.round !== undefined) summary.round = ctx.round;
+  if (program.meta?.family) summary.family = program.meta.family;
+  if (program.meta?.difficulty !== undefined) summary.difficulty = program.meta.difficulty;
+  const horizon = verdict.horizon ?? program.meta?.horizon;
+  if (horizon !== undefined) summary.horizon = horizon;
+  if (verdict.reason) summary.reason = verdict.reason;
+  if (verdict.firstObservation !== undefined) summary.task = verdict.firstObservation;
+  const solveRate = winRate(plain);
+  if (solveRate !== undefined) summary.solveRate = solveRate;
+  const hintSolveRate = winRate(hinted);
+  if (hintSolveRate !== undefined) summary.hintSolveRate = hintSolveRate;
+  if (sample?.steps) {
+    summary.sample = { outcome: sample.outcome, steps: sample.steps };
+    delete sample.steps;
+    delete sample.firstObservation;
+  }
+  return { program, verdict, episodes, summary };
+}

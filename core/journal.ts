@@ -1,0 +1,66 @@
+/**
+ * The run's append-only journal (`journal.jsonl`): every environment verdict, episode and
+ * round is written as one JSON line the moment it completes, so nothing finished is lost
+ * when a run dies. Lines are written with one write() each (flushed to the OS); fsync at
+ * checkpoints (end of a round or suite, and on close).
+ */
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import type { EnvironmentSummary, GateVerdict, RoundSummary } from './results.js';
+import type { EnvironmentProgram, EpisodeResult } from './types.js';
+
+export type JournalRecord =
+  | { type: 'start'; runId: string; startedAt: string; config: Record<string, unknown> }
+  | { type: 'resume'; at: string; journaled: number }
+  | { type: 'designed'; suite: string; round: number; programs: EnvironmentProgram[] }
+  | { type: 'verdict'; suite: string; id: string; verdict: GateVerdict }
+  | { type: 'environment'; suite: string; round?: number; environment: EnvironmentSummary }
+  | { type: 'episode'; episode: EpisodeResult }
+  | { type: 'round'; suite: string; summary: RoundSummary }
+  | { type: 'suite-end'; suite: string; wallSec: number }
+  | { type: 'end'; finishedAt: string; complete: boolean };
+
+export const JOURNAL_FILE = 'journal.jsonl';
+
+export class Journal {
+  private fd: number | undefined;
+  readonly file: string;
+
+  constructor(dir: string) {
+    this.file = path.join(dir, JOURNAL_FILE);
+    this.fd = openSync(this.file, 'a');
+  }
+
+  append(record: JournalRecord): void {
+    if (this.fd === undefined) throw new Error('journal is closed');
+    writeSync(this.fd, `${JSON.stringify(record)}\n`);
+  }
+
+  checkpoint(): void {
+    if (this.fd !== undefined) fsyncSync(this.fd);
+  }
+
+  close(): void {
+    if (this.fd === undefined) return;
+    fsyncSync(this.fd);
+    closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
+
+/** Read a journal; a torn last line (the process died mid-write) is ignored. */
+export function readJournal(dir: string): JournalRecord[] {
+  const file = path.join(dir, JOURNAL_FILE);
+  if (!existsSync(file)) return [];
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const records: JournalRecord[] = [];
+  lines.forEach((line, i) => {
+    if (!line) return;
+    try {
+      records.push(JSON.parse(line) as JournalRecord);
+    } catch (error) {
+      if (i < lines.length - 2) throw new Error(`${file}:${i + 1}: corrupt journal line: ${(error as Error).message}`);
+    }
+  });
+  return records;
+}

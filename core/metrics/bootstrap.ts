@@ -1,0 +1,34 @@
+/**
+ * Bootstrap resampling with a seeded generator: percentile intervals for a mean, and the
+ * resampling helper the equal-size diversity comparison uses.
+ */
+import type { Estimate } from '../results.js';
+import { mulberry32 } from '../random.js';
+import { percentiles } from './percentiles.js';
+
+export const DEFAULT_REPLICATES = 1000;
+
+/** `size` items drawn with replacement from `items`. */
+export function resample<T>(items: readonly T[], size: number, random: () => number): T[] {
+  const drawn: T[] = [];
+  for (let i = 0; i < size; i++) drawn.push(items[Math.floor(random() * items.length)]!);
+  return drawn;
+}
+
+/** The 2.5th and 97.5th percentiles of bootstrap replicates (the percentile interval). */
+export function percentileInterval(replicates: readonly number[]): [number, number] {
+  const [lo, hi] = percentiles(replicates, [2.5, 97.5]);
+  return [lo!, hi!];
+}
+
+/**
+ * The mean of `values` with a 95% percentile-bootstrap interval (`replicates` resamples of the
+ * same size, seeded). No values: mean NaN, interval [NaN, NaN].
+ */
+export function bootstrapMean(values: readonly number[], options: { replicates?: number; seed?: number } = {}): Estimate {
+  const mean = (xs: readonly number[]) => xs.reduce((sum, x) => sum + x, 0) / xs.length;
+  if (values.length === 0) return { mean: Number.NaN, interval: [Number.NaN, Number.NaN] };
+  const random = mulberry32(options.seed ?? 1);
+  const replicates = Array.from({ length: options.replicates ?? DEFAULT_REPLICATES }, () => mean(resample(values, values.length, random)));
+  return { mean: mean(values), interval: percentileInterval(replicates) };
+}

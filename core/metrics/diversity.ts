@@ -1,0 +1,53 @@
+/**
+ * Goal diversity of a pool of environments, over their task texts (first observations) and,
+ * when the programs are given, over their structure.
+ *
+ * Text kernel: each task text becomes the bag of its word unigrams and bigrams (whitespace
+ * tokens, lowercased); K[i][j] is the cosine similarity of the two count vectors (see
+ * feature-vendi.ts). Structure kernel: the same over AST node-type 1..3-grams (structure.ts).
+ * The Vendi score (q = 1) of K is the effective number of distinct items; vendiPerN divides it
+ * by the pool size (1 = all different, 1/n = all the same).
+ */
+import type { DiversityMetrics } from '../results.js';
+import { distinctN, ngrams, words } from './ngrams.js';
+import { featureVendi } from './feature-vendi.js';
+import { meanPairwiseNcd } from './compression.js';
+import { programNodeTypes, structureFeatures, type ProgramForStructure } from './structure.js';
+
+/** Word unigrams and bigrams of a text: the features of the task-text kernel. */
+export function textFeatures(text: string): string[] {
+  const tokens = words(text);
+  // A unigram has no space and a bigram has one, so the two kinds never collide.
+  return [...ngrams(tokens, 1), ...ngrams(tokens, 2)];
+}
+
+/** Structural features of a program: its AST node-type n-grams. */
+export function programFeatures(program: ProgramForStructure): string[] {
+  return structureFeatures(programNodeTypes(program));
+}
+
+/**
+ * Diversity of one pool. `programs`, when given, are the pool's programs (any order, any
+ * count); they add structureVendi. NCD is measured over the task texts.
+ */
+export function diversityMetrics(tasks: readonly string[], programs?: readonly ProgramForStructure[]): DiversityMetrics {
+  const n = tasks.length;
+  const text = featureVendi(tasks.map(textFeatures));
+  const metrics: DiversityMetrics = {
+    n,
+    vendi: text.vendi,
+    vendiPerN: n === 0 ? 0 : text.vendi / n,
+    distinct1: distinctN(tasks, 1),
+    distinct2: distinctN(tasks, 2),
+  };
+  if (n >= 2) metrics.ncd = meanPairwiseNcd(tasks);
+  let approximate = text.approximate;
+  if (programs && programs.length > 0) {
+    const structure = featureVendi(programs.map(programFeatures));
+    metrics.structureVendi = structure.vendi;
+    metrics.structureVendiPerN = structure.vendi / programs.length;
+    approximate ||= structure.approximate;
+  }
+  if (approximate) metrics.approximate = true;
+  return metrics;
+}

@@ -1,0 +1,85 @@
+/**
+ * Pools of different sizes compared fairly: Vendi grows with pool size, so every pool is
+ * measured on bootstrap resamples (with replacement, seeded) of one common size — by default
+ * the smallest pool's size, capped at DEFAULT_MAX_SIZE to bound the cost. Every pool goes
+ * through the same estimator, so the numbers are comparable with each other (not with the
+ * full-pool scores, which resampling duplicates lower slightly).
+ */
+import type { EqualSizeDiversity, Estimate, SuiteResult } from '../results.js';
+import type { Language } from '../types.js';
+import { mulberry32 } from '../random.js';
+import { featureVendi } from './feature-vendi.js';
+import { distinctN } from './ngrams.js';
+import { programFeatures, textFeatures } from './diversity.js';
+import { percentileInterval, resample } from './bootstrap.js';
+import type { ProgramForStructure } from './structure.js';
+
+export const DEFAULT_MAX_SIZE = 100;
+export const DEFAULT_DIVERSITY_REPLICATES = 40;
+
+export interface DiversityPool {
+  id: string;
+  tasks: readonly string[];
+  /** The programs behind the tasks, index for index (adds the structural score). */
+  programs?: readonly ProgramForStructure[];
+}
+
+export interface EqualSizeOptions {
+  /** Common size; default min(smallest pool, DEFAULT_MAX_SIZE). */
+  size?: number;
+  replicates?: number;
+  seed?: number;
+}
+
+/** Equal-size diversity of each pool (pools with fewer than 2 tasks are left out). */
+export function equalSizeDiversity(pools: readonly DiversityPool[], options: EqualSizeOptions = {}): Map<string, EqualSizeDiversity> {
+  const measured = pools.filter((pool) => pool.tasks.length >= 2);
+  const result = new Map<string, EqualSizeDiversity>();
+  if (measured.length === 0) return result;
+  const size = options.size ?? Math.min(DEFAULT_MAX_SIZE, ...measured.map((pool) => pool.tasks.length));
+  const replicates = options.replicates ?? DEFAULT_DIVERSITY_REPLICATES;
+  for (const pool of measured) {
+    const random = mulberry32(options.seed ?? 1);
+    const textBags = pool.tasks.map(textFeatures);
+    const structureBags = pool.programs && pool.programs.length === pool.tasks.length ? pool.programs.map(programFeatures) : undefined;
+    const indices = pool.tasks.map((_, i) => i);
+    const vendi: number[] = [];
+    const distinct2: number[] = [];
+    const structure: number[] = [];
+    for (let r = 0; r < replicates; r++) {
+      const drawn = resample(indices, size, random);
+      vendi.push(featureVendi(drawn.map((i) => textBags[i]!)).vendi);
+      distinct2.push(distinctN(drawn.map((i) => pool.tasks[i]!), 2));
+      if (structureBags) structure.push(featureVendi(drawn.map((i) => structureBags[i]!)).vendi);
+    }
+    const entry: EqualSizeDiversity = { size, replicates, vendi: estimate(vendi), distinct2: estimate(distinct2) };
+    if (structureBags) entry.structureVendi = estimate(structure);
+    result.set(pool.id, entry);
+  }
+  return result;
+}
+
+function estimate(replicates: readonly number[]): Estimate {
+  return { mean: replicates.reduce((sum, x) => sum + x, 0) / replicates.length, interval: percentileInterval(replicates) };
+}
+
+/**
+ * Fill `metrics.diversity.equalSize` of every suite from its accepted environments (verdict not
+ * invalid, with a task text), all pools at one common size. Returns the same suites, updated.
+ */
+export function addEqualSizeDiversity<T extends SuiteResult>(suites: T[], options: EqualSizeOptions = {}): T[] {
+  const pools = suites.map((suite): DiversityPool => {
+    const accepted = suite.environments.filter((environment) => environment.verdict !== 'invalid' && environment.task !== undefined);
+    return {
+      id: suite.id,
+      tasks: accepted.map((environment) => environment.task!),
+      programs: accepted.map((environment) => ({ source: environment.source, language: environment.language as Language })),
+    };
+  });
+  const measured = equalSizeDiversity(pools, options);
+  for (const suite of suites) {
+    const entry = measured.get(suite.id);
+    if (entry) suite.metrics.diversity.equalSize = entry;
+  }
+  return suites;
+}

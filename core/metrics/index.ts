@@ -1,0 +1,20 @@
+/**
+ * Metrics: the estimators (pass@k, pass^k, Vendi, Wilson, distinct-n, NCD, percentiles) and the
+ * builders the run loop calls to fill `SuiteResult.metrics`.
+ */
+export { passAtK, passHatK } from './pass-at-k.js';
+export { wilsonInterval, Z_95 } from './intervals.js';
+export { vendiScore, vendiFromEigenvalues } from './vendi.js';
+export { featureVendi, EXACT_LIMIT, HASHED_DIMENSION, type FeatureVendi } from './feature-vendi.js';
+export { symmetricEigenvalues } from './eigenvalues.js';
+export { distinctN, ngrams, words } from './ngrams.js';
+export { percentile, percentiles } from './percentiles.js';
+export { normalizedCompressionDistance, meanPairwiseNcd, MAX_NCD_PAIRS } from './compression.js';
+export { javascriptNodeTypes, programNodeTypes, structureFeatures, type ProgramForStructure } from './structure.js';
+export { bootstrapMean, percentileInterval, resample } from './bootstrap.js';
+export { validityMetrics } from './validity.js';
+export { diversityMetrics, textFeatures, programFeatures } from './diversity.js';
+export { equalSizeDiversity, addEqualSizeDiversity, type DiversityPool, type EqualSizeOptions } from './equal-size.js';
+export { successMetrics, successAtT, passAtKCurve } from './success.js';
+export { throughputMetrics, latencySummary, type ThroughputExtras } from './throughput.js';
+export { usageMetrics, type UsageRecord } from './usage.js';

@@ -1,0 +1,70 @@
+/**
+ * Program structure: the sequence of AST node types of an environment program, and its n-grams,
+ * the features of the structural diversity kernel. JavaScript is parsed here with acorn; Python
+ * node types come precomputed (from `ast` in the Pyodide sandbox) through `nodeTypes`.
+ */
+import { parse } from 'acorn';
+import type { Language } from '../types.js';
+
+export interface ProgramForStructure {
+  source: string;
+  language: Language;
+  /** Precomputed node types in pre-order (required for Python; overrides parsing for JavaScript). */
+  nodeTypes?: readonly string[];
+}
+
+/** Longest node-type n-gram used as a feature. */
+export const STRUCTURE_NGRAM = 3;
+
+/**
+ * AST node types of a JavaScript program in pre-order (`Program`, `ClassDeclaration`, ...).
+ * A program that does not parse (as a script, nor as a module) gives [].
+ */
+export function javascriptNodeTypes(source: string): string[] {
+  let ast: unknown;
+  for (const sourceType of ['script', 'module'] as const) {
+    try {
+      ast = parse(source, { ecmaVersion: 'latest', sourceType, allowHashBang: true });
+      break;
+    } catch {
+      // try the next source type
+    }
+  }
+  if (ast === undefined) return [];
+  const types: string[] = [];
+  // An explicit stack, not recursion: hostile programs can nest deeper than the call stack.
+  const stack: unknown[] = [ast];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) {
+      for (let i = node.length - 1; i >= 0; i--) stack.push(node[i]);
+      continue;
+    }
+    if (node === null || typeof node !== 'object') continue;
+    const record = node as Record<string, unknown>;
+    if (typeof record.type !== 'string') continue;
+    types.push(record.type);
+    const children: unknown[] = [];
+    for (const [key, value] of Object.entries(record)) {
+      if (key === 'type' || key === 'loc' || key === 'range' || key === 'start' || key === 'end') continue;
+      if (value !== null && typeof value === 'object') children.push(value);
+    }
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+  }
+  return types;
+}
+
+/** Node types of a program: precomputed ones if given, else parsed (JavaScript), else []. */
+export function programNodeTypes(program: ProgramForStructure): readonly string[] {
+  if (program.nodeTypes) return program.nodeTypes;
+  return program.language === 'javascript' ? javascriptNodeTypes(program.source) : [];
+}
+
+/** Node-type n-grams for n = 1..STRUCTURE_NGRAM: the features of the structural kernel. */
+export function structureFeatures(nodeTypes: readonly string[]): string[] {
+  const features: string[] = [];
+  for (let n = 1; n <= STRUCTURE_NGRAM; n++) {
+    for (let i = 0; i + n <= nodeTypes.length; i++) features.push(nodeTypes.slice(i, i + n).join('>'));
+  }
+  return features;
+}

@@ -1,0 +1,66 @@
+/**
+ * A concurrency limit: at most `limit` holders at once, the rest wait in arrival order.
+ */
+export class ConcurrencyLimit {
+  private active = 0;
+  private readonly waiting: { resolve: () => void; reject: (reason: unknown) => void; signal?: AbortSignal; onAbort?: () => void }[] = [];
+
+  constructor(readonly limit: number) {
+    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`concurrency must be a positive integer, got ${limit}`);
+  }
+
+  get inFlight(): number {
+    return this.active;
+  }
+
+  get queued(): number {
+    return this.waiting.length;
+  }
+
+  /** Wait for a free slot; returns the function that frees it (call it exactly once). */
+  async acquire(signal?: AbortSignal): Promise<() => void> {
+    if (signal?.aborted) throw signal.reason;
+    if (this.active < this.limit) {
+      this.active++;
+      return this.releaser();
+    }
+    await new Promise<void>((resolve, reject) => {
+      const entry: (typeof this.waiting)[number] = { resolve, reject, signal };
+      if (signal) {
+        entry.onAbort = () => {
+          const index = this.waiting.indexOf(entry);
+          if (index >= 0) this.waiting.splice(index, 1);
+          reject(signal.reason);
+        };
+        signal.addEventListener('abort', entry.onAbort, { once: true });
+      }
+      this.waiting.push(entry);
+    });
+    return this.releaser();
+  }
+
+  /** Run `task` holding a slot. */
+  async run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const release = await this.acquire(signal);
+    try {
+      return await task();
+    } finally {
+      release();
+    }
+  }
+
+  private releaser(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiting.shift();
+      if (next) {
+        if (next.onAbort) next.signal?.removeEventListener('abort', next.onAbort);
+        next.resolve(); // the slot passes straight to the next waiter
+      } else {
+        this.active--;
+      }
+    };
+  }
+}

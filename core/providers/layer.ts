@@ -1,0 +1,200 @@
+/**
+ * The shared provider layer. Every provider is a raw `chat` function wrapped here with:
+ * the response cache, requests/tokens-per-minute limits, a concurrency limit, a timeout per
+ * request, retries with backoff (honouring retry-after) on 429, 5xx, timeouts and dropped
+ * connections, usage and cost per call, per-provider stats, and redaction of keys.
+ */
+import type { ChatRequest, ChatResponse, Provider, TokenUsage } from '../types.js';
+import { DEFAULT_RETRY, backoffDelay, sleep, type RetryPolicy } from './backoff.js';
+import { ConcurrencyLimit } from './concurrency.js';
+import { UnusableReplyError, classifyFailure, type Failure } from './failures.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, type ProviderLayerOptions } from './layer-options.js';
+import { DEFAULT_PRICES, costOf, priceOf, type ModelPrice } from './prices.js';
+import { ProviderError } from './provider-error.js';
+import { RateWindow } from './rate-window.js';
+import { redact, registerSecret } from './redact.js';
+import { ResponseCache, cacheKey } from './response-cache.js';
+import { ProviderStats } from './stats.js';
+
+/** What a raw chat function returns: the reply text and the tokens the server counted. */
+export interface RawChatResult {
+  text: string;
+  usage: TokenUsage;
+}
+
+/** A provider before the layer: one request, one attempt, no retries of its own. */
+export interface RawProvider {
+  /** Full id, e.g. `openai:gpt-4.1-mini`. */
+  id: string;
+  model: string;
+  /** Base URL requests go to: part of the cache key, named when the server cannot be reached. */
+  endpoint?: string;
+  /** Keys this provider sends: redacted everywhere. */
+  secrets?: readonly (string | undefined)[];
+  /** Model parameters sent with every request (part of the cache key). */
+  params?: Record<string, unknown>;
+  /** Send one request. Must stop when `signal` aborts. */
+  chat(request: ChatRequest, signal: AbortSignal): Promise<RawChatResult>;
+  close?(): Promise<void>;
+}
+
+/** A provider wrapped by the layer: a Provider with stats. */
+export interface ManagedProvider extends Provider {
+  readonly model: string;
+  readonly stats: ProviderStats;
+}
+
+/**
+ * The stats of a provider made by `withProviderLayer` (undefined for any other provider).
+ * Read from the provider itself, so it also works for plugins loaded with their own copy of core.
+ */
+export function statsOf(provider: Provider): ProviderStats | undefined {
+  const stats = (provider as Partial<ManagedProvider>).stats;
+  return stats && typeof stats.usage === 'function' && typeof stats.latency === 'function' ? stats : undefined;
+}
+
+/** A rough token count before a call (about four characters a token). */
+export function estimateTokens(request: ChatRequest): number {
+  const chars = request.messages.reduce((sum, m) => sum + m.content.length + 8, 0);
+  return Math.ceil(chars / 4) + (request.maxTokens ?? 0);
+}
+
+function describe(failure: Failure, endpoint: string | undefined): string {
+  switch (failure.kind) {
+    case 'rate-limit':
+      return `rate limited (HTTP ${failure.status})`;
+    case 'server':
+      return `server error (HTTP ${failure.status})`;
+    case 'auth':
+      return `authentication failed (HTTP ${failure.status}): check the API key`;
+    case 'client':
+      return `request rejected (HTTP ${failure.status})`;
+    case 'timeout':
+      return 'no reply within the request timeout';
+    case 'connection':
+      return `could not reach ${endpoint ?? 'the server'}`;
+    case 'bad-response':
+      return 'unusable reply from the server';
+    default:
+      return failure.status ? `HTTP ${failure.status}` : 'request failed';
+  }
+}
+
+function checkResult(result: unknown): RawChatResult {
+  const r = result as Partial<RawChatResult> | undefined;
+  const input = Number(r?.usage?.inputTokens ?? 0);
+  const output = Number(r?.usage?.outputTokens ?? 0);
+  if (typeof r?.text !== 'string') throw new UnusableReplyError('the reply has no text');
+  return { text: r.text, usage: { inputTokens: Number.isFinite(input) ? input : 0, outputTokens: Number.isFinite(output) ? output : 0 } };
+}
+
+export function withProviderLayer(raw: RawProvider, options: ProviderLayerOptions = {}): ManagedProvider {
+  for (const secret of raw.secrets ?? []) registerSecret(secret);
+  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...Object.fromEntries(Object.entries(options.retry ?? {}).filter(([, v]) => v !== undefined)) };
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const limit = new ConcurrencyLimit(options.concurrency ?? DEFAULT_CONCURRENCY);
+  const rpm = options.requestsPerMinute ? new RateWindow(options.requestsPerMinute) : undefined;
+  const tpm = options.tokensPerMinute ? new RateWindow(options.tokensPerMinute) : undefined;
+  const cache = options.cacheDir && options.cache !== false ? new ResponseCache(options.cacheDir) : undefined;
+  const price: ModelPrice | undefined = options.price ?? priceOf(raw.model, { ...DEFAULT_PRICES, ...options.prices });
+  const stats = new ProviderStats(raw.id);
+  const log = (line: string) => options.log?.(redact(line));
+
+  const aborted = (attempts: number, reason: unknown) =>
+    new ProviderError(raw.id, 'aborted', `${raw.id}: aborted${reason instanceof Error ? `: ${reason.message}` : ''}`, undefined, attempts);
+
+  async function attempt(request: ChatRequest, signal: AbortSignal | undefined): Promise<{ result: RawChatResult; latencyMs: number }> {
+    const booking = tpm ? await tpm.take(estimateTokens(request), signal) : undefined;
+    if (rpm) await rpm.take(1, signal);
+    const release = await limit.acquire(signal);
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error(`request timed out after ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const started = performance.now();
+    try {
+      const result = checkResult(await raw.chat(request, controller.signal));
+      booking?.settle(result.usage.inputTokens + result.usage.outputTokens);
+      return { result, latencyMs: performance.now() - started };
+    } catch (error) {
+      if (timedOut && !signal?.aborted) throw Object.assign(new Error(`no reply within ${timeoutMs} ms`), { timedOut: true, cause: error });
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      release();
+    }
+  }
+
+  async function chat(request: ChatRequest, callOptions: { signal?: AbortSignal } = {}): Promise<ChatResponse> {
+    const { signal } = callOptions;
+    const started = performance.now();
+    const key = cache
+      ? cacheKey({
+          providerId: raw.id,
+          model: raw.model,
+          endpoint: raw.endpoint,
+          messages: request.messages,
+          params: { ...raw.params, temperature: request.temperature, maxTokens: request.maxTokens, seed: request.seed, stop: request.stop },
+        })
+      : undefined;
+    if (cache && key) {
+      const hit = await cache.get(key);
+      if (hit) {
+        const latencyMs = performance.now() - started;
+        stats.recordCall(hit.usage, 0, latencyMs, true);
+        return { text: hit.text, usage: hit.usage, costUsd: 0, cached: true, latencyMs };
+      }
+    }
+    for (let attemptNo = 1; ; attemptNo++) {
+      if (signal?.aborted) throw aborted(attemptNo - 1, signal.reason);
+      let failure: Failure;
+      try {
+        const { result, latencyMs } = await attempt(request, signal);
+        const costUsd = costOf(result.usage, price);
+        stats.recordCall(result.usage, costUsd, latencyMs, false);
+        if (cache && key) cache.set(key, result, { providerId: raw.id, model: raw.model });
+        return { text: result.text, usage: result.usage, costUsd, latencyMs };
+      } catch (error) {
+        if (signal?.aborted) throw aborted(attemptNo, signal.reason);
+        const e = error as { timedOut?: boolean; message?: string };
+        failure = e?.timedOut ? { kind: 'timeout', retryable: true, detail: e.message ?? 'timed out' } : classifyFailure(error);
+      }
+      const what = describe(failure, raw.endpoint);
+      const tooLong = failure.retryAfterMs !== undefined && failure.retryAfterMs > retry.maxRetryAfterMs;
+      if (!failure.retryable || attemptNo > retry.maxRetries || tooLong) {
+        stats.recordFailure();
+        const attempts = `after ${attemptNo} attempt${attemptNo === 1 ? '' : 's'}`;
+        const extra = tooLong ? ` (the server asked to wait ${Math.round(failure.retryAfterMs! / 1000)} s, more than retry.maxRetryAfterMs)` : '';
+        const message = `${raw.id}: ${what} ${attempts}${extra}: ${failure.detail}`;
+        log(message);
+        throw new ProviderError(raw.id, failure.kind, message, failure.status, attemptNo);
+      }
+      const fromRetryAfter = failure.retryAfterMs !== undefined;
+      const delayMs = fromRetryAfter ? failure.retryAfterMs! : backoffDelay(attemptNo, retry);
+      stats.recordRetry();
+      options.onRetry?.({ providerId: raw.id, attempt: attemptNo, kind: failure.kind, status: failure.status, delayMs, fromRetryAfter });
+      log(`${raw.id}: ${what}, retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attemptNo + 1} of ${retry.maxRetries + 1})`);
+      try {
+        await sleep(delayMs, signal);
+      } catch (reason) {
+        throw aborted(attemptNo, reason);
+      }
+    }
+  }
+
+  const provider: ManagedProvider = {
+    id: raw.id,
+    model: raw.model,
+    stats,
+    chat,
+    close: async () => {
+      await raw.close?.();
+    },
+  };
+  return provider;
+}

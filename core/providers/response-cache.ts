@@ -1,0 +1,97 @@
+/**
+ * The on-disk response cache: one JSON file per reply, named by a hash of provider, model,
+ * endpoint, messages and parameters. Only successful replies are stored; every stored string
+ * is redacted; an unreadable entry is a miss, never an error.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { writeFileAtomic } from '../fs.js';
+import type { ChatMessage, TokenUsage } from '../types.js';
+import { redact } from './redact.js';
+
+const CACHE_FORMAT = 1;
+
+export interface CacheKeyParts {
+  providerId: string;
+  model: string;
+  /** Where requests go (base URL): the same model name on two servers is two models. */
+  endpoint?: string;
+  messages: readonly ChatMessage[];
+  /** Request and provider parameters (temperature, max tokens, seed, stop, params...). */
+  params: Record<string, unknown>;
+}
+
+export interface CachedReply {
+  text: string;
+  usage: TokenUsage;
+}
+
+/** JSON with object keys sorted, so that equal parameters give equal keys. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export function cacheKey(parts: CacheKeyParts): string {
+  const payload = stableJson({
+    format: CACHE_FORMAT,
+    provider: parts.providerId,
+    model: parts.model,
+    endpoint: parts.endpoint ?? '',
+    messages: parts.messages.map((m) => ({ role: m.role, content: m.content })),
+    params: parts.params,
+  });
+  return createHash('sha256').update(payload).digest('hex');
+}
+
+export class ResponseCache {
+  constructor(readonly dir: string) {}
+
+  fileOf(key: string): string {
+    return path.join(this.dir, key.slice(0, 2), `${key}.json`);
+  }
+
+  async get(key: string): Promise<CachedReply | undefined> {
+    let raw: string;
+    try {
+      raw = await readFile(this.fileOf(key), 'utf8');
+    } catch {
+      return undefined;
+    }
+    try {
+      const entry = JSON.parse(raw) as { format?: number; reply?: Partial<CachedReply> };
+      const reply = entry.reply;
+      if (entry.format !== CACHE_FORMAT || typeof reply?.text !== 'string') return undefined;
+      const input = Number(reply.usage?.inputTokens);
+      const output = Number(reply.usage?.outputTokens);
+      if (!Number.isFinite(input) || !Number.isFinite(output)) return undefined;
+      return { text: reply.text, usage: { inputTokens: input, outputTokens: output } };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Store a successful reply. Never throws: a cache that cannot be written is only slower. */
+  set(key: string, reply: CachedReply, meta: { providerId: string; model: string }): boolean {
+    const entry = {
+      format: CACHE_FORMAT,
+      provider: redact(meta.providerId),
+      model: redact(meta.model),
+      storedAt: new Date().toISOString(),
+      reply: { text: redact(reply.text), usage: { inputTokens: reply.usage.inputTokens, outputTokens: reply.usage.outputTokens } },
+    };
+    try {
+      writeFileAtomic(this.fileOf(key), `${JSON.stringify(entry)}\n`);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}

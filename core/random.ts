@@ -1,0 +1,29 @@
+/**
+ * Deterministic randomness for the harness itself: seeds derived from the run seed, so the
+ * same seed gives the same run whatever the order work finishes in.
+ */
+
+/** A 32-bit seed derived from a base seed and any labels (FNV-1a over their text). */
+export function deriveSeed(base: number, ...parts: (string | number)[]): number {
+  let h = 0x811c9dc5 ^ (base >>> 0);
+  for (const ch of parts.join('\u0000')) {
+    h ^= ch.charCodeAt(0);
+    h = Math.imul(h, 0x01000193);
+  }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x45d9f3b);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** mulberry32: a small, fast PRNG returning floats in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,216 @@
+/**
+ * The results file (`results.json`) and its versioned schema. The CLI, the reports and the
+ * library API all read and write this one shape.
+ */
+import type { EpisodeStep, SandboxFailureKind } from './types.js';
+
+export const SCHEMA_VERSION = 1;
+
+export type GateReason =
+  | SandboxFailureKind
+  | 'smoke-test' // step("1"), step("2") or step("test") crashed
+  | 'nondeterministic' // the same seed gave a different episode
+  | 'reference-loses' // solution() / referenceAction did not win
+  | 'wrong-answer-wins' // a wrong answer won
+  | 'random-wins' // random play won too often
+  | 'answer-leak' // the observation contains the answer
+  | 'no-episode-end'; // the reference never ended the episode within the horizon
+
+export type Verdict = 'valid' | 'unproven' | 'invalid';
+
+export interface GateCheck {
+  name: string;
+  ok: boolean;
+  detail?: string;
+}
+
+export interface GateVerdict {
+  verdict: Verdict;
+  /** Reason code of the first failed check (invalid), or `unproven`. */
+  reason?: GateReason | 'unproven';
+  checks: GateCheck[];
+  /** First observation of reset(seed): the task text. */
+  firstObservation?: string;
+  /** Horizon: meta.horizon, or what reset() reported, or the reference's episode length. */
+  horizon?: number;
+  wallMs: number;
+}
+
+export interface RunInfo {
+  id: string;
+  startedAt: string;
+  finishedAt?: string;
+  seed: number;
+  designer: string;
+  designerLabel: string;
+  agent: string;
+  agentLabel: string;
+  /** Whether each role was the offline reference policy or a model (reports label it). */
+  designerKind?: 'reference' | 'llm';
+  agentKind?: 'reference' | 'llm';
+  sandbox: string;
+  /** Protections of the sandbox, and whether it is a security boundary. */
+  sandboxProtections: string[];
+  sandboxInsecure: boolean;
+  versions: Record<string, string>;
+  config: Record<string, unknown>;
+  /** False when the run was interrupted; the numbers cover what finished. */
+  complete: boolean;
+}
+
+export interface ValidityMetrics {
+  proposed: number;
+  valid: number;
+  /** valid / proposed. */
+  rate: number;
+  /** Wilson 95% interval of rate. */
+  interval: [number, number];
+  unproven: number;
+  reasons: Record<string, number>;
+}
+
+export interface DiversityMetrics {
+  /** Number of environments measured (valid ones). */
+  n: number;
+  /** Vendi score (q = 1) over the task texts. */
+  vendi: number;
+  vendiPerN: number;
+  distinct1: number;
+  distinct2: number;
+  /** Vendi score (q = 1) over program structure (AST node-type 1..3-grams), when programs were given. */
+  structureVendi?: number;
+  structureVendiPerN?: number;
+  /** Mean pairwise normalised compression distance (zlib) of the task texts: ~0 alike, ~1 unrelated. */
+  ncd?: number;
+  /** True when a score used the hashed-feature approximation (over 400 items and 400 features). */
+  approximate?: boolean;
+  /** Pools compared at one common size: statistics over bootstrap resamples of `size` items. */
+  equalSize?: EqualSizeDiversity;
+}
+
+/** A point estimate with its 95% interval. */
+export interface Estimate {
+  mean: number;
+  interval: [number, number];
+}
+
+export interface EqualSizeDiversity {
+  size: number;
+  replicates: number;
+  vendi: Estimate;
+  distinct2: Estimate;
+  structureVendi?: Estimate;
+}
+
+export interface LatencySummary {
+  calls: number;
+  p50Ms: number;
+  p95Ms: number;
+}
+
+export interface ThroughputMetrics {
+  episodes: number;
+  steps: number;
+  episodesPerSec: number;
+  stepsPerSec: number;
+  wallSec: number;
+  environmentsDesigned?: number;
+  environmentsPerSec?: number;
+  validEnvironments?: number;
+  validPerSec?: number;
+  /** Model tokens (input + output) and their rate. */
+  tokens?: number;
+  tokensPerSec?: number;
+  latency?: { providerCall?: LatencySummary; sandboxCall?: LatencySummary };
+}
+
+export interface HorizonBucket {
+  horizon: number;
+  episodes: number;
+  successRate: number;
+  interval: [number, number];
+}
+
+export interface SuccessMetrics {
+  episodes: number;
+  won: number;
+  lost: number;
+  errored: number;
+  /** won / (won + lost): errored episodes are counted apart, never as failures. */
+  successRate: number;
+  interval: [number, number];
+  byHorizon: HorizonBucket[];
+  /** success@T: share of decided episodes won within T turns, T ascending. */
+  successAtT?: { turns: number; successRate: number; interval: [number, number] }[];
+  /** pass@k and pass^k over environments with at least k decided attempts (bootstrap intervals). */
+  passAtK?: PassAtKPoint[];
+}
+
+export interface PassAtKPoint {
+  k: number;
+  environments: number;
+  passAtK: Estimate;
+  passHatK: Estimate;
+}
+
+export interface UsageMetrics {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  cachedCalls: number;
+}
+
+export interface RoundSummary {
+  round: number;
+  proposed: number;
+  valid: number;
+  /** No-hint win rate over the round's valid environments. */
+  solveRate: number;
+  /** Win rate with the hint. */
+  hintSolveRate: number;
+  meanDifficulty: number;
+  designerReward: number;
+  /** Vendi score (q = 1) of the round's accepted task texts. */
+  diversity?: number;
+}
+
+export interface EnvironmentSummary {
+  id: string;
+  round?: number;
+  family?: string;
+  difficulty?: number;
+  horizon?: number;
+  language: string;
+  verdict: Verdict;
+  reason?: string;
+  checks: GateCheck[];
+  task?: string;
+  source: string;
+  solveRate?: number;
+  hintSolveRate?: number;
+  designerReward?: number;
+  /** A sample trajectory (the first no-hint attempt). */
+  sample?: { outcome: string; steps: EpisodeStep[] };
+}
+
+export interface SuiteResult {
+  id: string;
+  kind: 'selfplay' | 'static';
+  metrics: {
+    validity: ValidityMetrics;
+    diversity: DiversityMetrics;
+    throughput: ThroughputMetrics;
+    success: SuccessMetrics;
+    usage: UsageMetrics;
+  };
+  /** Self-play only: one entry per round. */
+  rounds: RoundSummary[];
+  environments: EnvironmentSummary[];
+}
+
+export interface RunResults {
+  schemaVersion: typeof SCHEMA_VERSION;
+  run: RunInfo;
+  suites: SuiteResult[];
+}

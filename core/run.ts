@@ -1,0 +1,219 @@
+/**
+ * A run: the self-play pool and each static suite, played by the same agent in the same
+ * sandbox, journaled as it goes, summed up into `results.json` and `report.html`.
+ */
+import path from 'node:path';
+import type { Agent, Designer, Suite } from './types.js';
+import type { EnvironmentSummary, GateVerdict, RoundSummary, RunInfo, RunResults, SuiteResult, UsageMetrics } from './results.js';
+import { SCHEMA_VERSION } from './results.js';
+import type { SpadeConfig } from './config.js';
+import { evaluateEnvironment, type Evaluation, type EvaluationContext, type SandboxSet } from './evaluate.js';
+import { runSelfPlay } from './selfplay.js';
+import { mapLimit } from './concurrency.js';
+import { Journal } from './journal.js';
+import type { PriorWork } from './resume.js';
+import { writeFileAtomic } from './fs.js';
+import { diversityMetrics, successMetrics, throughputMetrics, validityMetrics } from './metrics/index.js';
+import { renderHtmlReport } from '../reports/html.js';
+
+export const SELFPLAY_SUITE = 'spade';
+
+/** What the run reports as it goes (the CLI draws it). */
+export type ProgressEvent =
+  | { type: 'suite-start'; suite: string; kind: 'selfplay' | 'static'; environments: number; episodes: number }
+  | { type: 'designed'; suite: string; round: number; count: number }
+  | { type: 'environment'; suite: string; verdict: GateVerdict['verdict'] }
+  | { type: 'episode'; suite: string }
+  | { type: 'round'; suite: string; summary: RoundSummary; rounds: number }
+  | { type: 'suite-end'; suite: string; result: SuiteResult };
+
+export interface RunSetup {
+  config: SpadeConfig;
+  runId: string;
+  designer: Designer;
+  agent: Agent;
+  sandboxes: SandboxSet;
+  /** Static suites, in order; the self-play pool runs first when `selfplay` is true. */
+  suites: Suite[];
+  selfplay: boolean;
+  outDir: string;
+  versions: Record<string, string>;
+  /** Gate only, no episodes. */
+  validateOnly?: boolean;
+  /** The journal of an interrupted invocation of this run (`--resume`). */
+  prior?: PriorWork;
+  /** Model usage so far (all providers), for metrics.usage per suite. */
+  usage?: () => UsageMetrics;
+  onProgress?: (event: ProgressEvent) => void;
+  signal?: AbortSignal;
+}
+
+/** The config as recorded in results and the journal: API keys never leave the process. */
+export function recordedConfig(config: SpadeConfig): Record<string, unknown> {
+  const providers = Object.fromEntries(
+    Object.entries(config.providers).map(([id, p]) => [id, Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'apiKey' && k !== 'headers'))]),
+  );
+  return JSON.parse(JSON.stringify({ ...config, providers })) as Record<string, unknown>;
+}
+
+const ZERO_USAGE: UsageMetrics = { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, cachedCalls: 0 };
+
+function usageSince(before: UsageMetrics, after: UsageMetrics): UsageMetrics {
+  return {
+    calls: after.calls - before.calls,
+    inputTokens: after.inputTokens - before.inputTokens,
+    outputTokens: after.outputTokens - before.outputTokens,
+    costUsd: after.costUsd - before.costUsd,
+    cachedCalls: after.cachedCalls - before.cachedCalls,
+  };
+}
+
+/** Sum up one suite's evaluations into its metrics. */
+export function suiteResult(
+  id: string,
+  kind: SuiteResult['kind'],
+  evaluations: readonly Evaluation[],
+  wallSec: number,
+  rounds: RoundSummary[],
+  usage: UsageMetrics,
+): SuiteResult {
+  const episodes = evaluations.flatMap((e) => e.episodes);
+  const accepted = evaluations.filter((e) => e.verdict.verdict !== 'invalid');
+  const tasks = accepted.map((e) => e.verdict.firstObservation ?? '').filter((t) => t !== '');
+  const environments: EnvironmentSummary[] = evaluations.map((e) => e.summary);
+  return {
+    id,
+    kind,
+    metrics: {
+      validity: validityMetrics(evaluations.map((e) => e.verdict)),
+      diversity: diversityMetrics(tasks),
+      throughput: throughputMetrics(episodes, wallSec, kind === 'selfplay' ? evaluations.length : undefined),
+      // Success is measured without the hint, the way the agent meets the task.
+      success: successMetrics(episodes.filter((e) => !e.withHint)),
+      usage,
+    },
+    rounds,
+    environments,
+  };
+}
+
+export async function executeRun(setup: RunSetup): Promise<RunResults> {
+  const { config, signal } = setup;
+  const { prior } = setup;
+  const journal = new Journal(setup.outDir);
+  const startedAt = prior?.startedAt ?? new Date().toISOString();
+  const sandbox = await setup.sandboxes.get('javascript');
+  const info: RunInfo = {
+    id: setup.runId,
+    startedAt,
+    seed: config.seed,
+    designer: setup.designer.id,
+    designerLabel: setup.designer.label,
+    agent: setup.agent.id,
+    agentLabel: setup.agent.label,
+    sandbox: sandbox.id,
+    sandboxProtections: [...sandbox.protections],
+    sandboxInsecure: sandbox.insecure ?? false,
+    versions: setup.versions,
+    config: recordedConfig(config),
+    complete: false,
+  };
+  if (prior?.config) journal.append({ type: 'resume', at: new Date().toISOString(), journaled: prior.size });
+  else journal.append({ type: 'start', runId: info.id, startedAt, config: info.config });
+  const results: RunResults = { schemaVersion: SCHEMA_VERSION, run: info, suites: [] };
+  const usageNow = setup.usage ?? (() => ZERO_USAGE);
+  const emit = setup.onProgress ?? (() => {});
+
+  const baseContext = (suite: string): Omit<EvaluationContext, 'round' | 'withHint'> => ({
+    suite,
+    sandboxes: setup.sandboxes,
+    agent: setup.agent,
+    limits: config.limits,
+    attempts: config.selfplay.attempts,
+    validateOnly: setup.validateOnly,
+    runSeed: config.seed,
+    signal,
+    prior,
+    onVerdict: (program, verdict) => journal.append({ type: 'verdict', suite, id: program.id, verdict }),
+    onEpisode: (episode) => {
+      journal.append({ type: 'episode', episode });
+      emit({ type: 'episode', suite });
+    },
+  });
+  const recordEvaluation = (suite: string, e: Evaluation): void => {
+    if (!prior?.environmentDone(suite, e.program.id)) journal.append({ type: 'environment', suite, round: e.summary.round, environment: e.summary });
+    emit({ type: 'environment', suite, verdict: e.verdict.verdict });
+  };
+
+  try {
+    if (setup.selfplay) {
+      const suite = SELFPLAY_SUITE;
+      const { rounds, envsPerRound, attempts } = config.selfplay;
+      emit({ type: 'suite-start', suite, kind: 'selfplay', environments: rounds * envsPerRound, episodes: rounds * envsPerRound * attempts * 2 });
+      const started = performance.now();
+      const usageBefore = usageNow();
+      const played = await runSelfPlay({
+        designer: setup.designer,
+        rounds,
+        envsPerRound,
+        reward: config.selfplay.reward,
+        concurrency: config.concurrency,
+        context: baseContext(suite),
+        onDesigned: (round, programs) => {
+          journal.append({ type: 'designed', suite, round, programs });
+          emit({ type: 'designed', suite, round, count: programs.length });
+        },
+        onEvaluation: (e) => recordEvaluation(suite, e),
+        onRound: (summary) => {
+          journal.append({ type: 'round', suite, summary });
+          journal.checkpoint();
+          emit({ type: 'round', suite, summary, rounds });
+        },
+      });
+      const wallSec = (performance.now() - started) / 1000;
+      const result = suiteResult(suite, 'selfplay', played.evaluations, wallSec, played.rounds, usageSince(usageBefore, usageNow()));
+      results.suites.push(result);
+      journal.append({ type: 'suite-end', suite, wallSec });
+      journal.checkpoint();
+      emit({ type: 'suite-end', suite, result });
+    }
+    for (const suite of setup.suites) {
+      if (signal?.aborted) break;
+      const tasks = await suite.tasks({ limit: config.limit, dataDir: config.dataDir });
+      emit({ type: 'suite-start', suite: suite.id, kind: 'static', environments: tasks.length, episodes: tasks.length * config.selfplay.attempts });
+      const started = performance.now();
+      const usageBefore = usageNow();
+      const context: EvaluationContext = { ...baseContext(suite.id), withHint: false };
+      const evaluations = await mapLimit(
+        tasks,
+        config.concurrency,
+        async (task) => {
+          const e = await evaluateEnvironment(task.program, task.seed, context);
+          recordEvaluation(suite.id, e);
+          return e;
+        },
+        () => signal?.aborted ?? false,
+      );
+      const wallSec = (performance.now() - started) / 1000;
+      const done = evaluations.filter((e): e is Evaluation => e !== undefined);
+      const result = suiteResult(suite.id, 'static', done, wallSec, [], usageSince(usageBefore, usageNow()));
+      results.suites.push(result);
+      journal.append({ type: 'suite-end', suite: suite.id, wallSec });
+      journal.checkpoint();
+      emit({ type: 'suite-end', suite: suite.id, result });
+    }
+    info.complete = !signal?.aborted;
+  } finally {
+    info.finishedAt = new Date().toISOString();
+    await writeOutputs(setup.outDir, results);
+    journal.append({ type: 'end', finishedAt: info.finishedAt, complete: info.complete });
+    journal.close();
+  }
+  return results;
+}
+
+/** results.json and report.html, each written atomically. */
+export async function writeOutputs(outDir: string, results: RunResults): Promise<void> {
+  writeFileAtomic(path.join(outDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileAtomic(path.join(outDir, 'report.html'), await renderHtmlReport([results]));
+}

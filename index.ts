@@ -1,0 +1,17 @@
+/**
+ * spade-bench's library API: typed config and plugins, the designer rewards, the metrics,
+ * the validation gate and the results schema. Sandboxes and providers are reached by id
+ * (`isolated-vm`, `openai:gpt-4.1-mini`), so importing this module loads no SDK or addon.
+ */
+export * from './core/types.js';
+export * from './core/results.js';
+export { defineConfig, DEFAULT_CONFIG } from './core/config.js';
+export type { SpadeConfig, UserConfig, SelfPlayConfig, ProviderConfig } from './core/config.js';
+export { definePlugin } from './core/plugin.js';
+export type { PluginDefinition, ProviderPlugin, SandboxPlugin, SuitePlugin, RolePlugin, ProviderOptions } from './core/plugin.js';
+export { plateau, spadeDesignerReward, learnabilityReward, uncertaintyReward, designerReward } from './core/rewards.js';
+export type { DesignerRewardName, PlateauOptions, SpadeRewardInput } from './core/rewards.js';
+export { passAtK, passHatK, vendiScore, wilsonInterval, distinctN } from './core/metrics/index.js';
+export { validateEnvironment } from './core/gate.js';
+export { playEpisode } from './core/episode.js';
+export { UsageError, DataError } from './core/errors.js';

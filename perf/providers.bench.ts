@@ -1,0 +1,55 @@
+/**
+ * Provider throughput: a local OpenAI-protocol server (in another process) answers every
+ * request after 50 ms; the real openai SDK behind the shared layer sends batches of requests
+ * at concurrency 8, 32 and 128. Achieved requests/s over the ideal (concurrency / 0.05 s)
+ * measures what the SDK, the HTTP agent and the layer cost. Target: >= 0.8 at 32.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { Bench } from 'tinybench';
+import openai from '../plugins/providers/openai.js';
+
+const SERVER_DELAY_MS = 50;
+const CONCURRENCY = [8, 32, 128];
+/** Requests per measured batch, per unit of concurrency. */
+const WAVES = 8;
+
+const server = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', 'tests/helpers/wire-servers.ts', 'openai', String(SERVER_DELAY_MS)], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const [firstChunk] = (await once(server.stdout!, 'data')) as [Buffer];
+const baseURL = firstChunk.toString().trim().split('\n')[0]!;
+
+const bench = new Bench({ name: 'providers', iterations: 4, time: 0, warmupIterations: 1, warmupTime: 0 });
+const batchSize = new Map<string, { concurrency: number; requests: number }>();
+for (const concurrency of CONCURRENCY) {
+  const provider = await openai.create({ model: 'bench-model', apiKey: 'sk-bench-local-0123456789', baseURL, concurrency, maxRetries: 0 });
+  const requests = concurrency * WAVES;
+  const name = `concurrency ${concurrency} (${requests} requests)`;
+  batchSize.set(name, { concurrency, requests });
+  bench.add(name, async () => {
+    await Promise.all(Array.from({ length: requests }, (_, i) => provider.chat({ messages: [{ role: 'user', content: `request ${i}` }], maxTokens: 16 })));
+  });
+}
+
+try {
+  await bench.run();
+  console.table(
+    bench.tasks.map((task) => {
+      const { concurrency, requests } = batchSize.get(task.name)!;
+      const result = task.result as { latency?: { mean: number; min: number } };
+      const meanMs = result.latency?.mean ?? NaN;
+      const achieved = requests / (meanMs / 1000);
+      const ideal = concurrency / (SERVER_DELAY_MS / 1000);
+      return {
+        task: task.name,
+        'batch ms (mean)': meanMs.toFixed(1),
+        'achieved req/s': achieved.toFixed(0),
+        'ideal req/s': ideal.toFixed(0),
+        'achieved / ideal': (achieved / ideal).toFixed(3),
+      };
+    }),
+  );
+} finally {
+  server.kill('SIGTERM');
+}

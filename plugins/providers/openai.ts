@@ -1,0 +1,101 @@
+/**
+ * `openai:<model>`: OpenAI's Chat Completions API through the official `openai` SDK. Also the
+ * client behind every OpenAI-compatible preset (vllm:, ollama:, llamacpp:, freetoken:).
+ * Retries, timeouts, limits and the cache belong to the shared layer, so the SDK's own
+ * retries are off.
+ */
+import { definePlugin, type ProviderOptions } from '../../core/plugin.js';
+import { DEFAULT_TIMEOUT_MS, layerOptionsFrom } from '../../core/providers/layer-options.js';
+import { withProviderLayer, type ManagedProvider } from '../../core/providers/layer.js';
+import { keepAliveFetch } from '../../core/providers/http-fetch.js';
+import { resolveApiKey } from '../../core/providers/keys.js';
+import { UnusableReplyError } from '../../core/providers/failures.js';
+import type { ChatRequest } from '../../core/types.js';
+
+/** How one OpenAI-protocol provider finds its server and key. */
+export interface OpenAIProtocolSettings {
+  /** The id prefix: `openai`, `vllm`... */
+  prefix: string;
+  /** Base URL when neither the `baseURL` option nor `baseURLEnv` is set. */
+  defaultBaseURL: string;
+  baseURLEnv?: string;
+  /** Variables the key is read from, in order. */
+  keyEnv: readonly string[];
+  /** Hosted APIs need a key; local servers get a placeholder when none is set. */
+  keyRequired: boolean;
+  /** `max_completion_tokens` (OpenAI's current models) or `max_tokens` (most local servers). */
+  maxTokensField: 'max_completion_tokens' | 'max_tokens';
+}
+
+/** Local servers accept any key; the SDK insists on sending one. */
+export const PLACEHOLDER_KEY = 'no-key-required';
+
+/** The body of a Chat Completions request: config params, then the request's own fields. */
+export function chatCompletionBody(model: string, request: ChatRequest, params: Record<string, unknown>, maxTokensField: string): Record<string, unknown> {
+  const body: Record<string, unknown> = { ...params, model, messages: request.messages.map((m) => ({ role: m.role, content: m.content })) };
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.maxTokens !== undefined) body[maxTokensField] = request.maxTokens;
+  if (request.seed !== undefined) body.seed = request.seed;
+  if (request.stop !== undefined && request.stop.length > 0) body.stop = request.stop;
+  body.stream = false;
+  return body;
+}
+
+/** An OpenAI-protocol provider wrapped by the shared layer. */
+export async function createOpenAIProtocolProvider(options: ProviderOptions, settings: OpenAIProtocolSettings): Promise<ManagedProvider> {
+  const id = `${settings.prefix}:${options.model}`;
+  const apiKey = settings.keyRequired
+    ? resolveApiKey(id, options.apiKey, settings.keyEnv)
+    : (options.apiKey || settings.keyEnv.map((name) => process.env[name]).find(Boolean) || PLACEHOLDER_KEY);
+  const baseURL = options.baseURL || (settings.baseURLEnv && process.env[settings.baseURLEnv]) || settings.defaultBaseURL;
+  const layer = layerOptionsFrom(options, `providers["${id}"]`);
+  const { default: OpenAI } = await import('openai');
+  const client = new OpenAI({
+    apiKey,
+    baseURL,
+    defaultHeaders: options.headers,
+    maxRetries: 0,
+    // Plain-HTTP (local) servers go through a leaner keep-alive client; HTTPS through fetch.
+    fetch: keepAliveFetch,
+    // The layer aborts a request at its own timeout; the SDK's is only a backstop.
+    timeout: (layer.timeoutMs ?? DEFAULT_TIMEOUT_MS) + 60_000,
+  });
+  const params = options.params ?? {};
+  return withProviderLayer(
+    {
+      id,
+      model: options.model,
+      endpoint: baseURL,
+      secrets: [apiKey === PLACEHOLDER_KEY ? undefined : apiKey],
+      params,
+      async chat(request, signal) {
+        const body = chatCompletionBody(options.model, request, params, settings.maxTokensField);
+        const completion = await client.chat.completions.create(body as never, { signal });
+        const choice = completion.choices?.[0];
+        if (!choice) throw new UnusableReplyError('the reply has no choices');
+        return {
+          text: choice.message?.content ?? '',
+          usage: { inputTokens: completion.usage?.prompt_tokens ?? 0, outputTokens: completion.usage?.completion_tokens ?? 0 },
+        };
+      },
+    },
+    layer,
+  );
+}
+
+export const OPENAI_SETTINGS: OpenAIProtocolSettings = {
+  prefix: 'openai',
+  defaultBaseURL: 'https://api.openai.com/v1',
+  baseURLEnv: 'OPENAI_BASE_URL',
+  keyEnv: ['OPENAI_API_KEY'],
+  keyRequired: true,
+  maxTokensField: 'max_completion_tokens',
+};
+
+export default definePlugin({
+  kind: 'provider',
+  id: 'openai',
+  description: 'OpenAI Chat Completions (official openai SDK). Key: OPENAI_API_KEY; base URL: OPENAI_BASE_URL or baseURL.',
+  requiredEnv: (options: ProviderOptions) => (options.apiKey ? [] : [...OPENAI_SETTINGS.keyEnv]),
+  create: (options: ProviderOptions) => createOpenAIProtocolProvider(options, OPENAI_SETTINGS),
+});

@@ -1,0 +1,45 @@
+/**
+ * The reference agent: the offline, deterministic player of the reference policy. It reads only
+ * observations (and the hint when given), recognises the family from the task text, and searches
+ * with a node budget in an order seeded by the attempt's seed, so its win rate is graded and
+ * falls as difficulty grows. Tasks it cannot read get `\boxed{?}` (a loss).
+ */
+import type { Agent, AgentEpisode, AgentEpisodeContext } from '../../../core/types.js';
+import { createRandom } from './random.js';
+import { GIVE_UP_REPLY } from './solvers/solver.js';
+import { solverFor } from './solvers/index.js';
+
+export interface ReferenceAgentOptions {
+  /**
+   * Search nodes per single-answer task (candidates tried). Multi-turn players get an eighth of
+   * it per turn (states expanded, or codes checked). Default 400.
+   */
+  budget?: number;
+}
+
+export const DEFAULT_AGENT_BUDGET = 400;
+/** Multi-turn players re-plan every turn, so each turn gets this share of the budget. */
+const TURN_SHARE = 1 / 8;
+
+export function createReferenceAgent(options: ReferenceAgentOptions = {}): Agent {
+  const budget = Math.max(1, Math.floor(options.budget ?? DEFAULT_AGENT_BUDGET));
+  return {
+    id: 'reference',
+    label: 'reference policy: budgeted search agent (offline, deterministic)',
+    kind: 'reference',
+    start(context: AgentEpisodeContext): AgentEpisode {
+      const solver = solverFor(context.observation);
+      const share = context.horizon > 1 ? TURN_SHARE : 1;
+      const episode = solver?.start(context.observation, {
+        hint: context.hint,
+        random: createRandom(context.seed),
+        budget: Math.max(1, Math.floor(budget * share)),
+      });
+      return {
+        async act(observation) {
+          return { reply: episode ? episode.act(observation) : GIVE_UP_REPLY };
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * The two program shapes the families write. A family supplies only its task logic, as plain
+ * JavaScript function declarations; the template wraps it in SPADE's environment class
+ * (reset/step/solution/hint/referenceAction) with the turn, format and episode-end rules.
+ *
+ * Single-answer body must define:
+ *   generate(rng, P) -> { observation, answer, hint }
+ *   optionally isCorrect(answer, task) -> boolean   (default: normalised equality with task.answer)
+ * Multi-turn body must define:
+ *   generate(rng, P) -> state
+ *   render(state) -> string                       (task statement and current state)
+ *   apply(state, command) -> { message, won?, lost? }   (mutates state)
+ *   plan(state) -> string[]                       (winning commands from the current state)
+ *   hintOf(state) -> string
+ * `P` holds the family's parameters (always including `horizon`).
+ */
+import { PRELUDE } from './prelude.js';
+
+export interface ProgramSpec {
+  className: string;
+  family: string;
+  /** The family's parameters; `variant` (optional) is mixed into every reset seed. */
+  params: Record<string, unknown> & { horizon: number; variant?: number };
+  body: string;
+}
+
+function header(spec: ProgramSpec): string {
+  return `// Environment family "${spec.family}" (spade-bench reference designer).\n${PRELUDE}\nconst FAMILY = ${JSON.stringify(spec.family)};\nconst P = ${JSON.stringify(spec.params)};\n${spec.body}\n`;
+}
+
+export function singleAnswerProgram(spec: ProgramSpec & { customCheck?: boolean }): string {
+  const defaultCheck = spec.customCheck
+    ? ''
+    : 'function isCorrect(answer, task) { return normalizeAnswer(answer) === normalizeAnswer(task.answer); }\n';
+  return `${header(spec)}${defaultCheck}
+class ${spec.className} {
+  constructor() { this.task = null; this.done = false; }
+  reset(seed) {
+    const rng = episodeRandom(seed);
+    let task = generate(rng, P);
+    let fallback = null;
+    for (let tries = 0; tries < 40 && task.observation.toLowerCase().includes(asText(task.answer).toLowerCase()); tries++) {
+      if (fallback === null && !containsToken(task.observation, task.answer)) fallback = task;
+      task = generate(rng, P);
+    }
+    if (task.observation.toLowerCase().includes(asText(task.answer).toLowerCase()) && fallback !== null) task = fallback;
+    this.task = task;
+    this.done = false;
+    return [task.observation + '\\nReply with your final answer in \\\\boxed{...}. You have one attempt.', { horizon: 1, family: FAMILY }];
+  }
+  step(action) {
+    if (this.task === null) return ['No task yet: call reset(seed) first.', 0, true, false, { error: 'not-reset' }];
+    if (this.done) return ['The episode is over.', 0, true, false, { over: true }];
+    this.done = true;
+    const answer = lastBoxed(action);
+    if (answer === null) return ['Format error: no \\\\boxed{...} answer found. The episode is over.', 0, true, false, { formatError: true }];
+    let correct = false;
+    try { correct = isCorrect(answer, this.task) === true; } catch (e) { correct = false; }
+    return [correct ? 'Correct.' : 'Incorrect. The episode is over.', correct ? 1 : 0, true, false, { correct }];
+  }
+  solution() { return this.task === null ? '' : asText(this.task.answer); }
+  hint() { return this.task === null ? '' : asText(this.task.hint); }
+}
+export default ${spec.className};
+`;
+}
+
+export function multiTurnProgram(spec: ProgramSpec): string {
+  return `${header(spec)}
+class ${spec.className} {
+  constructor() { this.state = null; this.turn = 0; this.done = false; }
+  view(message) {
+    const left = P.horizon - this.turn;
+    const status = this.done ? 'The episode is over.' : 'Turns left: ' + left + ' of ' + P.horizon + '. Reply with one command in \\\\boxed{...}.';
+    return (message ? message + '\\n\\n' : '') + render(this.state) + '\\n' + status;
+  }
+  reset(seed) {
+    const rng = episodeRandom(seed);
+    this.state = generate(rng, P);
+    this.turn = 0;
+    this.done = false;
+    return [this.view(''), { horizon: P.horizon, family: FAMILY }];
+  }
+  step(action) {
+    if (this.state === null) return ['No episode yet: call reset(seed) first.', 0, true, false, { error: 'not-reset' }];
+    if (this.done) return [this.view('The episode is over.'), 0, true, false, { over: true }];
+    this.turn++;
+    const command = lastBoxed(action);
+    let message;
+    let reward = 0;
+    let terminated = false;
+    const info = { turn: this.turn, horizon: P.horizon };
+    if (command === null) {
+      message = 'Format error: no \\\\boxed{...} command found; the turn is lost.';
+      info.formatError = true;
+    } else {
+      let outcome;
+      try { outcome = apply(this.state, command); } catch (e) { outcome = { message: 'Invalid command.' }; }
+      message = asText(outcome.message);
+      if (outcome.won) { reward = 1; terminated = true; }
+      else if (outcome.lost) { terminated = true; }
+    }
+    const truncated = !terminated && this.turn >= P.horizon;
+    if (truncated) message += ' You ran out of turns.';
+    this.done = terminated || truncated;
+    return [this.view(message), reward, terminated, truncated, info];
+  }
+  referenceAction(observation) {
+    if (this.state === null || this.done) return '\\\\boxed{?}';
+    const steps = plan(this.state);
+    return steps.length > 0 ? 'I play ' + steps[0] + '. \\\\boxed{' + steps[0] + '}' : '\\\\boxed{?}';
+  }
+  hint() { return this.state === null ? '' : asText(hintOf(this.state)); }
+}
+export default ${spec.className};
+`;
+}

@@ -1,0 +1,26 @@
+/** The reference agent's solvers, one per family. */
+import type { Solver } from './solver.js';
+import { cipherDecodingSolver } from './cipher-decoding.js';
+import { gridKeysDoorsSolver } from './grid-keys-doors.js';
+import { lockCluesSolver } from './lock-clues.js';
+import { mastermindSolver } from './mastermind.js';
+import { modularEquationSolver } from './modular-equation.js';
+import { sequenceCompletionSolver } from './sequence-completion.js';
+import { subsetSumSolver } from './subset-sum.js';
+import { towerOfHanoiSolver } from './tower-of-hanoi.js';
+
+export const SOLVERS: readonly Solver[] = [
+  modularEquationSolver,
+  subsetSumSolver,
+  sequenceCompletionSolver,
+  cipherDecodingSolver,
+  lockCluesSolver,
+  gridKeysDoorsSolver,
+  towerOfHanoiSolver,
+  mastermindSolver,
+];
+
+/** The solver whose family title the observation carries, if any. */
+export function solverFor(observation: string): Solver | undefined {
+  return SOLVERS.find((solver) => observation.includes(solver.title));
+}

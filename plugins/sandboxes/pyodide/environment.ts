@@ -1,0 +1,120 @@
+/**
+ * One Python environment program loaded in an interpreter process: the host side of
+ * LoadedEnvironment. It counts calls, turns replies into results through SPADE's contract, and
+ * turns failures into SandboxErrors.
+ *
+ * If the interpreter holding it was replaced (another call timed out or ran out of memory), the
+ * environment is loaded again and its episode replayed (reset and the steps since) before the
+ * next call, so environments are deterministic: an innocent neighbour's episode goes on.
+ */
+import { SandboxError } from '../../../core/types.js';
+import type { EnvironmentCapabilities, LoadedEnvironment, ResetResult, SandboxLimits, StepResult } from '../../../core/types.js';
+import { toResetResult, toStepResult, toText } from '../../../core/contract.js';
+import type { InterpreterProcess } from './interpreter-process.js';
+import { reviveFloats } from './protocol.js';
+import type { CallLimits, EnvironmentMethod, Reply } from './protocol.js';
+
+/** Time for a load on top of the call limit (copying a fresh `random` module, compiling). */
+const LOAD_ALLOWANCE_MS = 500;
+
+export function callLimitsOf(limits: SandboxLimits): CallLimits {
+  return { callTimeoutMs: limits.callTimeoutMs, memoryMb: limits.memoryMb, maxOutputBytes: limits.maxOutputBytes };
+}
+
+/** The value of a successful reply, or the SandboxError of a failed one. */
+export function unwrap(reply: Reply, method: string): unknown {
+  if (reply.ok) return JSON.parse(reply.json, reviveFloats);
+  throw new SandboxError(reply.kind, reply.message, method);
+}
+
+/** Load `source` as environment `envId`; resolves with its capabilities or throws a SandboxError. */
+export async function loadInto(
+  process: InterpreterProcess,
+  envId: string,
+  source: string,
+  limits: SandboxLimits,
+): Promise<EnvironmentCapabilities> {
+  const reply = await process.request(
+    { op: 'load', env: envId, source, limits: { ...callLimitsOf(limits), callTimeoutMs: limits.callTimeoutMs + LOAD_ALLOWANCE_MS } },
+    limits.callTimeoutMs + LOAD_ALLOWANCE_MS,
+  );
+  const value = unwrap(reply, 'load') as Record<string, unknown>;
+  return { solution: value.solution === true, hint: value.hint === true, referenceAction: value.referenceAction === true };
+}
+
+export class PyodideEnvironment implements LoadedEnvironment {
+  private calls = 0;
+  private disposed = false;
+  /** The calls that built the current episode's state: reset(seed), then steps. */
+  private episode: { method: EnvironmentMethod; args: unknown[] }[] = [];
+
+  constructor(
+    private readonly process: InterpreterProcess,
+    private readonly envId: string,
+    private readonly source: string,
+    private readonly limits: SandboxLimits,
+    readonly capabilities: EnvironmentCapabilities,
+    private generation: number,
+  ) {}
+
+  async reset(seed: number): Promise<ResetResult> {
+    const raw = await this.call('reset', [seed]);
+    return toResetResult(raw, this.limits);
+  }
+
+  async step(action: string): Promise<StepResult> {
+    if (typeof action !== 'string') throw new SandboxError('contract', 'step() takes the action as a string', 'step');
+    return toStepResult(await this.call('step', [action]), this.limits);
+  }
+
+  async solution(): Promise<string> {
+    return toText(await this.call('solution', []), 'solution', this.limits);
+  }
+
+  async hint(): Promise<string> {
+    return toText(await this.call('hint', []), 'hint', this.limits);
+  }
+
+  async referenceAction(observation: string): Promise<string> {
+    return toText(await this.call('referenceAction', [observation]), 'referenceAction', this.limits);
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (this.generation !== this.process.generation) return;
+    this.process.environments--;
+    await this.process.request({ op: 'dispose', env: this.envId }, this.limits.callTimeoutMs).catch(() => undefined);
+  }
+
+  private async call(method: EnvironmentMethod, args: unknown[]): Promise<unknown> {
+    if (this.disposed) throw new SandboxError('crash', 'the environment was disposed', method);
+    if (++this.calls > this.limits.maxCalls) {
+      throw new SandboxError('call-limit', `more than ${this.limits.maxCalls} calls on one environment`, method);
+    }
+    if (this.generation !== this.process.generation) await this.restore(method);
+    const reply = await this.process.request(
+      { op: 'call', env: this.envId, method, args, limits: callLimitsOf(this.limits) },
+      this.limits.callTimeoutMs,
+    );
+    const value = unwrap(reply, method);
+    if (method === 'reset') this.episode = [{ method, args }];
+    else if (method === 'step') this.episode.push({ method, args });
+    return value;
+  }
+
+  /** Load the program again in the replaced interpreter and replay the episode so far. */
+  private async restore(method: string): Promise<void> {
+    try {
+      await loadInto(this.process, this.envId, this.source, this.limits);
+      this.generation = this.process.generation;
+      this.process.environments++;
+      for (const past of this.episode) {
+        unwrap(await this.process.request({ op: 'call', env: this.envId, ...past, limits: callLimitsOf(this.limits) }, this.limits.callTimeoutMs), past.method);
+      }
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      throw new SandboxError('crash', `the environment was lost when its interpreter was replaced, and replaying it failed: ${detail}`, method);
+    }
+  }
+}

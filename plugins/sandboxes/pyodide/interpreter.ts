@@ -1,0 +1,160 @@
+/**
+ * The interpreter thread: a worker thread inside the jailed child process that starts Pyodide
+ * once, runs the Python prelude, then serves load / call / dispose requests one at a time.
+ *
+ * Limits enforced here: the WebAssembly heap may not grow past (heap after start-up + memoryMb)
+ * during a call (Python sees MemoryError); printed output is counted and dropped (over
+ * maxOutputBytes the call fails with `output-limit`); the returned JSON is size-checked before
+ * it is posted. The parent thread owns the wall-time limit: it raises KeyboardInterrupt through
+ * the shared interrupt buffer, and terminates this thread if that does not stop the call.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { readFileSync, constants as fsConstants } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import path from 'node:path';
+import type { CallLimits, Reply, Request } from './protocol.js';
+
+interface InterpreterData {
+  pyodideDir: string;
+  preludeDir: string;
+  interrupt: SharedArrayBuffer;
+}
+
+interface PyFunction {
+  (...args: unknown[]): unknown;
+}
+
+/** The parts of a WebAssembly.Memory used here (the WebAssembly types are not in this project's lib). */
+interface WasmMemory {
+  buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+
+interface PyodideApi {
+  runPython(code: string): unknown;
+  globals: { get(name: string): PyFunction };
+  setInterruptBuffer(buffer: Int32Array): void;
+  setStdout(options: { write(buffer: Uint8Array): number }): void;
+  setStderr(options: { write(buffer: Uint8Array): number }): void;
+  setStdin(options: { stdin(): string | undefined | null }): void;
+  FS: { mkdirTree(dir: string): void; writeFile(file: string, data: string): void };
+  _module: { wasmMemory?: WasmMemory; memory?: WasmMemory };
+}
+
+const data = workerData as InterpreterData;
+const port = parentPort!;
+const MIB = 1024 * 1024;
+
+// Node's permission model refuses process.binding, which Pyodide's start-up asks for fs constants.
+const processWithBinding = process as unknown as { binding(name: string): unknown };
+const originalBinding = processWithBinding.binding;
+processWithBinding.binding = (name: string) =>
+  name === 'constants' ? { fs: fsConstants, os: {} } : originalBinding.call(process, name);
+
+const startedAt = performance.now();
+const { loadPyodide } = (await import(pathToFileURL(path.join(data.pyodideDir, 'pyodide.mjs')).href)) as {
+  loadPyodide(options: Record<string, unknown>): Promise<PyodideApi>;
+};
+const pyodide = await loadPyodide({
+  indexURL: data.pyodideDir + path.sep,
+  env: { HOME: '/home/pyodide', LANG: 'C.UTF-8' },
+  fullStdLib: false,
+});
+
+// Output: counted and dropped. stdin: always at end of file (the child's stdin is the protocol).
+let printedBytes = 0;
+const countOutput = { write: (buffer: Uint8Array) => ((printedBytes += buffer.length), buffer.length) };
+pyodide.setStdout(countOutput);
+pyodide.setStderr(countOutput);
+pyodide.setStdin({ stdin: () => null });
+const interrupt = new Int32Array(data.interrupt);
+pyodide.setInterruptBuffer(interrupt);
+
+// Memory: cap the growth of the WebAssembly heap during a call.
+const memory = pyodide._module.wasmMemory ?? pyodide._module.memory;
+if (!memory) throw new Error('cannot find the WebAssembly memory of Pyodide');
+const grow = memory.grow.bind(memory);
+let memoryCap = Infinity;
+let memoryExceeded = false;
+memory.grow = (pages: number) => {
+  if (memory.buffer.byteLength + pages * 65536 > memoryCap) {
+    memoryExceeded = true;
+    throw new RangeError('memory limit of the environment reached');
+  }
+  return grow(pages);
+};
+
+pyodide.FS.mkdirTree('/lib/spade');
+pyodide.FS.writeFile('/lib/spade/math_verify.py', readFileSync(path.join(data.preludeDir, 'math_verify.py'), 'utf8'));
+pyodide.runPython("import sys\nsys.path.insert(0, '/lib/spade')\nimport math_verify");
+pyodide.runPython(readFileSync(path.join(data.preludeDir, 'prelude.py'), 'utf8'));
+const baselineBytes = memory.buffer.byteLength;
+const spadeLoad = pyodide.globals.get('spade_load');
+const spadeCall = pyodide.globals.get('spade_call');
+const spadeDispose = pyodide.globals.get('spade_dispose');
+const spadeHealth = pyodide.globals.get('spade_health');
+
+function run(request: Request): string {
+  switch (request.op) {
+    case 'load':
+      return spadeLoad(request.env, request.source) as string;
+    case 'call':
+      return spadeCall(request.env, request.method, JSON.stringify(request.args)) as string;
+    case 'dispose':
+      return spadeDispose(request.env) as string;
+  }
+}
+
+/** Turn the prelude's JSON reply into a protocol reply, applying this thread's limits. */
+function answer(request: Request, limits: CallLimits | undefined, text: string): Reply {
+  if (memoryExceeded) return { id: request.id, ok: false, kind: 'memory', message: `the environment used more than ${limits?.memoryMb} MiB` };
+  if (limits && printedBytes > limits.maxOutputBytes) {
+    return { id: request.id, ok: false, kind: 'output-limit', message: `printed ${printedBytes} bytes, more than the limit of ${limits.maxOutputBytes}` };
+  }
+  if (limits && text.length > 4 * limits.maxOutputBytes + 4096) {
+    return { id: request.id, ok: false, kind: 'output-limit', message: `returned about ${text.length} bytes, more than the limit of ${limits.maxOutputBytes}` };
+  }
+  const parsed = JSON.parse(text) as { ok: boolean; value?: unknown; kind?: string; message?: string };
+  if (!parsed.ok) return { id: request.id, ok: false, kind: parsed.kind as never, message: parsed.message ?? '' };
+  return { id: request.id, ok: true, json: JSON.stringify(parsed.value ?? null) };
+}
+
+function healthy(): boolean {
+  try {
+    return spadeHealth() === true;
+  } catch {
+    return false;
+  }
+}
+
+port.on('message', (request: Request) => {
+  const limits = request.op === 'dispose' ? undefined : request.limits;
+  Atomics.store(interrupt, 0, 0);
+  printedBytes = 0;
+  memoryExceeded = false;
+  memoryCap = limits ? baselineBytes + limits.memoryMb * MIB : Infinity;
+  let reply: Reply;
+  try {
+    reply = answer(request, limits, run(request));
+    if (!reply.ok && reply.kind === 'memory') {
+      // Python recovers from MemoryError; keep this interpreter only if it still works.
+      memoryCap = Infinity;
+      if (!healthy()) {
+        port.postMessage({ ...reply, fatal: true });
+        return;
+      }
+    }
+  } catch (error) {
+    // A Python exception that escaped the prelude (an interrupt landing in its own code), or a
+    // fatal error of the runtime: the parent thread replaces this interpreter.
+    const message = error instanceof Error ? error.message : String(error);
+    const kind = memoryExceeded ? 'memory' : Atomics.load(interrupt, 0) !== 0 || /KeyboardInterrupt/.test(message) ? 'timeout' : 'crash';
+    port.postMessage({ id: request.id, ok: false, kind, message: message.slice(-2000), fatal: true });
+    return;
+  } finally {
+    memoryCap = Infinity;
+  }
+  port.postMessage(reply);
+});
+
+port.postMessage({ ready: true, startMs: performance.now() - startedAt });

@@ -1,0 +1,419 @@
+"""
+The Python side of the pyodide sandbox: run once per interpreter, before any environment.
+
+It loads SPADE-format environment programs unchanged (a class with reset(seed) and step(action),
+optional solution(), hint(), reference_action(obs)) and calls their methods for the host.
+
+Isolation between environments in the same interpreter:
+  - each program runs in a fresh globals dict with its own copy of the builtins (also what
+    `import builtins` gives it), its own
+    `random` module (seeded from reset(seed)) and its own `time` module (time() is fixed);
+  - when another environment's turn comes, the real builtins module and the shared stdlib
+    modules listed in GUARDED are compared with a snapshot taken at start-up and restored;
+    after every call, sys's hooks, import path and recursion limit are restored;
+  - NOT isolated: other mutable state inside shared modules (e.g. a cache in functools, a
+    registered codec, objects reachable through gc), and the Pyodide runtime itself. A program
+    that gets past these guards reaches only the interpreter's own JavaScript, which runs in a
+    jailed child process; the host never trusts it.
+
+Attempts to reach the host (import js / pyodide / subprocess / ctypes, os.system, os._exit,
+reading host paths) are refused and flagged: the call then fails as an escape attempt even if
+the program catches the exception.
+
+The functions the host calls return JSON text: {"ok": true, "value": ...} or
+{"ok": false, "kind": ..., "message": ...}. They never raise for anything the program does.
+"""
+import builtins
+import importlib.abc
+import importlib.util
+import inspect
+import json
+import math
+import operator
+import sys
+import time as _real_time
+import traceback
+import types
+
+FIXED_TIME = 1_700_000_000.0
+MAX_DEPTH = 64
+
+BLOCKED_MODULES = frozenset({
+    'js', 'pyodide', 'pyodide_js', '_pyodide', '_pyodide_core', 'pyodide_http', 'micropip',
+    'subprocess', 'multiprocessing', 'ctypes', '_ctypes', 'socket', '_socket', 'select',
+    'signal', '_signal', 'pty', 'pwd', 'webbrowser', 'urllib.request', 'http.client', 'ssl',
+    'asyncio.subprocess', '_posixsubprocess', 'emscripten', 'gc',
+})
+HOST_PATHS = ('/etc', '/proc', '/sys', '/root', '/home', '/dev', '/work', '/usr', '/var', '/bin', '/boot', '/run', '/srv', '/opt', '/mnt', '/media')
+HARMLESS_PATHS = ('/dev/null', '/dev/urandom', '/dev/random')
+
+# Names SPADE puts in an environment's globals, for programs that forget to import them.
+INJECTED_MODULES = ('random', 'math', 're', 'json', 'itertools', 'collections', 'string',
+                    'functools', 'heapq', 'copy', 'statistics', 'fractions', 'decimal', 'time',
+                    'bisect', 'operator', 'textwrap', 'typing', 'dataclasses', 'enum', 'os')
+INJECTED_NAMES = {
+    'typing': ('List', 'Dict', 'Tuple', 'Optional', 'Any', 'Union', 'Set', 'Callable',
+               'Iterable', 'Sequence', 'Mapping', 'FrozenSet', 'Deque', 'DefaultDict'),
+    'collections': ('Counter', 'defaultdict', 'deque', 'namedtuple', 'OrderedDict'),
+    'fractions': ('Fraction',),
+    'decimal': ('Decimal',),
+    'dataclasses': ('dataclass', 'field'),
+    'functools': ('lru_cache', 'reduce', 'cache'),
+    'itertools': ('product', 'permutations', 'combinations'),
+    'copy': ('deepcopy',),
+}
+
+
+class SandboxEscape(BaseException):
+    """Raised where a program reaches for the host. BaseException, so a bare `except Exception` won't hide it."""
+
+
+class _CallState:
+    escape = None  # the first escape attempt of the current call, in words
+    last = None  # the environment that ran last (shared state is restored when another's turn comes)
+
+
+def _flag_escape(what):
+    if _CallState.escape is None:
+        _CallState.escape = what
+    raise SandboxEscape(f'{what} is not available in the sandbox')
+
+
+def _refuse(what):
+    def refused(*_args, **_kwargs):
+        _flag_escape(what)
+    refused.__name__ = what.rsplit('.', 1)[-1]
+    return refused
+
+
+def _is_blocked(name):
+    top = name.split('.', 1)[0]
+    return top in BLOCKED_MODULES or name in BLOCKED_MODULES
+
+
+class _BlockingFinder(importlib.abc.MetaPathFinder):
+    """Refuses host modules for importlib.import_module and friends (which skip __import__)."""
+
+    def find_spec(self, name, path=None, target=None):
+        if _is_blocked(name):
+            _flag_escape(f'import {name}')
+        return None
+
+
+def _guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
+    if level == 0 and _is_blocked(name):
+        _flag_escape(f'import {name}')
+    if fromlist and level == 0:
+        for item in fromlist:
+            if _is_blocked(f'{name}.{item}'):
+                _flag_escape(f'from {name} import {item}')
+    return _original_import(name, globals, locals, fromlist, level)
+
+
+def _guarded_open(file, *args, **kwargs):
+    if isinstance(file, (str, bytes)):
+        path = file.decode(errors='replace') if isinstance(file, bytes) else file
+        if path.startswith(HOST_PATHS) and not path.startswith(HARMLESS_PATHS):
+            _flag_escape(f'open({path!r})')
+    elif isinstance(file, int):
+        _flag_escape('open() of a file descriptor')
+    return _original_open(file, *args, **kwargs)
+
+
+_original_import = builtins.__import__
+_original_open = builtins.open
+
+# Refuse what hands Python the host, in os and in posix (os re-exports posix's functions).
+import os as _os
+import posix as _posix
+
+for _module in (_os, _posix):
+    for _name in ('system', 'popen', '_exit', 'fork', 'forkpty', 'kill', 'killpg', 'execv', 'execve',
+                  'execl', 'execle', 'execlp', 'execlpe', 'execvp', 'execvpe', 'spawnl', 'spawnle',
+                  'spawnlp', 'spawnlpe', 'spawnv', 'spawnve', 'spawnvp', 'spawnvpe', 'posix_spawn',
+                  'posix_spawnp', 'startfile', 'putenv', 'unsetenv', 'chroot', 'setuid', 'setgid'):
+        if hasattr(_module, _name):
+            setattr(_module, _name, _refuse(f'os.{_name}'))
+sys.meta_path.insert(0, _BlockingFinder())
+
+# Modules shared by every environment in this interpreter: snapshotted now, restored after each call.
+# (os, sys, inspect and types are left out: comparing their large dicts on every call costs more
+# than a step; os's host functions are refused above, and sys's hooks are checked below.)
+GUARDED = [builtins, math, json]
+for _name in INJECTED_MODULES + ('math_verify',):
+    if _name not in ('random', 'time', 'os'):
+        GUARDED.append(importlib.import_module(_name))
+GUARDED = list({id(m): m for m in GUARDED}.values())
+_SNAPSHOTS = [(m.__dict__, len(m.__dict__), tuple(m.__dict__), tuple(m.__dict__.values()), dict(m.__dict__)) for m in GUARDED]
+_RECURSION_LIMIT = sys.getrecursionlimit()
+_BLOCKING_FINDER = sys.meta_path[0]
+_SYS_HOOKS = {name: getattr(sys, name) for name in ('meta_path', 'path_hooks', 'excepthook', 'displayhook', 'stdout', 'stderr', 'stdin')}
+_SYS_PATH = list(sys.path)
+_ORIGINAL_BUILTINS = dict(builtins.__dict__)
+_STASHED_MODULES = {}
+
+
+# Default arguments bind the real builtins now, so a polluted builtins module cannot fool these.
+def _restore_shared_state(_snapshots=_SNAPSHOTS, _len=len, _all=all, _map=map, _is=operator.is_, _list=list):
+    """Undo any change a program made to the shared modules' globals (run when another environment's turn comes)."""
+    for current, size, keys, values, snapshot in _snapshots:
+        if _len(current) != size or not _all(_map(_is, _map(current.get, keys), values)):
+            for key in [k for k in _list(current) if k not in snapshot]:
+                del current[key]
+            current.update(snapshot)
+    for module in GUARDED:
+        if sys.modules.get(module.__name__) is not module:
+            sys.modules[module.__name__] = module
+
+
+def _restore_sys(_hooks=tuple(_SYS_HOOKS.items()), _getattr=getattr, _setattr=setattr):
+    """Undo changes to sys's hooks, import path and recursion limit (after every call)."""
+    for name, value in _hooks:
+        if _getattr(sys, name) is not value:
+            _setattr(sys, name, value)
+    if not sys.meta_path or sys.meta_path[0] is not _BLOCKING_FINDER:
+        sys.meta_path.insert(0, _BLOCKING_FINDER)
+    if sys.path != _SYS_PATH:
+        sys.path[:] = _SYS_PATH
+    if sys.getrecursionlimit() != _RECURSION_LIMIT:
+        sys.setrecursionlimit(_RECURSION_LIMIT)
+
+
+def _fresh_module(name):
+    """A private instance of a pure-Python stdlib module."""
+    spec = importlib.util.find_spec(name)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _fixed_time_module():
+    module = types.ModuleType('time')
+    module.__dict__.update({k: v for k, v in _real_time.__dict__.items() if not k.startswith('__')})
+    module.time = lambda: FIXED_TIME
+    module.time_ns = lambda: int(FIXED_TIME * 1e9)
+    module.sleep = lambda _seconds=0: None
+    return module
+
+
+_HOST_MODULE_NAMES = []
+
+
+def _host_module_names():
+    """The loaded modules a program must not find in sys.modules (recomputed when more load)."""
+    if len(_HOST_MODULE_NAMES) == 0 or _HOST_MODULE_NAMES[0] != len(sys.modules):
+        names = [n for n in sys.modules if _is_blocked(n)]
+        _HOST_MODULE_NAMES[:] = [len(sys.modules) + 0] + names
+    return _HOST_MODULE_NAMES[1:]
+
+
+class _Environment:
+    def __init__(self, source):
+        self.random = _fresh_module('random')
+        self.time = _fixed_time_module()
+        # `import builtins` in the program gives it this copy, not the interpreter's module.
+        self.builtins = types.ModuleType('builtins')
+        own_builtins = self.builtins.__dict__
+        own_builtins.update(_ORIGINAL_BUILTINS)
+        own_builtins['__import__'] = self.import_module
+        own_builtins['open'] = _guarded_open
+        own_builtins['input'] = _refuse('input')
+        own_builtins['breakpoint'] = _refuse('breakpoint')
+        self.globals = {'__name__': '__spade_env__', '__builtins__': own_builtins}
+        for name in INJECTED_MODULES:
+            module = self.random if name == 'random' else self.time if name == 'time' else sys.modules[name]
+            self.globals[name] = module
+            for item in INJECTED_NAMES.get(name, ()):
+                if hasattr(module, item):
+                    self.globals[item] = getattr(module, item)
+        self.source = source
+        self.instance = None
+
+    def import_module(self, name, globals=None, locals=None, fromlist=(), level=0):
+        if name == 'builtins' and level == 0:
+            return self.builtins
+        return _guarded_import(name, globals, locals, fromlist, level)
+
+    def enter(self):
+        _CallState.escape = None
+        if _CallState.last is not self:
+            _restore_shared_state()
+            _CallState.last = self
+        modules = sys.modules
+        for name in _host_module_names():
+            module = modules.pop(name, None)
+            if module is not None:
+                _STASHED_MODULES[name] = module
+        self.saved = (sys.modules.get('random'), sys.modules.get('time'))
+        sys.modules['random'] = self.random
+        sys.modules['time'] = self.time
+
+    def leave(self):
+        sys.modules['random'], sys.modules['time'] = self.saved
+        sys.modules.update(_STASHED_MODULES)
+        _STASHED_MODULES.clear()
+        _restore_sys()
+
+
+_environments = {}
+
+
+def _reply_ok(value):
+    return json.dumps({'ok': True, 'value': _plain(value, 0)}, allow_nan=False)
+
+
+def _reply_fail(kind, message):
+    return json.dumps({'ok': False, 'kind': kind, 'message': str(message)[:2000]})
+
+
+def _plain(value, depth):
+    """The JSON-ready form of a returned value: tuples and sets become lists, non-finite floats markers."""
+    if depth > MAX_DEPTH:
+        raise ValueError('the returned value is nested too deeply')
+    if value is None or isinstance(value, (bool, str, int)):
+        return value
+    if isinstance(value, float):
+        if math.isfinite(value):
+            return value
+        return {'$float': 'nan' if math.isnan(value) else 'inf' if value > 0 else '-inf'}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v, depth + 1) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return [_plain(v, depth + 1) for v in sorted(value, key=repr)]
+    if isinstance(value, dict):
+        return {str(k): _plain(v, depth + 1) for k, v in value.items()}
+    if hasattr(value, '__float__') and type(value).__module__ in ('fractions', 'decimal', 'numbers'):
+        return _plain(float(value), depth)
+    return {'$object': type(value).__name__}
+
+
+def _describe(error):
+    lines = traceback.format_exception_only(type(error), error)
+    return ''.join(lines).strip()
+
+
+def _find_class(namespace):
+    candidates = [v for v in namespace.values()
+                  if isinstance(v, type) and v.__module__ == '__spade_env__'
+                  and callable(getattr(v, 'reset', None)) and callable(getattr(v, 'step', None))]
+    leaves = [c for c in candidates if not any(o is not c and issubclass(o, c) for o in candidates)]
+    if len(leaves) > 1:
+        named = [c for c in leaves if c.__name__.endswith(('Env', 'Environment'))]
+        leaves = named if named else leaves
+    if not leaves:
+        raise LookupError('no environment class: the program must define a class with reset() and step()')
+    if len(leaves) > 1:
+        raise LookupError('several environment classes: ' + ', '.join(c.__name__ for c in leaves))
+    return leaves[0]
+
+
+def _reference_method(instance):
+    for name in ('reference_action', 'referenceAction', 'reference_policy'):
+        if callable(getattr(instance, name, None)):
+            return name
+    return None
+
+
+def _run_guarded(env, action):
+    """Run action() inside env's view of the interpreter: (None, value) or (kind, message)."""
+    env.enter()
+    try:
+        value = action()
+        failure = None
+    except SandboxEscape as error:
+        failure = ('escape-attempt', str(error))
+    except MemoryError as error:
+        failure = ('memory', _describe(error) or 'MemoryError')
+    except KeyboardInterrupt:
+        failure = ('timeout', 'interrupted')
+    except BaseException as error:  # SystemExit and every exception the program raised
+        failure = ('crash', _describe(error))
+    finally:
+        env.leave()
+    if _CallState.escape is not None:
+        return 'escape-attempt', f'{_CallState.escape} is not available in the sandbox'
+    return failure if failure is not None else (None, value)
+
+
+def _reply(outcome):
+    kind, value = outcome
+    if kind is not None:
+        return _reply_fail(kind, value)
+    try:
+        return _reply_ok(value)
+    except (ValueError, TypeError, RecursionError) as error:
+        return _reply_fail('crash', f'the returned value cannot be copied out: {error}')
+
+
+def spade_load(env_id, source):
+    try:
+        code = compile(source, '<environment>', 'exec')
+    except (SyntaxError, ValueError) as error:
+        return _reply_fail('syntax', _describe(error))
+    env = _Environment(source)
+
+    def load():
+        exec(code, env.globals)
+        cls = _find_class(env.globals)
+        env.instance = cls()
+        instance = env.instance
+        try:
+            parameters = inspect.signature(instance.reset).parameters
+            env.seed_style = 'keyword' if 'seed' in parameters or any(
+                p.kind is p.VAR_KEYWORD for p in parameters.values()) else 'positional' if parameters else 'none'
+        except (TypeError, ValueError):
+            env.seed_style = 'keyword'
+        return {
+            'className': cls.__name__,
+            'solution': callable(getattr(instance, 'solution', None)),
+            'hint': callable(getattr(instance, 'hint', None)),
+            'referenceAction': _reference_method(instance) is not None,
+        }
+
+    kind, value = _run_guarded(env, load)
+    if kind is None:
+        _environments[env_id] = env
+    elif kind == 'crash':
+        kind = 'load'
+    return _reply((kind, value))
+
+
+def spade_call(env_id, method, args_json):
+    env = _environments.get(env_id)
+    if env is None or env.instance is None:
+        return _reply_fail('crash', f'environment {env_id} is not loaded')
+    instance = env.instance
+    args = json.loads(args_json)
+    if method == 'reset':
+        seed = args[0]
+
+        def action():
+            env.random.seed(seed)
+            if env.seed_style == 'keyword':
+                return instance.reset(seed=seed)
+            return instance.reset(seed) if env.seed_style == 'positional' else instance.reset()
+    elif method == 'step':
+        def action():
+            return instance.step(args[0])
+    else:
+        name = _reference_method(instance) if method == 'referenceAction' else method
+        if name is None or not callable(getattr(instance, name, None)):
+            return _reply_fail('missing-method', f'the environment has no {method}() method')
+        bound = getattr(instance, name)
+
+        def action():
+            return bound(*args)
+    return _reply(_run_guarded(env, action))
+
+
+def spade_dispose(env_id):
+    _environments.pop(env_id, None)
+    return _reply_ok(None)
+
+
+def spade_health():
+    """True when the shared state is intact and the interpreter can still allocate."""
+    _restore_shared_state()
+    _restore_sys()
+    probe = bytearray(1 << 20)
+    return builtins.__import__ is _original_import and len(probe) == 1 << 20

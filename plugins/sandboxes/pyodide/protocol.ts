@@ -1,0 +1,72 @@
+/**
+ * Messages between the host, the jailed child process and the interpreter thread inside it.
+ * Host <-> child: one JSON object per line over the child's stdin/stdout, with request ids.
+ * Child <-> interpreter thread: the same objects, by postMessage.
+ *
+ * This file is imported by the child process, so it imports nothing from the rest of the tree.
+ */
+
+/** The per-call limits the child enforces (call counts and result shape are checked by the host). */
+export interface CallLimits {
+  callTimeoutMs: number;
+  memoryMb: number;
+  maxOutputBytes: number;
+}
+
+export type EnvironmentMethod = 'reset' | 'step' | 'solution' | 'hint' | 'referenceAction';
+
+export type Request =
+  | { id: number; op: 'load'; env: string; source: string; limits: CallLimits }
+  | { id: number; op: 'call'; env: string; method: EnvironmentMethod; args: unknown[]; limits: CallLimits }
+  | { id: number; op: 'dispose'; env: string };
+
+/** How a request failed, in the child's words; the host maps it to a SandboxError kind. */
+export type FailureKind =
+  | 'syntax'
+  | 'load'
+  | 'timeout'
+  | 'memory'
+  | 'output-limit'
+  | 'crash'
+  | 'escape-attempt'
+  | 'missing-method';
+
+export type Reply =
+  | {
+      id: number;
+      ok: true;
+      /** JSON of the returned value (load: the capabilities). Non-finite floats are {"$float": "nan" | "inf" | "-inf"}. */
+      json: string;
+      /** Set when the interpreter thread was replaced while this request ran: every environment in it is gone. */
+      replaced?: boolean;
+    }
+  | { id: number; ok: false; kind: FailureKind; message: string; replaced?: boolean };
+
+/** What the child reports once its interpreter is ready: facts checked from inside. */
+export interface ReadyMessage {
+  ready: true;
+  /** Names of the environment variables the child sees (bwrap sets PWD, to the jail's /tmp). */
+  environmentVariables: string[];
+  /** Network interfaces other than loopback that the child sees. */
+  networkInterfaces: string[];
+  /** Node's permission model: may the child write files / start processes? (undefined: model off) */
+  canWriteFiles: boolean | undefined;
+  canStartProcesses: boolean | undefined;
+  /** Whether a write to the interpreter's own folder on the host succeeded (it must not). */
+  hostFolderWritable: boolean;
+  /** Milliseconds the interpreter took to start. */
+  startMs: number;
+}
+
+export type ChildMessage = Reply | ReadyMessage | { fatal: string };
+
+/** Revives {"$float": ...} markers into the non-finite numbers they stand for. */
+export function reviveFloats(_key: string, value: unknown): unknown {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const marker = (value as Record<string, unknown>).$float;
+    if (typeof marker === 'string' && Object.keys(value).length === 1) {
+      return marker === 'nan' ? NaN : marker === 'inf' ? Infinity : -Infinity;
+    }
+  }
+  return value;
+}

@@ -1,0 +1,114 @@
+/**
+ * The overview: every pool of every run, self-play beside each static suite, on the four axes
+ * (validity, diversity, throughput, long-horizon success), as tables and as bar charts.
+ */
+import type { EqualSizeDiversity, RunResults, SuiteResult } from '../core/results.js';
+import { addEqualSizeDiversity } from '../core/metrics/index.js';
+import { escapeHtml } from './escape.js';
+import { number, numberInterval, percent, percentInterval } from './format.js';
+import { barChart, type BarRow } from './chart-specs.js';
+import { renderChart } from './charts.js';
+
+export interface PoolRow {
+  run: string;
+  suite: SuiteResult;
+  /** Diversity of the pool at the size common to every pool of the report. */
+  equalSize?: EqualSizeDiversity;
+}
+
+/**
+ * The pools of all runs, self-play first within each run. Equal-size diversity comes from the
+ * results when every pool has it at one size; otherwise it is measured here, all pools together.
+ */
+export function poolRows(runs: readonly RunResults[], names: readonly string[]): PoolRow[] {
+  const rows = runs.flatMap((results, i) =>
+    [...results.suites]
+      .sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'selfplay' ? -1 : 1))
+      .map((suite): PoolRow => ({ run: names[i]!, suite, equalSize: suite.metrics.diversity.equalSize })),
+  );
+  const sizes = new Set(rows.map((row) => row.equalSize?.size));
+  if (sizes.size !== 1 || sizes.has(undefined)) {
+    // Measure on shallow copies so the caller's results are not changed.
+    const copies = rows.map((row, i) => ({
+      ...row.suite,
+      id: String(i),
+      metrics: { ...row.suite.metrics, diversity: { ...row.suite.metrics.diversity, equalSize: undefined } },
+    }));
+    addEqualSizeDiversity(copies);
+    copies.forEach((copy, i) => (rows[i]!.equalSize = copy.metrics.diversity.equalSize));
+  }
+  return rows;
+}
+
+const poolCell = (row: PoolRow, multipleRuns: boolean) =>
+  `<td><strong>${escapeHtml(row.suite.id)}</strong> <small>${row.suite.kind === 'selfplay' ? 'self-play' : 'static'}</small>${
+    multipleRuns ? `<br><small>${escapeHtml(row.run)}</small>` : ''
+  }</td>`;
+
+function table(headers: string[], rows: PoolRow[], cells: (row: PoolRow) => string[], multipleRuns: boolean): string {
+  return `<div class="table-wrap"><table><thead><tr><th>pool</th>${headers.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>
+${rows.map((row) => `<tr>${poolCell(row, multipleRuns)}${cells(row).map((cell) => `<td>${cell}</td>`).join('')}</tr>`).join('\n')}
+</tbody></table></div>`;
+}
+
+export async function overviewSection(rows: PoolRow[], multipleRuns: boolean): Promise<string> {
+  const bar = (value: (row: PoolRow) => number | undefined, interval?: (row: PoolRow) => [number, number] | undefined): BarRow[] =>
+    rows.flatMap((row) => {
+      const v = value(row);
+      if (v === undefined || !Number.isFinite(v)) return [];
+      const ci = interval?.(row);
+      return [{ group: row.suite.id, series: row.run, value: v, ...(ci && { lo: ci[0], hi: ci[1] }) }];
+    });
+  const size = rows.find((row) => row.equalSize)?.equalSize?.size;
+  const charts = await Promise.all([
+    renderChart(barChart(bar((r) => r.suite.metrics.validity.rate, (r) => r.suite.metrics.validity.interval), 'valid (proven) share', true), 'Verifier validity by pool'),
+    renderChart(barChart(bar((r) => r.equalSize?.vendi.mean, (r) => r.equalSize?.vendi.interval), `Vendi score at n = ${size ?? '?'}`, false), 'Goal diversity by pool'),
+    renderChart(barChart(bar((r) => r.suite.metrics.throughput.stepsPerSec), 'environment steps / s', false), 'Throughput by pool'),
+    renderChart(barChart(bar((r) => r.suite.metrics.success.successRate, (r) => r.suite.metrics.success.interval), 'success rate (no hint)', true), 'Success by pool'),
+  ]);
+  const figure = (title: string, svg: string, note: string) => `<figure><figcaption>${title}</figcaption>${svg}<div class="muted">${note}</div></figure>`;
+  const v = (row: PoolRow) => row.suite.metrics;
+  const passAt = (row: PoolRow) => {
+    const points = v(row).success.passAtK ?? [];
+    const last = points.filter((p) => p.environments > 0).at(-1);
+    return last ? `${percent(last.passAtK.mean)} / ${percent(last.passHatK.mean)} <small>k = ${last.k}</small>` : '–';
+  };
+  return `<section id="overview"><h2>Overview: self-play beside each static suite</h2>
+<div class="charts">
+${figure('Verifier validity', charts[0]!, 'Share of proposed environments proven valid; whiskers: Wilson 95% interval.')}
+${figure('Goal diversity', charts[1]!, `Vendi score (effective number of distinct tasks) of bootstrap resamples of ${size ?? '?'} tasks per pool, so pools of different sizes compare fairly; whiskers: 95% bootstrap interval.`)}
+${figure('Throughput', charts[2]!, 'Environment steps per second of wall time.')}
+${figure('Long-horizon success', charts[3]!, 'Episodes won without the hint, of episodes decided (errored ones counted apart); whiskers: Wilson 95% interval.')}
+</div>
+<h3>Verifier validity</h3>
+${table(['valid (proven)', '95% interval', 'valid / proposed', 'unproven', 'rejected by reason'], rows, (row) => {
+  const m = v(row).validity;
+  const reasons = Object.entries(m.reasons).sort((a, b) => b[1] - a[1]).map(([reason, count]) => `${escapeHtml(reason)} ${count}`).join(', ');
+  return [percent(m.rate), percentInterval(m.interval), `${m.valid} / ${m.proposed}`, String(m.unproven), reasons || '–'];
+}, multipleRuns)}
+<h3>Goal diversity</h3>
+${table(['n', 'Vendi (text)', 'Vendi / n', `Vendi at n = ${size ?? '?'}`, 'Vendi (structure)', 'distinct-1', 'distinct-2', 'NCD'], rows, (row) => {
+  const m = v(row).diversity;
+  return [
+    String(m.n), number(m.vendi) + (m.approximate ? ' <small>≈</small>' : ''), number(m.vendiPerN),
+    row.equalSize ? `${number(row.equalSize.vendi.mean)} <small>${numberInterval(row.equalSize.vendi.interval)}</small>` : '–',
+    number(m.structureVendi), number(m.distinct1), number(m.distinct2), number(m.ncd),
+  ];
+}, multipleRuns)}
+<p class="muted">Vendi: exp of the Shannon entropy of the eigenvalues of K/n, K the cosine similarity of word 1–2-gram counts of the task texts (structure: of AST node-type 1–3-grams of the programs). ≈ marks a hashed-feature approximation (pools over 400 items with over 400 features). NCD: mean pairwise normalised compression distance (zlib) of the task texts.</p>
+<h3>Throughput</h3>
+${table(['episodes / s', 'steps / s', 'environments / s', 'valid / s', 'tokens / s', 'provider call p50 / p95', 'sandbox call p50 / p95', 'wall time'], rows, (row) => {
+  const m = v(row).throughput;
+  const latency = (summary?: { p50Ms: number; p95Ms: number }) => (summary ? `${number(summary.p50Ms)} / ${number(summary.p95Ms)} ms` : '–');
+  return [number(m.episodesPerSec), number(m.stepsPerSec), number(m.environmentsPerSec), number(m.validPerSec), number(m.tokensPerSec),
+    latency(m.latency?.providerCall), latency(m.latency?.sandboxCall), `${number(m.wallSec)} s`];
+}, multipleRuns)}
+<h3>Long-horizon success</h3>
+${table(['success', '95% interval', 'won / lost / errored', 'pass@k / pass^k', 'tokens in / out', 'cost'], rows, (row) => {
+  const m = v(row).success;
+  const u = v(row).usage;
+  return [percent(m.successRate), percentInterval(m.interval), `${m.won} / ${m.lost} / ${m.errored}`, passAt(row),
+    `${number(u.inputTokens)} / ${number(u.outputTokens)}`, u.costUsd > 0 ? `$${u.costUsd.toFixed(4)}` : '–'];
+}, multipleRuns)}
+</section>`;
+}

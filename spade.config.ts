@@ -1,0 +1,13 @@
+// The configuration `npx spade-bench` uses in this repository: the embedded offline default.
+// Every key is optional; `spade-bench run --help` lists the flags that override them.
+import { defineConfig } from './core/config.js';
+
+export default defineConfig({
+  designer: 'reference', // the offline reference policy; or a provider id, e.g. 'openai:gpt-4.1-mini'
+  agent: 'reference',
+  sandbox: 'isolated-vm',
+  suites: ['spade', 'procedural'], // 'spade' is the self-play pool
+  seed: 1,
+  concurrency: 8,
+  selfplay: { rounds: 3, envsPerRound: 16, attempts: 4, reward: 'spade' },
+});

@@ -1,0 +1,84 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { existsSync, readFileSync, writeFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { runCli, tempDir } from '../../helpers/cli.js';
+import type { RunResults } from '../../../core/results.js';
+
+const small = ['--rounds', '2', '--envs-per-round', '6', '--attempts', '2', '--limit', '14', '--concurrency', '2'];
+
+test('the offline default writes results.json, report.html and the journal', async () => {
+  const out = path.join(tempDir(), 'run');
+  const r = await runCli(['run', '--out', out, ...small]);
+  assert.is(r.code, 0, r.stderr);
+  for (const f of ['results.json', 'report.html', 'journal.jsonl']) assert.ok(existsSync(path.join(out, f)), `${f} written`);
+  const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as RunResults;
+  assert.is(results.schemaVersion, 1);
+  assert.is(results.run.complete, true);
+  assert.is(results.run.designer, 'reference');
+  assert.match(results.run.designerLabel, 'reference policy');
+  assert.equal(results.suites.map((s) => [s.id, s.kind]), [['spade', 'selfplay'], ['procedural', 'static']]);
+  const [selfplay, procedural] = results.suites;
+  assert.is(selfplay!.rounds.length, 2);
+  assert.is(selfplay!.metrics.validity.proposed, 12);
+  assert.ok(selfplay!.metrics.validity.valid > 0, 'some designed environments are valid');
+  assert.is(procedural!.metrics.validity.proposed, 14);
+  assert.is(procedural!.metrics.validity.valid, 14, JSON.stringify(procedural!.metrics.validity.reasons));
+  // 14 tasks x 2 attempts
+  assert.is(procedural!.metrics.success.episodes, 28);
+  assert.ok(procedural!.metrics.success.byHorizon.length >= 2, 'several horizons');
+  const journal = readFileSync(path.join(out, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+  assert.is(journal[0]!.type, 'start');
+  assert.is(journal.at(-1)!.type, 'end');
+  assert.is(journal.filter((r) => r.type === 'episode').length, selfplay!.metrics.throughput.episodes + 28);
+  assert.match(r.stdout, 'results');
+});
+
+test('a wrong config value exits 2 with the key path, and writes nothing', async () => {
+  const cwd = tempDir();
+  writeFileSync(path.join(cwd, 'spade.config.json'), JSON.stringify({ selfplay: { rounds: 'many' } }));
+  const r = await runCli(['run', '--out', 'x'], { cwd });
+  assert.is(r.code, 2);
+  assert.match(r.stderr, 'spade.config.json: selfplay.rounds: expected a positive integer, got "many"');
+  assert.equal(readdirSync(cwd), ['spade.config.json']);
+});
+
+test('a wrong flag, an unknown plugin and a taken --out exit 2 with a clear message', async () => {
+  const cwd = tempDir();
+  let r = await runCli(['run', '--rounds', 'many'], { cwd });
+  assert.is(r.code, 2);
+  assert.match(r.stderr, 'selfplay.rounds: expected a positive integer');
+  r = await runCli(['run', '--out', 'x', '--suites', 'spade,nosuch'], { cwd });
+  assert.is(r.code, 2);
+  assert.match(r.stderr, 'unknown suite "nosuch"');
+  assert.match(r.stderr, 'procedural');
+  r = await runCli(['run', '--out', 'x', '--sandbox', 'docker'], { cwd });
+  assert.is(r.code, 2);
+  assert.match(r.stderr, 'unknown sandbox "docker"');
+  r = await runCli(['run', '--out', 'x', '--agent', 'nosuchvendor:model'], { cwd });
+  assert.is(r.code, 2);
+  assert.match(r.stderr, 'nosuchvendor:model');
+  r = await runCli(['run', '--frobnicate'], { cwd });
+  assert.is(r.code, 2);
+  assert.match(r.stderr, 'frobnicate');
+  assert.equal(readdirSync(cwd), [], 'nothing written');
+  writeFileSync(path.join(cwd, 'journal.jsonl'), '');
+  r = await runCli(['run', '--out', '.'], { cwd });
+  assert.is(r.code, 2);
+  assert.match(r.stderr, 'already holds a run');
+});
+
+test('list, --help and --version', async () => {
+  const list = await runCli(['list']);
+  assert.is(list.code, 0, list.stderr);
+  for (const id of ['reference', 'isolated-vm', 'procedural', 'spade']) assert.match(list.stdout, id);
+  const help = await runCli(['run', '--help']);
+  assert.is(help.code, 0);
+  for (const flag of ['--out', '--seed', '--rounds', '--envs-per-round', '--attempts', '--suites', '--designer', '--agent', '--sandbox', '--concurrency', '--limit', '--resume']) {
+    assert.match(help.stdout, flag);
+  }
+  const version = await runCli(['--version']);
+  assert.match(version.stdout, /^\d+\.\d+\.\d+/);
+});
+
+test.run();

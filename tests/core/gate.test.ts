@@ -1,0 +1,117 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { GATE_REASONS, leaksAnswer, validateEnvironment, wrongAnswers } from '../../core/gate.js';
+import { createIsolatedVmSandbox } from '../../plugins/sandboxes/isolated-vm.js';
+import { fixture, fixtureNames, program } from '../fixtures/programs/load.js';
+
+const sandbox = createIsolatedVmSandbox({ limits: { callTimeoutMs: 150, memoryMb: 16 } });
+
+/** Each invalid fixture and the reason the gate must give it. */
+const EXPECTED: Record<string, string> = {
+  'invalid/syntax-error': 'syntax',
+  'invalid/no-class': 'load',
+  'invalid/reset-throws': 'crash',
+  'invalid/smoke-crash': 'smoke-test',
+  'invalid/nondeterministic': 'nondeterministic',
+  'invalid/reference-loses': 'reference-loses',
+  'invalid/wrong-answer-wins': 'wrong-answer-wins',
+  'invalid/answer-leak': 'answer-leak',
+  'invalid/nan-reward': 'contract',
+  'invalid/wrong-return-type': 'contract',
+  'invalid/infinite-loop': 'timeout',
+  'invalid/memory-bomb': 'memory',
+  'invalid/huge-observation': 'output-limit',
+};
+
+test('every valid fixture is valid, with every check passed', async () => {
+  for (const name of fixtureNames('valid')) {
+    const verdict = await validateEnvironment(sandbox, fixture(name), { seed: 7 });
+    assert.is(verdict.verdict, 'valid', `${name}: ${JSON.stringify(verdict.checks.at(-1))}`);
+    assert.is(verdict.reason, undefined);
+    assert.ok(verdict.checks.every((c) => c.ok), name);
+    assert.type(verdict.firstObservation, 'string');
+    for (const check of ['load', 'reset', 'smoke-test', 'deterministic', 'reference-wins', 'random-loses']) {
+      assert.ok(verdict.checks.some((c) => c.name === check), `${name} ran ${check}`);
+    }
+  }
+});
+
+test('the horizon comes from meta, else from reset() info, else maxTurns', async () => {
+  assert.is((await validateEnvironment(sandbox, fixture('valid/grid-walk-multi-turn'))).horizon, 16);
+  assert.is((await validateEnvironment(sandbox, fixture('valid/code-lock-multi-turn'))).horizon, 10);
+  const withMeta = { ...fixture('valid/code-lock-multi-turn'), meta: { horizon: 12 } };
+  assert.is((await validateEnvironment(sandbox, withMeta)).horizon, 12);
+  assert.is((await validateEnvironment(sandbox, fixture('valid/word-single-answer'), { maxTurns: 5 })).horizon, 5);
+});
+
+test('a multi-turn reference policy that wins too slowly fails: the horizon binds', async () => {
+  const slow = { ...fixture('valid/grid-walk-multi-turn'), meta: { horizon: 3 } };
+  const verdict = await validateEnvironment(sandbox, slow);
+  assert.is(verdict.verdict, 'invalid');
+  assert.is(verdict.reason, 'no-episode-end');
+});
+
+test('an environment with neither solution() nor referenceAction() is unproven', async () => {
+  const verdict = await validateEnvironment(sandbox, fixture('unproven/nim'));
+  assert.is(verdict.verdict, 'unproven');
+  assert.is(verdict.reason, 'unproven');
+  assert.ok(verdict.checks.every((c) => c.ok));
+  assert.not.ok(verdict.checks.some((c) => c.name === 'reference-wins'));
+});
+
+test('each invalid fixture is rejected with its reason, on the check that failed', async () => {
+  assert.equal(fixtureNames('invalid'), Object.keys(EXPECTED).sort(), 'every invalid fixture has an expected reason');
+  for (const [name, reason] of Object.entries(EXPECTED)) {
+    const verdict = await validateEnvironment(sandbox, fixture(name));
+    assert.is(verdict.verdict, 'invalid', name);
+    assert.is(verdict.reason, reason, `${name}: ${JSON.stringify(verdict.checks.at(-1))}`);
+    const failed = verdict.checks.filter((c) => !c.ok);
+    assert.is(failed.length, 1, name);
+    assert.is(failed[0], verdict.checks.at(-1));
+    assert.ok(GATE_REASONS.includes(verdict.reason!), name);
+  }
+});
+
+test('random play that wins too often is rejected', async () => {
+  const coinFlip = program('coin', `export default class Coin {
+    reset(seed) { return ['Call heads or tails: \\\\boxed{heads} or \\\\boxed{tails}.', {}]; }
+    step(action) { const won = /boxed\\{(heads|tails)\\}/.test(action) || action.length < 5; return ['done', won ? 1 : 0, true, false, {}]; }
+    referenceAction() { return '\\\\boxed{heads}'; }
+  }`);
+  const verdict = await validateEnvironment(sandbox, coinFlip);
+  assert.is(verdict.reason, 'random-wins', JSON.stringify(verdict.checks.at(-1)));
+});
+
+test('a failing hint() invalidates an otherwise valid environment', async () => {
+  const source = fixture('valid/sum-single-answer').source.replace(/hint\(\) \{/, 'hint() { return 5 > 2 ? {} : "";');
+  const verdict = await validateEnvironment(sandbox, program('bad-hint', source));
+  assert.is(verdict.reason, 'contract');
+  assert.is(verdict.checks.at(-1)!.name, 'hint');
+});
+
+test('the same program and seed give the same verdict', async () => {
+  const a = await validateEnvironment(sandbox, fixture('valid/code-lock-multi-turn'), { seed: 11 });
+  const b = await validateEnvironment(sandbox, fixture('valid/code-lock-multi-turn'), { seed: 11 });
+  assert.equal(a.checks, b.checks);
+  assert.is(a.firstObservation, b.firstObservation);
+});
+
+test('wrong answers are near misses of the solution', () => {
+  assert.equal(wrongAnswers('42').sort(), ['0', '', '41', '42x', '43'].sort());
+  assert.equal(wrongAnswers('0').sort(), ['', '-1', '0x', '1'].sort());
+  assert.not.ok(wrongAnswers('tenet').includes('tenet'));
+});
+
+test('an answer leaks as a whole token or boxed, not as part of another number', () => {
+  assert.ok(leaksAnswer('The answer is 42.', '42'));
+  assert.ok(leaksAnswer('Write \\boxed{7} here', '7'));
+  assert.not.ok(leaksAnswer('Compute 142 + 3', '42'));
+  assert.not.ok(leaksAnswer('There are 7 apples', '7'), 'one character is too short to count as a leak');
+  assert.not.ok(leaksAnswer('Reverse the word planet', 'tenalp'));
+});
+
+test.after(async () => {
+  await sandbox.close();
+});
+
+test.run();

@@ -1,0 +1,59 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { EXACT_LIMIT, featureVendi, vendiScore } from '../../../core/metrics/index.js';
+
+const close = (actual: number, expected: number, tolerance = 1e-9) =>
+  assert.ok(Math.abs(actual - expected) <= tolerance, `expected ${expected}, got ${actual}`);
+
+/** The cosine-similarity kernel of count vectors, built directly from its definition. */
+function cosineKernel(bags: string[][]): number[][] {
+  const vectors = bags.map((bag) => {
+    const counts = new Map<string, number>();
+    for (const f of bag) counts.set(f, (counts.get(f) ?? 0) + 1);
+    return counts;
+  });
+  const dot = (a: Map<string, number>, b: Map<string, number>) => [...a].reduce((s, [k, v]) => s + v * (b.get(k) ?? 0), 0);
+  return vectors.map((a) => vectors.map((b) => dot(a, b) / Math.sqrt(dot(a, a) * dot(b, b))));
+}
+
+test('identical items score 1, disjoint items score n', () => {
+  close(featureVendi([['a', 'b'], ['a', 'b'], ['b', 'a']]).vendi, 1);
+  close(featureVendi([['a'], ['b'], ['c'], ['d']]).vendi, 4);
+  assert.is(featureVendi([]).vendi, 0);
+});
+
+test('empty items are identical to each other and unlike the rest', () => {
+  // two empties + one other: clusters of 2 and 1 -> exp(-(2/3 ln 2/3 + 1/3 ln 1/3)) = 1.8898816
+  close(featureVendi([[], [], ['x']]).vendi, 1.8898816, 1e-6);
+});
+
+test('few items, many features (n×n kernel) equals vendiScore of the cosine kernel', () => {
+  const bags = [['a', 'b', 'c'], ['a', 'b', 'd', 'e'], ['c', 'c', 'f', 'g'], ['h', 'a', 'i', 'j']];
+  close(featureVendi(bags).vendi, vendiScore(cosineKernel(bags)));
+});
+
+test('many items, few features (d×d covariance) equals vendiScore of the cosine kernel', () => {
+  const alphabet = ['a', 'b', 'c', 'd'];
+  const bags = Array.from({ length: 60 }, (_, i) => [alphabet[i % 4]!, alphabet[(i * 7) % 4]!, alphabet[Math.floor(i / 15)]!]);
+  const result = featureVendi(bags);
+  assert.is(result.approximate, false);
+  close(result.vendi, vendiScore(cosineKernel(bags)));
+});
+
+test('a pool larger than the exact limit with few features is still exact', () => {
+  // 10 disjoint texts repeated: 10 equal clusters -> exactly 10
+  const bags = Array.from({ length: EXACT_LIMIT + 100 }, (_, i) => [`word${i % 10}`, `other${i % 10}`]);
+  const result = featureVendi(bags);
+  assert.is(result.approximate, false);
+  close(result.vendi, 10);
+});
+
+test('beyond the limit on both sides, hashing approximates and says so', () => {
+  // 20 clusters of 30 unique words each (600 features), 600 items: the exact score is 20.
+  const bags = Array.from({ length: 600 }, (_, i) => Array.from({ length: 30 }, (_, w) => `c${i % 20}w${w}`));
+  const result = featureVendi(bags);
+  assert.is(result.approximate, true);
+  assert.ok(Math.abs(result.vendi - 20) < 2, `hashed score ${result.vendi} should be near 20`);
+});
+
+test.run();

@@ -1,0 +1,48 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { successMetrics, wilsonInterval } from '../../../core/metrics/index.js';
+import type { EpisodeOutcome, EpisodeResult } from '../../../core/types.js';
+
+let counter = 0;
+const episode = (outcome: EpisodeOutcome, horizon: number, withHint = false): EpisodeResult => ({
+  suite: 's', environmentId: `e${counter++}`, attempt: 0, withHint, seed: 1, horizon, outcome,
+  turns: horizon, totalReward: outcome === 'won' ? 1 : 0, wallMs: 1,
+});
+
+test('errored episodes are counted apart, never as failures', () => {
+  const metrics = successMetrics([episode('won', 1), episode('won', 1), episode('lost', 1), episode('errored', 1), episode('errored', 1)]);
+  assert.is(metrics.won, 2);
+  assert.is(metrics.lost, 1);
+  assert.is(metrics.errored, 2);
+  assert.is(metrics.episodes, 5);
+  // 2 / (2 + 1), not 2 / 5
+  assert.is(metrics.successRate, 2 / 3);
+  assert.equal(metrics.interval, wilsonInterval(2, 3));
+});
+
+test('hinted episodes do not count towards the agent’s success', () => {
+  const metrics = successMetrics([episode('lost', 1), episode('won', 1, true), episode('won', 1, true)]);
+  assert.is(metrics.won, 0);
+  assert.is(metrics.successRate, 0);
+});
+
+test('by horizon: one bucket per horizon, ascending', () => {
+  const metrics = successMetrics([
+    episode('won', 16), episode('lost', 16), episode('lost', 16), episode('lost', 16),
+    episode('won', 1), episode('won', 1),
+    episode('won', 4), episode('lost', 4), episode('errored', 4),
+  ]);
+  assert.equal(metrics.byHorizon.map((b) => b.horizon), [1, 4, 16]);
+  assert.equal(metrics.byHorizon.map((b) => b.episodes), [2, 2, 4]);
+  assert.equal(metrics.byHorizon.map((b) => b.successRate), [1, 0.5, 0.25]);
+  assert.equal(metrics.byHorizon[2]!.interval, wilsonInterval(1, 4));
+});
+
+test('no decided episodes: rate 0, interval [0, 1]', () => {
+  const metrics = successMetrics([episode('errored', 2)]);
+  assert.is(metrics.successRate, 0);
+  assert.equal(metrics.interval, [0, 1]);
+  assert.equal(metrics.byHorizon, []);
+});
+
+test.run();

@@ -1,0 +1,91 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { withProviderLayer, statsOf, type RawProvider } from '../../../core/providers/layer.js';
+import { ProviderError } from '../../../core/providers/provider-error.js';
+import { sleep } from '../../../core/providers/backoff.js';
+
+const user = (content: string) => ({ messages: [{ role: 'user' as const, content }] });
+
+function raw(chat: RawProvider['chat'], extra: Partial<RawProvider> = {}): RawProvider {
+  return { id: 'test:model', model: 'model', chat, ...extra };
+}
+
+test('the caller aborting stops the call at once, with no retry', async () => {
+  let calls = 0;
+  const provider = withProviderLayer(raw(async (_r, signal) => {
+    calls++;
+    await sleep(5000, signal);
+    return { text: 'late', usage: { inputTokens: 1, outputTokens: 1 } };
+  }));
+  const controller = new AbortController();
+  const pending = provider.chat(user('x'), { signal: controller.signal }).catch((e: unknown) => e);
+  setTimeout(() => controller.abort(new Error('user stopped')), 20);
+  const error = (await pending) as ProviderError;
+  assert.instance(error, ProviderError);
+  assert.is(error.kind, 'aborted');
+  assert.is(calls, 1);
+});
+
+test('stats count calls, tokens, cost, retries, failures and latency', async () => {
+  let n = 0;
+  const provider = withProviderLayer(
+    raw(async () => {
+      n++;
+      if (n === 2) throw Object.assign(new Error('overloaded'), { status: 503 });
+      if (n === 4) throw Object.assign(new Error('bad'), { status: 400 });
+      return { text: `r${n}`, usage: { inputTokens: 10, outputTokens: 5 } };
+    }),
+    { price: { inputPerMTok: 1_000_000, outputPerMTok: 2_000_000 }, retry: { baseDelayMs: 1, maxDelayMs: 2 } },
+  );
+  await provider.chat(user('a'));
+  await provider.chat(user('b')); // 503 then success
+  await provider.chat(user('c')).then(() => assert.unreachable(), () => undefined); // 400, not retried
+  const snapshot = statsOf(provider)!.snapshot();
+  assert.equal(snapshot.usage, { calls: 2, cachedCalls: 0, inputTokens: 20, outputTokens: 10, costUsd: 2 * (10 + 10) });
+  assert.is(snapshot.retries, 1);
+  assert.is(snapshot.failures, 1);
+  assert.is(snapshot.latency.count, 2);
+  assert.ok(snapshot.latency.p95Ms >= snapshot.latency.p50Ms);
+  assert.is(provider.stats, statsOf(provider));
+});
+
+test('a retry-after longer than maxRetryAfterMs fails at once and says so', async () => {
+  const provider = withProviderLayer(
+    raw(async () => {
+      throw Object.assign(new Error('slow down'), { status: 429, headers: new Headers({ 'retry-after': '3600' }) });
+    }),
+    { retry: { maxRetryAfterMs: 1000 } },
+  );
+  const error = (await provider.chat(user('x')).catch((e: unknown) => e)) as ProviderError;
+  assert.is(error.kind, 'rate-limit');
+  assert.is(error.attempts, 1);
+  assert.match(error.message, /asked to wait 3600 s/);
+});
+
+test('a reply without text is a bad response, not retried', async () => {
+  let calls = 0;
+  const provider = withProviderLayer(raw(async () => {
+    calls++;
+    return { usage: { inputTokens: 0, outputTokens: 0 } } as never;
+  }));
+  const error = (await provider.chat(user('x')).catch((e: unknown) => e)) as ProviderError;
+  assert.is(error.kind, 'bad-response');
+  assert.is(calls, 1);
+});
+
+test('log lines are redacted', async () => {
+  const secret = 'sk-layer-secret-0123456789abcdef';
+  const lines: string[] = [];
+  const provider = withProviderLayer(
+    raw(async () => {
+      throw Object.assign(new Error(`invalid key ${secret}`), { status: 401 });
+    }, { secrets: [secret] }),
+    { log: (line) => lines.push(line) },
+  );
+  await provider.chat(user('x')).catch(() => undefined);
+  assert.is(lines.length, 1);
+  assert.not.ok(lines[0]!.includes(secret));
+  assert.match(lines[0]!, /\[redacted\]/);
+});
+
+test.run();

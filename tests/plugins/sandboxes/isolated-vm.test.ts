@@ -1,0 +1,192 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createIsolatedVmSandbox } from '../../../plugins/sandboxes/isolated-vm.js';
+import { FIXED_TIME_MS } from '../../../plugins/sandboxes/isolated-vm-bootstrap.js';
+import { SandboxError } from '../../../core/types.js';
+import type { LoadedEnvironment, SandboxFailureKind } from '../../../core/types.js';
+import { fixture, program } from '../../fixtures/programs/load.js';
+
+const sandbox = createIsolatedVmSandbox({ limits: { callTimeoutMs: 150, memoryMb: 16 } });
+
+/** A program whose step(action) evaluates `body` (with `action` in scope) and returns its value as the observation. */
+const probe = (body: string, id = 'probe') =>
+  program(id, `export default class Probe {
+    reset(seed) { return [String(Math.random()), {}]; }
+    step(action) { const value = (() => { ${body} })(); return [String(value), 0, false, false, {}]; }
+  }`);
+
+async function failure(run: () => Promise<unknown>): Promise<SandboxError> {
+  try {
+    await run();
+  } catch (error) {
+    assert.instance(error, SandboxError);
+    return error as SandboxError;
+  }
+  assert.unreachable('expected a SandboxError, but the call succeeded');
+  throw new Error('unreachable');
+}
+
+async function kindOf(run: () => Promise<unknown>): Promise<SandboxFailureKind> {
+  return (await failure(run)).kind;
+}
+
+async function stepObservation(body: string): Promise<string> {
+  const env = await sandbox.load(probe(body));
+  try {
+    await env.reset(1);
+    return (await env.step('go')).observation;
+  } finally {
+    await env.dispose();
+  }
+}
+
+test('plays a single-answer program: reset, step, solution, hint', async () => {
+  const env = await sandbox.load(fixture('valid/sum-single-answer'));
+  assert.equal(env.capabilities, { solution: true, hint: true, referenceAction: false });
+  const { observation, info } = await env.reset(3);
+  assert.match(observation, /^What is \d+ \+ \d+\?/);
+  assert.equal(info, { horizon: 1 });
+  const answer = await env.solution();
+  assert.equal(await env.step(`so \\boxed{${answer}}`), { observation: 'Correct.', reward: 1, terminated: true, truncated: false, info: {} });
+  assert.type(await env.hint(), 'string');
+  await env.dispose();
+  await env.dispose();
+});
+
+test('finds the class with or without export default, in every declaration form', async () => {
+  const body = `{ reset(seed) { return ['hi', null]; } step(a) { return [a, 1, true, false, undefined]; } }`;
+  const forms = [
+    `class A ${body}`,
+    `export default class ${body}`,
+    `class Helper { twice(x) { return 2 * x; } }\nconst Env = class ${body};\nexport default Env;`,
+    `class Base ${body}\nclass Env extends Base { }\nexport { Env as default };`,
+    `export class Env ${body}\nexport const unused = 1;`,
+  ];
+  for (const source of forms) {
+    const env = await sandbox.load(program('form', source));
+    assert.equal(await env.reset(0), { observation: 'hi', info: {} }, source);
+    assert.equal((await env.step('x')).observation, 'x', source);
+    await env.dispose();
+  }
+});
+
+test('classifies programs that do not load', async () => {
+  assert.is(await kindOf(() => sandbox.load(fixture('invalid/syntax-error'))), 'syntax');
+  assert.is(await kindOf(() => sandbox.load(fixture('invalid/no-class'))), 'load');
+  assert.is(await kindOf(() => sandbox.load(program('two', 'class A { reset(){} step(){} }\nclass B { reset(){} step(){} }'))), 'load');
+  assert.is(await kindOf(() => sandbox.load(program('ctor', 'class A { constructor() { throw new Error("no"); } reset(){} step(){} }'))), 'load');
+  assert.is(await kindOf(() => sandbox.load(program('top', 'for (;;) {}\nclass A { reset(){} step(){} }'))), 'timeout');
+  assert.is(await kindOf(() => sandbox.load({ id: 'py', language: 'python', source: 'class A: pass' })), 'load');
+});
+
+test('Math.random is seeded by reset(seed), and the clock is fixed', async () => {
+  const env = await sandbox.load(probe('return [Date.now(), new Date().getTime(), typeof Date(), new Date(0).getTime()].join(",")'));
+  const first = (await env.reset(42)).observation;
+  const other = (await env.reset(43)).observation;
+  assert.is((await env.reset(42)).observation, first);
+  assert.is.not(other, first);
+  assert.is((await env.step('')).observation, `${FIXED_TIME_MS},${FIXED_TIME_MS},string,0`);
+  await env.dispose();
+  const again = await sandbox.load(probe('return 0'));
+  assert.is((await again.reset(42)).observation, first, 'a fresh environment with the same seed draws the same numbers');
+  await again.dispose();
+});
+
+test('reaching for the host fails inside the sandbox', async () => {
+  const env = await sandbox.load(probe('return this.constructor.constructor("return process")().pid'));
+  await env.reset(0);
+  assert.is(await kindOf(() => env.step('x')), 'escape-attempt');
+  await env.dispose();
+  for (const body of ['return require("fs").readdirSync("/")', 'return process.env.HOME']) {
+    const e = await sandbox.load(probe(body));
+    await e.reset(0);
+    assert.is(await kindOf(() => e.step('x')), 'escape-attempt', body);
+    await e.dispose();
+  }
+  assert.is(await stepObservation('return [typeof globalThis.process, typeof require, typeof fetch, typeof SharedArrayBuffer].join()'), 'undefined,undefined,undefined,undefined');
+  assert.is(await kindOf(() => sandbox.load(program('imp', 'import { readFileSync } from "node:fs";\nexport default class A { reset(){} step(){} }'))), 'escape-attempt');
+});
+
+test('changes to built-ins stay in their own environment', async () => {
+  const polluter = await sandbox.load(probe('Array.prototype.includes = () => true; Object.prototype.polluted = 1; Math.random = () => 0.5; return "done"'));
+  await polluter.reset(0);
+  await polluter.step('x');
+  const next = await sandbox.load(probe('return [[].includes(1), ({}).polluted, Math.random() === 0.5].join()'));
+  await next.reset(0);
+  assert.is((await next.step('x')).observation, 'false,,false');
+  assert.is(([] as number[]).includes(1), false, 'the host is untouched');
+  await polluter.dispose();
+  await next.dispose();
+});
+
+test('Atomics.wait and a hostile thrown value cannot hang the host', async () => {
+  const kind = await kindOf(() => stepObservation('return Atomics.wait(new Int32Array(new ArrayBuffer(4)), 0, 0)'));
+  assert.ok(kind === 'crash' || kind === 'timeout', kind);
+  assert.is(await kindOf(() => stepObservation('throw { get message() { for (;;) {} } }')), 'timeout');
+  assert.is(await kindOf(() => stepObservation('throw new Proxy({}, { get() { for (;;) {} } })')), 'timeout');
+  const chain = await kindOf(() => stepObservation('Promise.resolve().then(function again() { return Promise.resolve().then(again); }); return 1'));
+  assert.ok(chain === 'timeout' || chain === 'memory', chain);
+});
+
+test('a promise, a non-JSON value or a missing method breaks the contract', async () => {
+  const asyncStep = await sandbox.load(program('async', 'class A { reset() { return ["a", {}]; } step() { return new Promise(() => {}); } }'));
+  await asyncStep.reset(0);
+  assert.is(await kindOf(() => asyncStep.step('x')), 'contract');
+  assert.is(await kindOf(() => asyncStep.solution()), 'missing-method');
+  await asyncStep.dispose();
+  const cyclic = await sandbox.load(program('cyclic', 'class A { reset() { const info = {}; info.self = info; return ["a", info]; } step() { return ["b", 1n, true, false, {}]; } }'));
+  assert.is(await kindOf(() => cyclic.reset(0)), 'contract');
+  assert.is(await kindOf(() => cyclic.step('x')), 'contract');
+  await cyclic.dispose();
+  const nan = await sandbox.load(fixture('invalid/nan-reward'));
+  await nan.reset(0);
+  assert.match((await failure(() => nan.step('x'))).message, /NaN/);
+  await nan.dispose();
+});
+
+test('results are copies: changing them changes nothing inside', async () => {
+  const env = await sandbox.load(program('copy', 'class A { reset() { this.info = { n: 1, f() {} }; return ["a", this.info]; } step() { return [String(this.info.n), 0, true, false, {}]; } }'));
+  const { info } = await env.reset(0);
+  assert.equal(info, { n: 1 });
+  info.n = 99;
+  assert.is((await env.step('x')).observation, '1');
+  await env.dispose();
+});
+
+test('limits: time, output, calls', async () => {
+  const loop = await sandbox.load(fixture('invalid/infinite-loop'));
+  await loop.reset(0);
+  assert.is(await kindOf(() => loop.step('x')), 'timeout');
+  await loop.dispose();
+  const huge = await sandbox.load(fixture('invalid/huge-observation'));
+  assert.is(await kindOf(() => huge.reset(0)), 'output-limit');
+  await huge.dispose();
+  const small = await sandbox.load(fixture('valid/sum-single-answer'), { maxOutputBytes: 20 });
+  assert.is(await kindOf(() => small.reset(0)), 'output-limit');
+  await small.dispose();
+  const counted = await sandbox.load(fixture('valid/sum-single-answer'), { maxCalls: 2 });
+  await counted.reset(0);
+  await counted.step('x');
+  assert.is(await kindOf(() => counted.reset(0)), 'call-limit');
+  await counted.dispose();
+});
+
+test('a memory bomb fails with memory, and the next environment works', async () => {
+  const bystander: LoadedEnvironment = await sandbox.load(fixture('valid/sum-single-answer'));
+  const bomb = await sandbox.load(fixture('invalid/memory-bomb'), { callTimeoutMs: 5000 });
+  await bomb.reset(0);
+  assert.is(await kindOf(() => bomb.step('x')), 'memory');
+  assert.is(await kindOf(() => bomb.step('x')), 'memory');
+  assert.is(await kindOf(() => bystander.reset(0)), 'memory', 'environments on the disposed isolate fail too');
+  await bomb.dispose();
+  await bystander.dispose();
+  const next = await sandbox.load(fixture('valid/sum-single-answer'));
+  assert.match((await next.reset(0)).observation, /^What is/);
+  await next.dispose();
+});
+
+test.after(async () => {
+  await sandbox.close();
+});
+
+test.run();

@@ -1,0 +1,55 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { renderHtmlReport } from '../../reports/html.js';
+import { syntheticRun } from './fixtures.js';
+
+const PAYLOAD = '</code></pre><script>alert("x")</script><img src=x onerror=alert(1)>';
+
+test('hostile strings from results are escaped everywhere, charts included', async () => {
+  const html = await renderHtmlReport([syntheticRun({ runId: `evil${PAYLOAD}`, payload: PAYLOAD })]);
+  // Exactly one script element: the report's own filter script.
+  assert.is(html.match(/<script/gi)?.length, 1);
+  assert.not.ok(html.includes('<img'), 'an <img> element was injected');
+  assert.ok(html.includes('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;'));
+  // And the CSP forbids any other script and any request.
+  assert.match(html, /Content-Security-Policy" content="default-src 'none';/);
+});
+
+test('every suite of every run appears, self-play beside the static suite', async () => {
+  const a = syntheticRun({ runId: 'model-A', seed: 1 });
+  const b = syntheticRun({ runId: 'model-B', seed: 2 });
+  b.suites[1]!.id = 'gsm8k';
+  const html = await renderHtmlReport([a, b]);
+  for (const id of ['selfplay', 'procedural', 'gsm8k', 'model-A', 'model-B']) assert.ok(html.includes(id), `missing ${id}`);
+  assert.ok(html.includes('Verifier validity') && html.includes('Goal diversity') && html.includes('Throughput') && html.includes('Long-horizon success'));
+  // charts are inline SVG, present without script
+  assert.ok((html.match(/<svg/g)?.length ?? 0) >= 10);
+});
+
+test('labels: insecure sandbox warning and the offline reference policy', async () => {
+  const insecure = await renderHtmlReport([syntheticRun({ sandboxInsecure: true })]);
+  assert.match(insecure, /NOT a security boundary/);
+  assert.match(insecure, /offline reference policy<\/strong>[^<]*<strong>not a model/);
+  const secure = await renderHtmlReport([syntheticRun({ agentLabel: 'openai:gpt-4.1-mini' })]);
+  assert.not.match(secure, /NOT a security boundary/);
+  // the designer is still the reference policy; the agent is a model
+  assert.match(secure, /The designer is the <strong>offline reference policy/);
+  assert.not.match(secure, /The agent is the <strong>offline reference policy/);
+});
+
+test('large pools are capped and say how many are shown of how many', async () => {
+  const run = syntheticRun({ environmentsPerRound: 80 });
+  const html = await renderHtmlReport([run], { browser: { environmentsPerPool: 25 } });
+  assert.match(html, /selfplay: 25 shown of 240/);
+  assert.is(html.match(/<details class="env"/g)?.length, 50);
+  // the sample keeps every verdict visible
+  assert.ok(html.includes('data-verdict="invalid"') && html.includes('data-verdict="unproven"'));
+});
+
+test('no external resources are referenced', async () => {
+  const html = await renderHtmlReport([syntheticRun()]);
+  assert.not.match(html, /\s(src|href)="(https?:)?\/\//i);
+  assert.not.match(html, /<link\b/i);
+});
+
+test.run();

@@ -1,0 +1,26 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { renderMarkdownReport } from '../../reports/markdown.js';
+import { syntheticRun } from './fixtures.js';
+
+test('one table row per pool, with the axes and the labels', () => {
+  const md = renderMarkdownReport([syntheticRun({ runId: 'A', sandboxInsecure: true }), syntheticRun({ runId: 'B', seed: 2 })]);
+  assert.match(md, /## Run A/);
+  assert.match(md, /## Run B/);
+  assert.is(md.match(/^\| selfplay \| self-play \|/gm)?.length, 2);
+  assert.is(md.match(/^\| procedural \| static \|/gm)?.length, 2);
+  assert.match(md, /NOT a security boundary/);
+  assert.match(md, /offline reference policy, not a model/);
+});
+
+test('hostile ids cannot break the table or inject HTML', () => {
+  const run = syntheticRun({ payload: '| <script>x</script>\n# heading' });
+  const md = renderMarkdownReport([run]);
+  assert.not.ok(md.includes('<script>'));
+  const rows = md.split('\n').filter((line) => line.startsWith('| selfplay'));
+  assert.is(rows.length, 1);
+  // the row keeps its 9 columns: the pipe in the id is escaped
+  assert.is(rows[0]!.split(/(?<!\\)\|/).length - 2, 9);
+});
+
+test.run();

@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// The test command (`npm test`): runs every tests/**/*.test.ts file with uvu, each in its own
+// Node process (a test that crashes its process cannot take the others down), as many at once
+// as there are cores, and ends with one plain line: `N passed, M failed, K skipped`.
+// Usage: node tests/run.mjs [substring ...]   (only files whose path contains a substring)
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const filters = process.argv.slice(2);
+
+function find(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const file = path.join(dir, name);
+    if (statSync(file).isDirectory()) return name === 'fixtures' || name === 'artifacts' ? [] : find(file);
+    return name.endsWith('.test.ts') ? [file] : [];
+  });
+}
+
+const files = find(path.join(root, 'tests'))
+  .map((f) => path.relative(root, f))
+  .filter((f) => !filters.length || filters.some((s) => f.includes(s)))
+  .sort();
+
+const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
+const count = (text, label) => {
+  const m = strip(text).match(new RegExp(`^\\s*${label}:\\s+(\\d+)`, 'm'));
+  return m ? Number(m[1]) : undefined;
+};
+
+function runFile(file) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', file], {
+      cwd: root,
+      env: { ...process.env, FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('close', (code, signal) => {
+      const total = count(out, 'Total');
+      const passed = count(out, 'Passed');
+      const skipped = count(out, 'Skipped') ?? 0;
+      let failed = total !== undefined && passed !== undefined ? total - passed : 0;
+      // A file that died, or failed without uvu's summary, counts as one failure.
+      if ((code !== 0 || signal) && failed === 0) failed = 1;
+      resolve({ file, out, passed: passed ?? 0, failed, skipped, seconds: (Date.now() - started) / 1000, code, signal });
+    });
+  });
+}
+
+const results = [];
+let next = 0;
+const lanes = Math.max(1, Math.min(os.availableParallelism?.() ?? os.cpus().length, files.length));
+await Promise.all(
+  Array.from({ length: lanes }, async () => {
+    while (next < files.length) {
+      const r = await runFile(files[next++]);
+      results.push(r);
+      const status = r.failed ? 'FAIL' : 'ok  ';
+      process.stdout.write(`${status} ${r.file} (${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped, ${r.seconds.toFixed(1)} s)\n`);
+      const body = strip(r.out).trim();
+      const notes = body.split("\n").filter((l) => /skipped:\s+[^\d\s]/i.test(l));
+      if (r.failed) process.stdout.write(`${body.replace(/^/gm, '    ')}\n${r.signal ? `    (killed by ${r.signal})\n` : ''}`);
+      else for (const n of notes) process.stdout.write(`    ${n.trim()}\n`);
+    }
+  }),
+);
+
+const sum = (k) => results.reduce((n, r) => n + r[k], 0);
+if (!files.length) process.stdout.write('no test files matched\n');
+process.stdout.write(`${sum('passed')} passed, ${sum('failed')} failed, ${sum('skipped')} skipped\n`);
+process.exitCode = sum('failed') > 0 || !files.length ? 1 : 0;
