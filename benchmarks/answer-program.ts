@@ -42,10 +42,13 @@ const INSTRUCTIONS: Record<AnswerChecker, string> = {
 
 /** Program text after the prelude: reading and scoring an answer. */
 const SCORING = String.raw`
-/** The numbers in a text, in order: -1,234.5 style; a minus sign counts only at a token start. */
+/**
+ * The numbers in a text, in order: -1,234.5 style, each a whole token (\`18x\` and \`18th\` are
+ * not numbers); a minus sign counts only at a token start.
+ */
 function numbersIn(text) {
   const plain = asText(text).replace(/\\[$%!,; ]/g, ' ');
-  return plain.match(/(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?/g) || [];
+  return plain.match(/(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w])/g) || [];
 }
 function toNumber(text) {
   const value = Number(asText(text).replace(/[$,\s]/g, ''));
@@ -113,8 +116,7 @@ export default StaticQuestion;
       horizon: 1,
       origin: task.origin,
       params: { checker: task.checker, ...task.params },
-      // Curated questions may mention their answer (a word problem's answer is often one of its numbers).
-      taskMayMentionAnswer: true,
+      curated: true,
     },
   };
 }

@@ -9,8 +9,8 @@ import { UsageError } from '../core/errors.js';
 import { ANSWER_CHECKERS, answerProgram, type AnswerChecker } from './answer-program.js';
 import type { DataOptions } from './download.js';
 import { ensureHuggingFaceRows, type HuggingFaceOptions } from './huggingface.js';
-import { readJsonLines, RecordError } from './jsonl.js';
-import { defineStaticSuite, type StaticSuite } from './static-suite.js';
+import { objectRecord, readJsonLines, RecordError } from './jsonl.js';
+import { defineStaticSuite, uniqueIds, type StaticSuite } from './static-suite.js';
 
 export type DatasetKind = 'jsonl' | 'parquet' | 'hf';
 
@@ -84,8 +84,8 @@ interface DatasetRecord {
 }
 
 function recordConverter(mapping: FieldMapping) {
-  return (value: unknown): DatasetRecord => {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new RecordError('expected a JSON object');
+  return (raw: unknown): DatasetRecord => {
+    const value = objectRecord(raw);
     const record: DatasetRecord = {
       question: textField(value, mapping.question ?? 'question', true)!,
       answer: textField(value, mapping.answer ?? 'answer', true)!,
@@ -120,24 +120,19 @@ export function createDatasetSuite(kind: DatasetKind, source: string, mapping: F
           ? await ensureHuggingFaceRows(source, { ...options, dataDir, config: mapping.config, split: mapping.split } satisfies HuggingFaceOptions)
           : path.resolve(options.cwd ?? process.cwd(), source);
         const read = await readJsonLines(file, options, recordConverter(mapping));
-        const seen = new Set<string>();
-        const tasks = read.records.map(({ line, value }, index) => {
-          let taskId = `${id}/${value.id ?? index}`;
-          if (seen.has(taskId)) taskId = `${id}/${index}`;
-          seen.add(taskId);
-          return {
-            program: answerProgram({
-              id: taskId,
-              question: value.question,
-              answer: value.answer,
-              checker,
-              ...(value.hint !== undefined ? { hint: value.hint } : {}),
-              family: id,
-              origin: `${file}:${line}`,
-            }),
-            seed: index,
-          };
-        });
+        const taskId = uniqueIds(id);
+        const tasks = read.records.map(({ line, value }, index) => ({
+          program: answerProgram({
+            id: taskId(value.id, index),
+            question: value.question,
+            answer: value.answer,
+            checker,
+            ...(value.hint !== undefined ? { hint: value.hint } : {}),
+            family: id,
+            origin: `${file}:${line}`,
+          }),
+          seed: index,
+        }));
         return { tasks, skipped: read.skipped, firstProblem: read.firstProblem };
       },
     },

@@ -12,7 +12,8 @@
  * in native code or over a huge range (`sum(range(10**12))`) are stopped by the sandbox's
  * wall-time limit instead, which makes that episode `errored`.
  * solution() is the prompt plus the canonical solution; the empty reply (the prompt's bare
- * docstring body) must lose, and the gate's wrong answers cover that.
+ * docstring body) must lose, and the gate's wrong answers cover that. step() is a pure
+ * function of (seed, reply), so a repeated reply reuses its recent result.
  */
 import type { EnvironmentProgram } from '../core/types.js';
 
@@ -77,35 +78,32 @@ def _code_of(reply):
     return text
 
 
-def _parses(program):
-    try:
-        _ast.parse(program)
-        return True
-    except Exception:
-        return False
+def _compiled(program):
+    """The program with its ticks, compiled; raises SyntaxError and friends."""
+    tree = _AddTicks().visit(_ast.parse(program, '<answer>'))
+    _ast.fix_missing_locations(tree)
+    return compile(tree, '<answer>', 'exec')
 
 
-def _program_of(code):
-    """The prompt completed by the code: a whole function is appended; a body is indented under it."""
+def _compile_answer(code):
+    """The prompt completed by the code, compiled: a whole function is appended after the prompt;
+    a body is indented under it (or, failing that, read as an upstream-style completion whose
+    first line lost its indentation)."""
     if _DEFINES_ENTRY.search(code):
-        return PROMPT + '\n' + code + '\n'
+        return _compiled(PROMPT + '\n' + code + '\n')
     text = code.strip('\n')
     if not text.strip():
-        return PROMPT
-    body = _textwrap.indent(_textwrap.dedent(text), '    ') + '\n'
-    if _parses(PROMPT + body):
-        return PROMPT + body
-    # an upstream-style completion whose first line lost its indentation
-    return PROMPT + '    ' + text + '\n'
+        return _compiled(PROMPT)
+    try:
+        return _compiled(PROMPT + _textwrap.indent(_textwrap.dedent(text), '    ') + '\n')
+    except SyntaxError:
+        return _compiled(PROMPT + '    ' + text + '\n')
 
 
 def _run(reply):
     """(passed, what happened) for one reply."""
-    program = _program_of(_code_of(reply))
     try:
-        tree = _AddTicks().visit(_ast.parse(program, '<answer>'))
-        _ast.fix_missing_locations(tree)
-        code = compile(tree, '<answer>', 'exec')
+        code = _compile_answer(_code_of(reply))
     except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
         return False, 'Your code does not parse: ' + type(error).__name__ + ': ' + str(error)[:300]
     own_builtins = dict(__builtins__ if isinstance(__builtins__, dict) else vars(__builtins__))
@@ -133,18 +131,30 @@ def _run(reply):
 
 
 class HumanEvalTask:
+    """step() is a pure function of (seed, reply): the tests' own randomness is seeded by reset().
+    So recent results are remembered, and a repeated reply (the gate's smoke test and random
+    play, the reference played twice) is not run again."""
+
     def __init__(self):
         self.done = False
+        self.seed = None
+        self.results = {}
 
     def reset(self, seed=None):
         self.done = False
+        self.seed = seed
         return INSTRUCTIONS + '\n\n' + FENCE + 'python\n' + PROMPT + FENCE, {'horizon': 1, 'task_id': TASK_ID}
 
     def step(self, action):
         if self.done:
             return 'The episode is over.', 0, True, False, {'over': True}
         self.done = True
-        passed, what = _run(action)
+        key = (self.seed, str(action))
+        if key not in self.results:
+            if len(self.results) >= 16:
+                self.results.pop(next(iter(self.results)))
+            self.results[key] = _run(action)
+        passed, what = self.results[key]
         return what, 1 if passed else 0, True, False, {'passed': passed}
 
     def solution(self):
@@ -171,6 +181,12 @@ ${PROGRAM}`;
     id: problem.task_id,
     language: 'python',
     source,
-    meta: { family: 'humaneval', horizon: 1, origin: `humaneval/HumanEval.jsonl.gz#${problem.task_id}`, params: { entryPoint: problem.entry_point } },
+    meta: {
+      family: 'humaneval',
+      horizon: 1,
+      origin: `humaneval/HumanEval.jsonl.gz#${problem.task_id}`,
+      params: { entryPoint: problem.entry_point },
+      curated: true,
+    },
   };
 }

@@ -96,10 +96,15 @@ export async function readJsonLines<T = unknown>(
   return parseJsonLines(await readDataText(file), file, options, convert);
 }
 
+/** The record as an object, or RecordError. */
+export function objectRecord(value: unknown): Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new RecordError('expected a JSON object');
+  return value as Record<string, unknown>;
+}
+
 /** A required non-empty string field of a record, or RecordError. */
 export function stringField(value: unknown, field: string): string {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new RecordError('expected a JSON object');
-  const got = (value as Record<string, unknown>)[field];
+  const got = objectRecord(value)[field];
   if (typeof got !== 'string' || got.trim() === '') {
     throw new RecordError(got === undefined ? `missing field "${field}"` : `field "${field}" must be a non-empty string`);
   }

@@ -57,3 +57,17 @@ export function defineStaticSuite(definition: StaticSuiteDefinition, defaultData
     },
   };
 }
+
+/**
+ * Task ids `<prefix>/<record id>`, falling back to `<prefix>/<position>` when a record has no
+ * id or repeats an earlier one, so ids stay unique within a suite.
+ */
+export function uniqueIds(prefix: string): (recordId: string | undefined, index: number) => string {
+  const seen = new Set<string>();
+  return (recordId, index) => {
+    let id = `${prefix}/${recordId ?? index}`;
+    if (seen.has(id)) id = `${prefix}/${index}`;
+    seen.add(id);
+    return id;
+  };
+}

@@ -11,6 +11,14 @@ const builtin = (plugin: PluginDefinition): BuiltinEntry => ({
   load: async () => plugin,
 });
 
+/** A provider whose module (and SDK) is imported only when a run names it. */
+const provider = (id: string, description: string, load: () => Promise<PluginDefinition>): BuiltinEntry => ({
+  kind: 'provider',
+  id,
+  description,
+  load,
+});
+
 export const BUILTINS: readonly BuiltinEntry[] = [
   // Roles
   builtin({
@@ -25,12 +33,31 @@ export const BUILTINS: readonly BuiltinEntry[] = [
     description: 'Offline reference policy (not a model): a budgeted search agent that reads the observations.',
     create: async (options) => (await import('../plugins/providers/reference/agent.js')).createReferenceAgent(options as { budget?: number }),
   }),
+  // Providers (each usable as --designer or --agent PREFIX:MODEL)
+  provider('openai', 'OpenAI Chat Completions through the official openai SDK. Key: OPENAI_API_KEY; OPENAI_BASE_URL for another server.', async () => (await import('../plugins/providers/openai.js')).default),
+  provider('anthropic', 'Anthropic Messages through the official @anthropic-ai/sdk. Key: ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL for another server.', async () => (await import('../plugins/providers/anthropic.js')).default),
+  provider('vllm', 'vLLM server (OpenAI protocol) at http://127.0.0.1:8000/v1; no key needed. Override with baseURL or VLLM_BASE_URL.', async () => (await import('../plugins/providers/presets.js')).vllm),
+  provider('ollama', 'Ollama (OpenAI protocol) at http://127.0.0.1:11434/v1; no key needed. Override with baseURL or OLLAMA_BASE_URL.', async () => (await import('../plugins/providers/presets.js')).ollama),
+  provider('llamacpp', "llama.cpp's llama-server (OpenAI protocol) at http://127.0.0.1:8080/v1; no key needed. Override with baseURL or LLAMACPP_BASE_URL.", async () => (await import('../plugins/providers/presets.js')).llamacpp),
+  provider('freetoken', "FreeToken's ft serve (OpenAI protocol) at http://127.0.0.1:1919/v1; no key needed. Override with baseURL or FREETOKEN_BASE_URL.", async () => (await import('../plugins/providers/presets.js')).freetoken),
   // Sandboxes
   builtin({
     kind: 'sandbox',
     id: 'isolated-vm',
     description: 'JavaScript in a separate V8 isolate (isolated-vm): time, memory and output limits, no host access. The default.',
     create: async (options) => (await import('../plugins/sandboxes/isolated-vm.js')).createIsolatedVmSandbox(options),
+  }),
+  builtin({
+    kind: 'sandbox',
+    id: 'pyodide',
+    description: 'Python (Pyodide) in a jailed child process per worker: empty environment, no network, read-only file system where the OS allows; the default for .py.',
+    create: async (options) => (await import('../plugins/sandboxes/pyodide/sandbox.js')).createPyodideSandbox(options),
+  }),
+  builtin({
+    kind: 'sandbox',
+    id: 'vm2',
+    description: 'JavaScript in vm2, for users who already depend on it. NOT a security boundary (vm2\'s own README says so): use isolated-vm for untrusted code.',
+    create: async (options) => (await import('../plugins/sandboxes/vm2.js')).createVm2Sandbox(options),
   }),
   // Static suites
   builtin({
@@ -39,4 +66,34 @@ export const BUILTINS: readonly BuiltinEntry[] = [
     description: 'The reference families at fixed difficulties and horizons 1 to 64, with a frozen seed.',
     create: async () => (await import('../benchmarks/procedural.js')).createProceduralSuite(),
   }),
+  builtin({
+    kind: 'suite',
+    id: 'humaneval',
+    description: 'HumanEval: 164 Python programming problems, run with check(candidate) in the Python sandbox (downloaded once, cached).',
+    create: async (_argument, options) => (await import('../benchmarks/humaneval.js')).createHumanEvalSuite(options),
+  }),
+  builtin({
+    kind: 'suite',
+    id: 'gsm8k',
+    description: 'GSM8K test split: 1,319 maths word problems, answer from \\boxed{} or the last number (downloaded once, cached).',
+    create: async (_argument, options) => (await import('../benchmarks/gsm8k.js')).createGsm8kSuite(options),
+  }),
+  builtin({
+    kind: 'suite',
+    id: 'spade-pool',
+    description: 'spade-pool:PATH, a folder of .py files or a JSONL of SPADE-format Python environments, as a static suite.',
+    create: async (argument, options) => (await import('../benchmarks/spade-pool.js')).createSpadePoolSuite(argument ?? '', options),
+  }),
+  ...(['jsonl', 'parquet', 'hf'] as const).map((kind) =>
+    builtin({
+      kind: 'suite',
+      id: kind,
+      description: `${kind === 'hf' ? 'hf:owner/dataset, a Hugging Face dataset' : `${kind}:PATH, a ${kind === 'jsonl' ? 'JSON Lines' : 'Parquet'} file`} of questions and answers; the field mapping goes in suiteOptions["${kind}:..."] (question, answer, checker).`,
+      create: async (argument, options) => {
+        const { createDatasetSuite, parseFieldMapping } = await import('../benchmarks/dataset.js');
+        const { mapping, ...rest } = options as { mapping?: unknown };
+        return createDatasetSuite(kind, argument ?? '', parseFieldMapping(mapping ?? {}, `suiteOptions["${kind}:${argument}"].mapping`), rest);
+      },
+    }),
+  ),
 ];

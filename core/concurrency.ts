@@ -20,3 +20,12 @@ export async function mapLimit<T, R>(
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
   return results;
 }
+
+/**
+ * Let the event loop turn. Sandboxed calls and the reference agent are synchronous, so a run
+ * can otherwise go on for minutes in microtasks alone, and signals (Ctrl-C), timers and the
+ * progress display would wait until it ends.
+ */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

@@ -2,6 +2,7 @@
  * Configuration: `defineConfig()` for typing, discovery of `spade.config.*` with cosmiconfig,
  * validation with messages that name the key path, defaults, and CLI overrides.
  */
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cosmiconfig, type Loader } from 'cosmiconfig';
@@ -56,8 +57,14 @@ export interface SpadeConfig {
   limit?: number;
   /** Where datasets are downloaded and cached. */
   dataDir?: string;
+  /** Skip malformed dataset lines (and count them) instead of stopping. */
+  skipBad?: boolean;
+  /** Options per suite id, e.g. `{ "jsonl:data/pace.jsonl": { mapping: { question: "q", answer: "a", checker: "numeric" } } }`. */
+  suiteOptions?: Record<string, Record<string, unknown>>;
   /** Response cache for model calls. */
   cache: boolean;
+  /** Folder of the response cache. */
+  cacheDir: string;
   /** Plugin files or packages to load (`./my-provider.ts`, `npm:spade-provider-x`). */
   plugins: string[];
   /** Options per provider id (`"openai:gpt-4.1-mini"`) or prefix (`"openai"`). */
@@ -83,6 +90,7 @@ export const DEFAULT_CONFIG: SpadeConfig = {
   concurrency: 8,
   out: 'runs/latest',
   cache: true,
+  cacheDir: path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'spade-bench', 'responses'),
   plugins: [],
   providers: {},
   limits: {},
@@ -164,7 +172,10 @@ const configSchema = object({
   out: str,
   limit: posInt,
   dataDir: str,
+  skipBad: bool,
+  suiteOptions: record(anyObject),
   cache: bool,
+  cacheDir: str,
   plugins: list(str),
   providers: record(providerSchema),
   limits: object({ callTimeoutMs: posInt, memoryMb: posInt, maxOutputBytes: posInt, maxCalls: posInt }),

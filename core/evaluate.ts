@@ -8,6 +8,7 @@ import type { PriorWork } from './resume.js';
 import { validateEnvironment } from './gate.js';
 import { playEpisode } from './episode.js';
 import { deriveSeed } from './random.js';
+import { yieldToEventLoop } from './concurrency.js';
 
 /** Sandboxes by language, created on first use (Pyodide starts only when Python appears). */
 export interface SandboxSet {
@@ -70,6 +71,7 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
           episodes.push(done);
           continue;
         }
+        await yieldToEventLoop();
         if (ctx.signal?.aborted) break;
         environment ??= await sandbox.load(program, ctx.limits);
         const episode = await playEpisode({

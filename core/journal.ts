@@ -4,7 +4,7 @@
  * when a run dies. Lines are written with one write() each (flushed to the OS); fsync at
  * checkpoints (end of a round or suite, and on close).
  */
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { EnvironmentSummary, GateVerdict, RoundSummary } from './results.js';
 import type { EnvironmentProgram, EpisodeResult } from './types.js';
@@ -28,6 +28,7 @@ export class Journal {
 
   constructor(dir: string) {
     this.file = path.join(dir, JOURNAL_FILE);
+    dropTornLine(this.file);
     this.fd = openSync(this.file, 'a');
   }
 
@@ -46,6 +47,14 @@ export class Journal {
     closeSync(this.fd);
     this.fd = undefined;
   }
+}
+
+/** A process killed mid-write can leave a last line without its newline: cut it before appending. */
+function dropTornLine(file: string): void {
+  if (!existsSync(file)) return;
+  const text = readFileSync(file);
+  if (text.length === 0 || text[text.length - 1] === 0x0a) return;
+  truncateSync(file, text.lastIndexOf(0x0a) + 1);
 }
 
 /** Read a journal; a torn last line (the process died mid-write) is ignored. */

@@ -165,6 +165,7 @@ export class PluginRegistry {
       if (builtin) return { plugin: checkDefinition(await builtin.load(), `built-in ${kind} ${name}`) as never, argument };
     }
     const known = this.ids(kind).join(', ') || '(none)';
-    throw new UsageError(`unknown ${kind} "${id}". Known ${kind}s: ${known}. A plugin can also be a file path (./my-plugin.ts) or npm:package-name.`);
+    const plural = kind === 'sandbox' ? 'sandboxes' : `${kind}s`;
+    throw new UsageError(`unknown ${kind} "${id}". Known ${plural}: ${known}. A plugin can also be a file path (./my-plugin.ts) or npm:package-name.`);
   }
 }

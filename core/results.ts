@@ -204,6 +204,8 @@ export interface SuiteResult {
     success: SuccessMetrics;
     usage: UsageMetrics;
   };
+  /** Malformed dataset records skipped with --skip-bad (absent when none). */
+  skippedRecords?: number;
   /** Self-play only: one entry per round. */
   rounds: RoundSummary[];
   environments: EnvironmentSummary[];

@@ -13,7 +13,7 @@ import { mapLimit } from './concurrency.js';
 import { Journal } from './journal.js';
 import type { PriorWork } from './resume.js';
 import { writeFileAtomic } from './fs.js';
-import { diversityMetrics, successMetrics, throughputMetrics, validityMetrics } from './metrics/index.js';
+import { addEqualSizeDiversity, diversityMetrics, successMetrics, throughputMetrics, validityMetrics } from './metrics/index.js';
 import { renderHtmlReport } from '../reports/html.js';
 
 export const SELFPLAY_SUITE = 'spade';
@@ -25,7 +25,8 @@ export type ProgressEvent =
   | { type: 'environment'; suite: string; verdict: GateVerdict['verdict'] }
   | { type: 'episode'; suite: string }
   | { type: 'round'; suite: string; summary: RoundSummary; rounds: number }
-  | { type: 'suite-end'; suite: string; result: SuiteResult };
+  | { type: 'suite-end'; suite: string; result: SuiteResult }
+  | { type: 'notice'; message: string };
 
 export interface RunSetup {
   config: SpadeConfig;
@@ -86,8 +87,11 @@ export function suiteResult(
     kind,
     metrics: {
       validity: validityMetrics(evaluations.map((e) => e.verdict)),
-      diversity: diversityMetrics(tasks),
-      throughput: throughputMetrics(episodes, wallSec, kind === 'selfplay' ? evaluations.length : undefined),
+      diversity: diversityMetrics(tasks, accepted.map((e) => ({ source: e.program.source, language: e.program.language }))),
+      throughput: throughputMetrics(episodes, wallSec, kind === 'selfplay' ? evaluations.length : undefined, {
+        valid: accepted.length,
+        tokens: usage.inputTokens + usage.outputTokens,
+      }),
       // Success is measured without the hint, the way the agent meets the task.
       success: successMetrics(episodes.filter((e) => !e.withHint)),
       usage,
@@ -109,8 +113,10 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
     seed: config.seed,
     designer: setup.designer.id,
     designerLabel: setup.designer.label,
+    designerKind: setup.designer.kind,
     agent: setup.agent.id,
     agentLabel: setup.agent.label,
+    agentKind: setup.agent.kind,
     sandbox: sandbox.id,
     sandboxProtections: [...sandbox.protections],
     sandboxInsecure: sandbox.insecure ?? false,
@@ -183,7 +189,10 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
       emit({ type: 'suite-start', suite: suite.id, kind: 'static', environments: tasks.length, episodes: tasks.length * config.selfplay.attempts });
       const started = performance.now();
       const usageBefore = usageNow();
-      const context: EvaluationContext = { ...baseContext(suite.id), withHint: false };
+      // A suite may need more than the run's limits (HumanEval's slowest canonical solution).
+      const context: EvaluationContext = { ...baseContext(suite.id), withHint: false, limits: { ...suite.limits, ...config.limits } };
+      const skipped = (suite as { skipped?: number }).skipped ?? 0;
+      if (skipped) emit({ type: 'notice', message: `${suite.id}: skipped ${skipped} malformed record(s) (--skip-bad); first: ${(suite as { firstProblem?: string }).firstProblem}` });
       const evaluations = await mapLimit(
         tasks,
         config.concurrency,
@@ -197,6 +206,7 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
       const wallSec = (performance.now() - started) / 1000;
       const done = evaluations.filter((e): e is Evaluation => e !== undefined);
       const result = suiteResult(suite.id, 'static', done, wallSec, [], usageSince(usageBefore, usageNow()));
+      if (skipped) result.skippedRecords = skipped;
       results.suites.push(result);
       journal.append({ type: 'suite-end', suite: suite.id, wallSec });
       journal.checkpoint();
@@ -204,6 +214,7 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
     }
     info.complete = !signal?.aborted;
   } finally {
+    addEqualSizeDiversity(results.suites);
     info.finishedAt = new Date().toISOString();
     await writeOutputs(setup.outDir, results);
     journal.append({ type: 'end', finishedAt: info.finishedAt, complete: info.complete });

@@ -3,11 +3,17 @@
  * Everything that can be wrong with the config (an unknown plugin id, a missing API key) is
  * found here, before any work starts or any file is written.
  */
-import type { Agent, Designer, Language, Sandbox, Suite } from './types.js';
+import type { Agent, Designer, Language, Provider, Sandbox, Suite } from './types.js';
+import type { UsageMetrics } from './results.js';
 import type { SpadeConfig } from './config.js';
 import type { SandboxSet } from './evaluate.js';
-import { PluginRegistry, type ProviderOptions, type ProviderPlugin } from './plugin.js';
+import { PluginRegistry, type ProviderOptions, type ProviderPlugin, type RolePlugin, type SandboxPlugin, type SuitePlugin } from './plugin.js';
+import { missingKeyMessage } from './providers/keys.js';
+import { statsOf } from './providers/layer.js';
+import { addUsage, emptyUsage } from './providers/stats.js';
+import { createLLMAgent } from './roles/llm-agent.js';
 import { BUILTINS } from './builtins.js';
+import { availableParallelism } from 'node:os';
 import { UsageError } from './errors.js';
 import { SELFPLAY_SUITE } from './run.js';
 
@@ -23,7 +29,7 @@ export function createSandboxSet(registry: PluginRegistry, config: SpadeConfig):
   const made = new Map<Language, Promise<Sandbox>>();
   const create = async (id: string): Promise<Sandbox> => {
     const { plugin } = await registry.resolve('sandbox', id);
-    return (plugin as { create: (o: object) => Sandbox | Promise<Sandbox> }).create({ limits: config.limits });
+    return (plugin as SandboxPlugin).create({ limits: config.limits, workers: availableParallelism() });
   };
   return {
     get(language) {
@@ -47,8 +53,10 @@ export interface RunParts {
   suites: Suite[];
   selfplay: boolean;
   sandboxes: SandboxSet;
-  /** Providers created for LLM roles (their usage feeds metrics.usage). */
-  providers: { id: string; close?: () => Promise<void> }[];
+  /** Providers created for LLM roles. */
+  providers: Provider[];
+  /** Their usage so far, summed (metrics.usage). */
+  usage: () => UsageMetrics;
   close(): Promise<void>;
 }
 
@@ -58,22 +66,33 @@ export function providerOptions(config: SpadeConfig, id: string, model: string):
   return { ...config.providers[prefix], ...config.providers[id], model };
 }
 
-async function resolveRole<T extends Designer | Agent>(registry: PluginRegistry, kind: 'designer' | 'agent', id: string, config: SpadeConfig): Promise<T> {
-  if (registry.has(kind, id)) {
-    const { plugin } = await registry.resolve(kind, id);
-    return (await (plugin as { create: (o: object) => unknown }).create({})) as T;
-  }
-  // Any other id is a model provider playing the role.
+/** A model provider from its id (`openai:gpt-4.1-mini`), with the key checked before any work. */
+async function createProvider(registry: PluginRegistry, id: string, config: SpadeConfig, role: string): Promise<Provider> {
   const { plugin, argument } = await registry.resolve('provider', id).catch((error: Error) => {
-    throw new UsageError(`--${kind} ${id}: ${error.message.replace(/^unknown provider/, 'unknown designer, agent or provider')}`);
+    throw new UsageError(`--${role} ${id}: ${error.message.replace(/^unknown provider/, 'unknown designer, agent or provider')}`);
   });
   const provider = plugin as ProviderPlugin;
-  const options = providerOptions(config, id, argument ?? '');
-  const missing = (provider.requiredEnv?.(options) ?? []).filter((name) => !options.apiKey && !process.env[name]);
-  if (missing.length) {
-    throw new UsageError(`missing API key for ${id}: set ${missing.join(' or ')} (or providers["${id}"].apiKey in the config)`);
+  if (!argument) throw new UsageError(`--${role} ${id}: name the model after the prefix, e.g. ${provider.id}:MODEL`);
+  const options: ProviderOptions = { ...providerOptions(config, id, argument), cacheDir: config.cacheDir, cache: config.cache };
+  // The key may come from any one of the variables the provider names (or from apiKey).
+  const keyVariables = provider.requiredEnv?.(options) ?? [];
+  if (keyVariables.length && !keyVariables.some((name) => process.env[name])) throw new UsageError(missingKeyMessage(id, keyVariables));
+  return provider.create(options);
+}
+
+async function resolveRole(registry: PluginRegistry, kind: 'designer' | 'agent', id: string, config: SpadeConfig, providers: Map<string, Provider>): Promise<Designer | Agent> {
+  if (registry.has(kind, id)) {
+    const { plugin } = await registry.resolve(kind, id);
+    return (await (plugin as RolePlugin).create({})) as Designer | Agent;
   }
-  throw new UsageError(`--${kind} ${id}: model-driven ${kind}s are not available in this build yet`);
+  // Any other id is a model provider playing the role; designer and agent share one provider.
+  let provider = providers.get(id);
+  if (!provider) {
+    provider = await createProvider(registry, id, config, kind);
+    providers.set(id, provider);
+  }
+  if (kind === 'agent') return createLLMAgent(provider);
+  throw new UsageError(`--designer ${id}: model-driven designers are not available in this build yet`);
 }
 
 export async function resolveRunParts(registry: PluginRegistry, config: SpadeConfig): Promise<RunParts> {
@@ -82,12 +101,14 @@ export async function resolveRunParts(registry: PluginRegistry, config: SpadeCon
   const suites: Suite[] = [];
   for (const id of config.suites.filter((s) => !SELFPLAY_ALIASES.includes(s))) {
     const { plugin, argument } = await registry.resolve('suite', id);
-    suites.push(await (plugin as { create: (a: string | undefined, o: object) => Suite | Promise<Suite> }).create(argument, { dataDir: config.dataDir }));
+    const options = { dataDir: config.dataDir, skipBad: config.skipBad, ...config.suiteOptions?.[id] };
+    suites.push(await (plugin as SuitePlugin).create(argument, options));
   }
   // Check the sandbox id now, so a typo stops the run before anything is written.
   await registry.resolve('sandbox', config.sandbox);
-  const designer = await resolveRole<Designer>(registry, 'designer', config.designer, config);
-  const agent = await resolveRole<Agent>(registry, 'agent', config.agent, config);
+  const providers = new Map<string, Provider>();
+  const designer = (await resolveRole(registry, 'designer', config.designer, config, providers)) as Designer;
+  const agent = (await resolveRole(registry, 'agent', config.agent, config, providers)) as Agent;
   const sandboxes = createSandboxSet(registry, config);
   return {
     designer,
@@ -95,7 +116,11 @@ export async function resolveRunParts(registry: PluginRegistry, config: SpadeCon
     suites,
     selfplay,
     sandboxes,
-    providers: [],
-    close: () => sandboxes.close(),
+    providers: [...providers.values()],
+    usage: () => addUsage(emptyUsage(), ...[...providers.values()].map((p) => statsOf(p)?.usage() ?? emptyUsage())),
+    close: async () => {
+      await sandboxes.close();
+      await Promise.all([...providers.values()].map((p) => p.close?.()));
+    },
   };
 }

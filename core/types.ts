@@ -38,10 +38,13 @@ export interface EnvironmentMeta {
   /** Free-form parameters of the generator. */
   params?: Record<string, unknown>;
   /**
-   * The task text may mention the answer by design (a curated static dataset: a word problem
-   * whose answer is also one of its numbers), so the gate checks only for a `\boxed{answer}` leak.
+   * A task of a curated static dataset (GSM8K, HumanEval, a user's `jsonl:` file), written by
+   * people rather than by the designer under test. The gate still proves it verifiable (loads,
+   * deterministic, the reference wins, wrong answers lose) but does not hold against it what
+   * only judges a designer: the task text mentioning the answer (a word problem's answer is
+   * often one of its numbers) or random play guessing a one-digit answer (GSM8K answers 1, 2).
    */
-  taskMayMentionAnswer?: boolean;
+  curated?: boolean;
 }
 
 export type Info = Record<string, unknown>;

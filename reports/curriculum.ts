@@ -3,24 +3,31 @@
  * difficulty, validity, diversity and designer reward, one line per run.
  */
 import type { RunResults } from '../core/results.js';
-import { featureVendi, textFeatures } from '../core/metrics/index.js';
+import { equalSizeDiversity } from '../core/metrics/index.js';
 import { lineChart, type PointRow } from './chart-specs.js';
 import { renderChart } from './charts.js';
 
-/** Vendi of each round's accepted task texts (from the results, else measured here). */
+/** Rounds compared at one size: resamples per round when measuring here (the mean is plotted). */
+const ROUND_REPLICATES = 10;
+
+/**
+ * Diversity of each round: from the results when recorded, else the Vendi score of the round's
+ * accepted task texts measured at one common size across rounds (so rounds with more valid
+ * environments do not look more diverse just for being larger).
+ */
 function roundDiversity(results: RunResults, suiteIndex: number): Map<number, number> {
   const suite = results.suites[suiteIndex]!;
   const byRound = new Map<number, number>();
-  for (const round of suite.rounds) {
-    if (round.diversity !== undefined) {
-      byRound.set(round.round, round.diversity);
-      continue;
-    }
-    const tasks = suite.environments
-      .filter((env) => env.round === round.round && env.verdict !== 'invalid' && env.task !== undefined)
-      .map((env) => env.task!);
-    byRound.set(round.round, featureVendi(tasks.map(textFeatures)).vendi);
-  }
+  const missing = suite.rounds.filter((round) => round.diversity === undefined);
+  for (const round of suite.rounds) if (round.diversity !== undefined) byRound.set(round.round, round.diversity);
+  const measured = equalSizeDiversity(
+    missing.map((round) => ({
+      id: String(round.round),
+      tasks: suite.environments.filter((env) => env.round === round.round && env.verdict !== 'invalid' && env.task !== undefined).map((env) => env.task!),
+    })),
+    { replicates: ROUND_REPLICATES },
+  );
+  for (const [round, entry] of measured) byRound.set(Number(round), entry.vendi.mean);
   return byRound;
 }
 
@@ -54,7 +61,7 @@ export async function curriculumSection(runs: readonly RunResults[], names: read
     renderChart(lineChart(diversity, 'round', 'Vendi score of the round', options), 'Diversity per round'),
     renderChart(lineChart(reward, 'round', 'mean designer reward', options), 'Designer reward per round'),
   ]);
-  const titles = ['Solve rate (agent, with and without the hint)', 'Difficulty of valid environments', 'Validity (proven share of proposed)', 'Diversity (Vendi of the round’s tasks)', 'Designer reward'];
+  const titles = ['Solve rate (agent, with and without the hint)', 'Difficulty of valid environments', 'Validity (proven share of proposed)', 'Diversity (Vendi of the round’s tasks, at equal size)', 'Designer reward'];
   return `<section id="curriculum"><h2>Self-play curriculum, round by round</h2>
 <div class="charts">${charts.map((svg, i) => `<figure><figcaption>${titles[i]}</figcaption>${svg}</figure>`).join('\n')}</div>
 </section>`;

@@ -36,9 +36,9 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<numb
     .alias('h', 'help')
     .wrap(Math.min(110, process.stdout.columns ?? 100))
     .fail((message, error) => {
-      if (error) throw error;
-      process.stderr.write(`spade-bench: ${message}\nRun "spade-bench --help" for usage.\n`);
-      exitCode = EXIT.usage;
+      // yargs' own errors (YError: unknown option, a flag's coerce) are usage errors; others are ours.
+      if (error && error.name !== 'YError') throw error;
+      throw new UsageError(`${message ?? error?.message}\nRun "spade-bench --help" for usage.`);
     });
   try {
     await cli.parseAsync();

@@ -74,9 +74,15 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, tty 
           log(`${event.suite} round ${s.round + 1}/${event.rounds}: ${s.valid}/${s.proposed} valid, solve rate ${pct(s.solveRate)} (with hint ${pct(s.hintSolveRate)}), mean difficulty ${s.meanDifficulty.toFixed(2)}, designer reward ${s.designerReward.toFixed(3)}`);
           break;
         }
+        case 'notice':
+          log(event.message);
+          break;
         case 'suite-end': {
           const m = event.result.metrics;
-          log(`${event.suite}: validity ${m.validity.valid}/${m.validity.proposed}, success ${pct(m.success.successRate)} over ${m.success.episodes} episodes, ${m.throughput.episodesPerSec.toFixed(0)} episodes/s, Vendi ${m.diversity.vendi.toFixed(2)}`);
+          const play = m.success.episodes
+            ? `success ${pct(m.success.successRate)} over ${m.success.episodes} episodes${m.success.errored ? ` (+${m.success.errored} errored)` : ''}, ${m.throughput.episodesPerSec.toFixed(0)} episodes/s`
+            : 'no episodes played';
+          log(`${event.suite}: validity ${m.validity.valid}/${m.validity.proposed}, ${play}, Vendi ${m.diversity.vendi.toFixed(2)}`);
           break;
         }
       }

@@ -13,22 +13,32 @@ import { createProgress } from './progress.js';
 import { readJournal } from '../journal.js';
 import { PriorWork } from '../resume.js';
 
+/** A numeric flag whose wrong value is reported as typed ("--rounds: expected a number, got \"many\""). */
+const numeric = (flag: string) => (value: unknown): number | undefined => {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (typeof value === 'boolean' || String(value).trim() === '' || !Number.isFinite(n)) throw new UsageError(`--${flag}: expected a number, got ${JSON.stringify(value)}`);
+  return n;
+};
+
 export function runOptions(y: Argv): Argv {
   return y
+    .strictOptions()
     .option('config', { type: 'string', describe: 'Config file (default: spade.config.{ts,mts,mjs,js,json} or the "spade" key of package.json in this folder)' })
     .option('out', { type: 'string', describe: 'Output folder for results.json, report.html and journal.jsonl [default: runs/<time>]' })
-    .option('seed', { type: 'number', describe: 'Run seed: the same seed gives the same run [default: 1]' })
-    .option('rounds', { type: 'number', describe: 'Self-play rounds [default: 3]' })
-    .option('envs-per-round', { type: 'number', describe: 'Environments the designer writes each round [default: 16]' })
-    .option('attempts', { type: 'number', describe: 'Episodes per environment (self-play plays as many again with the hint) [default: 4]' })
+    .option('seed', { type: 'string', coerce: numeric('seed'), describe: 'Run seed: the same seed gives the same run [default: 1]' })
+    .option('rounds', { type: 'string', coerce: numeric('rounds'), describe: 'Self-play rounds [default: 3]' })
+    .option('envs-per-round', { type: 'string', coerce: numeric('envs-per-round'), describe: 'Environments the designer writes each round [default: 16]' })
+    .option('attempts', { type: 'string', coerce: numeric('attempts'), describe: 'Episodes per environment (self-play plays as many again with the hint) [default: 4]' })
     .option('reward', { type: 'string', describe: 'Designer reward: spade, solve-rate, learnability or uncertainty [default: spade]' })
     .option('suites', { type: 'string', describe: 'Comma-separated suites; "spade" is the self-play pool [default: spade,procedural]' })
     .option('designer', { type: 'string', describe: 'Designer: "reference" (offline) or a provider id such as openai:gpt-4.1-mini' })
     .option('agent', { type: 'string', describe: 'Agent: "reference" (offline) or a provider id' })
     .option('sandbox', { type: 'string', describe: 'Sandbox for JavaScript environments: isolated-vm or vm2 [default: isolated-vm]' })
-    .option('concurrency', { type: 'number', describe: 'Environments evaluated at once [default: 8]' })
-    .option('limit', { type: 'number', describe: 'At most N tasks per static suite' })
+    .option('concurrency', { type: 'string', coerce: numeric('concurrency'), describe: 'Environments evaluated at once [default: 8]' })
+    .option('limit', { type: 'string', coerce: numeric('limit'), describe: 'At most N tasks per static suite' })
     .option('data-dir', { type: 'string', describe: 'Dataset cache folder [default: ~/.cache/spade-bench]' })
+    .option('skip-bad', { type: 'boolean', describe: 'Skip malformed dataset lines and report how many, instead of stopping at the first' })
     .option('resume', { type: 'boolean', describe: 'Continue the run journaled in --out (after a crash, a kill or Ctrl-C): finished work is kept, the rest is done, with the config the run started with' })
     .option('validate-only', { type: 'boolean', describe: 'Run the validation gate and the pool metrics (validity, diversity) without any agent' })
     .option('cache', { type: 'boolean', describe: 'Cache model responses on disk (--no-cache to bypass) [default: true]' });
@@ -49,6 +59,7 @@ export interface RunArgs {
   concurrency?: number;
   limit?: number;
   dataDir?: string;
+  skipBad?: boolean;
   cache?: boolean;
   resume?: boolean;
   validateOnly?: boolean;
@@ -66,6 +77,7 @@ export function flagsToConfig(args: RunArgs): UserConfig {
     concurrency: args.concurrency,
     limit: args.limit,
     dataDir: args.dataDir,
+    skipBad: args.skipBad,
     cache: args.cache,
   };
   const selfplay = { rounds: args.rounds, envsPerRound: args.envsPerRound, attempts: args.attempts, reward: args.reward };
@@ -148,6 +160,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
       selfplay: parts.selfplay,
       outDir,
       versions: versions(),
+      usage: parts.usage,
       onProgress: (e) => progress.onEvent(e),
       signal: controller.signal,
     });

@@ -8,14 +8,14 @@
 import type { EqualSizeDiversity, Estimate, SuiteResult } from '../results.js';
 import type { Language } from '../types.js';
 import { mulberry32 } from '../random.js';
-import { featureVendi } from './feature-vendi.js';
+import { prepareFeatures, preparedVendi } from './feature-vendi.js';
 import { distinctN } from './ngrams.js';
 import { programFeatures, textFeatures } from './diversity.js';
 import { percentileInterval, resample } from './bootstrap.js';
 import type { ProgramForStructure } from './structure.js';
 
-export const DEFAULT_MAX_SIZE = 100;
-export const DEFAULT_DIVERSITY_REPLICATES = 40;
+export const DEFAULT_MAX_SIZE = 64;
+export const DEFAULT_DIVERSITY_REPLICATES = 30;
 
 export interface DiversityPool {
   id: string;
@@ -40,17 +40,17 @@ export function equalSizeDiversity(pools: readonly DiversityPool[], options: Equ
   const replicates = options.replicates ?? DEFAULT_DIVERSITY_REPLICATES;
   for (const pool of measured) {
     const random = mulberry32(options.seed ?? 1);
-    const textBags = pool.tasks.map(textFeatures);
-    const structureBags = pool.programs && pool.programs.length === pool.tasks.length ? pool.programs.map(programFeatures) : undefined;
+    const text = prepareFeatures(pool.tasks.map(textFeatures));
+    const structureBags = pool.programs && pool.programs.length === pool.tasks.length ? prepareFeatures(pool.programs.map(programFeatures)) : undefined;
     const indices = pool.tasks.map((_, i) => i);
     const vendi: number[] = [];
     const distinct2: number[] = [];
     const structure: number[] = [];
     for (let r = 0; r < replicates; r++) {
       const drawn = resample(indices, size, random);
-      vendi.push(featureVendi(drawn.map((i) => textBags[i]!)).vendi);
+      vendi.push(preparedVendi(text, drawn).vendi);
       distinct2.push(distinctN(drawn.map((i) => pool.tasks[i]!), 2));
-      if (structureBags) structure.push(featureVendi(drawn.map((i) => structureBags[i]!)).vendi);
+      if (structureBags) structure.push(preparedVendi(structureBags, drawn).vendi);
     }
     const entry: EqualSizeDiversity = { size, replicates, vendi: estimate(vendi), distinct2: estimate(distinct2) };
     if (structureBags) entry.structureVendi = estimate(structure);

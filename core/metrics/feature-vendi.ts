@@ -27,82 +27,106 @@ export interface FeatureVendi {
   approximate: boolean;
 }
 
-type SparseVector = Map<number, number>;
+/** A unit-length sparse vector: feature ids ascending, with their values. */
+interface SparseUnit {
+  ids: Int32Array;
+  values: Float64Array;
+}
+
+/** Bags turned into unit vectors once, so that many subsets can be scored cheaply. */
+export interface PreparedFeatures {
+  vectors: readonly SparseUnit[];
+  /** Distinct features over all bags. */
+  dimension: number;
+}
+
+export function prepareFeatures(bags: readonly (readonly string[])[]): PreparedFeatures {
+  const ids = new Map<string, number>();
+  const vectors = bags.map((bag) => {
+    const counts = new Map<number, number>();
+    for (const feature of bag.length > 0 ? bag : ['<empty>']) {
+      let id = ids.get(feature);
+      if (id === undefined) ids.set(feature, (id = ids.size));
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    return unitVector(counts);
+  });
+  return { vectors, dimension: ids.size };
+}
 
 /** Vendi score (order q) of the items described by `bags` (one array of feature strings per item). */
 export function featureVendi(bags: readonly (readonly string[])[], q: number = 1): FeatureVendi {
-  const n = bags.length;
+  return preparedVendi(prepareFeatures(bags), undefined, q);
+}
+
+/** Vendi score of the items at `indices` (repeats allowed; default all) of a prepared pool. */
+export function preparedVendi(prepared: PreparedFeatures, indices?: readonly number[], q: number = 1): FeatureVendi {
+  const vectors = indices ? indices.map((i) => prepared.vectors[i]!) : prepared.vectors;
+  const n = vectors.length;
   if (n === 0) return { vendi: 0, approximate: false };
-  const ids = new Map<string, number>();
-  const counts = bags.map((bag) => countFeatures(bag.length > 0 ? bag : ['<empty>'], (feature) => {
-    let id = ids.get(feature);
-    if (id === undefined) ids.set(feature, (id = ids.size));
-    return id;
-  }));
-  const d = ids.size;
-  if (n <= d && n <= EXACT_LIMIT) {
-    return { vendi: vendiFromEigenvalues(kernelEigenvalues(counts.map(unitLength)), q), approximate: false };
-  }
-  if (d <= EXACT_LIMIT) {
-    return { vendi: vendiFromEigenvalues(covarianceEigenvalues(counts.map(unitLength), d), q), approximate: false };
-  }
-  const hashed = bags.map((bag) => countFeatures(bag.length > 0 ? bag : ['<empty>'], (feature) => deriveSeed(0, feature)));
-  const signed = hashed.map((vector) => {
-    const folded: SparseVector = new Map();
-    for (const [key, count] of vector) {
-      const bucket = key % HASHED_DIMENSION;
-      const sign = (key >>> 16) & 1 ? -1 : 1;
-      folded.set(bucket, (folded.get(bucket) ?? 0) + sign * count);
+  const d = prepared.dimension;
+  if (n <= d && n <= EXACT_LIMIT) return { vendi: vendiFromEigenvalues(kernelEigenvalues(vectors), q), approximate: false };
+  if (d <= EXACT_LIMIT) return { vendi: vendiFromEigenvalues(covarianceEigenvalues(vectors, d), q), approximate: false };
+  const hashed = vectors.map((vector) => {
+    const folded = new Map<number, number>();
+    for (let k = 0; k < vector.ids.length; k++) {
+      const hash = deriveSeed(0, vector.ids[k]!);
+      const bucket = hash % HASHED_DIMENSION;
+      const sign = (hash >>> 16) & 1 ? -1 : 1;
+      folded.set(bucket, (folded.get(bucket) ?? 0) + sign * vector.values[k]!);
     }
-    return unitLength(folded);
+    return unitVector(folded);
   });
-  return { vendi: vendiFromEigenvalues(covarianceEigenvalues(signed, HASHED_DIMENSION), q), approximate: true };
+  return { vendi: vendiFromEigenvalues(covarianceEigenvalues(hashed, HASHED_DIMENSION), q), approximate: true };
 }
 
-function countFeatures(bag: readonly string[], idOf: (feature: string) => number): SparseVector {
-  const vector: SparseVector = new Map();
-  for (const feature of bag) {
-    const id = idOf(feature);
-    vector.set(id, (vector.get(id) ?? 0) + 1);
-  }
-  return vector;
-}
-
-function unitLength(vector: SparseVector): SparseVector {
+function unitVector(entries: Map<number, number>): SparseUnit {
+  const sorted = [...entries].sort((a, b) => a[0] - b[0]);
   let norm = 0;
-  for (const value of vector.values()) norm += value * value;
+  for (const [, value] of sorted) norm += value * value;
   norm = Math.sqrt(norm);
-  const unit: SparseVector = new Map();
-  // A vector that cancelled out under hashing is left at zero: it adds no mass to the spectrum.
-  if (norm > 0) for (const [key, value] of vector) unit.set(key, value / norm);
-  return unit;
+  // A vector that cancelled out under hashing stays zero: it adds no mass to the spectrum.
+  return {
+    ids: Int32Array.from(sorted, ([id]) => id),
+    values: Float64Array.from(sorted, ([, value]) => (norm > 0 ? value / norm : 0)),
+  };
+}
+
+function dot(a: SparseUnit, b: SparseUnit): number {
+  let sum = 0;
+  for (let i = 0, j = 0; i < a.ids.length && j < b.ids.length; ) {
+    const x = a.ids[i]!;
+    const y = b.ids[j]!;
+    if (x === y) sum += a.values[i++]! * b.values[j++]!;
+    else if (x < y) i++;
+    else j++;
+  }
+  return sum;
 }
 
 /** Eigenvalues of K/n, K[i][j] = <x_i, x_j>. */
-function kernelEigenvalues(vectors: readonly SparseVector[]): number[] {
+function kernelEigenvalues(vectors: readonly SparseUnit[]): number[] {
   const n = vectors.length;
   const K = vectors.map(() => new Float64Array(n));
   for (let i = 0; i < n; i++) {
     for (let j = 0; j <= i; j++) {
-      const [small, large] = vectors[i]!.size <= vectors[j]!.size ? [vectors[i]!, vectors[j]!] : [vectors[j]!, vectors[i]!];
-      let dot = 0;
-      for (const [key, value] of small) dot += value * (large.get(key) ?? 0);
-      K[i]![j] = dot / n;
-      K[j]![i] = dot / n;
+      const value = (vectors[i] === vectors[j] ? 1 : dot(vectors[i]!, vectors[j]!)) / n;
+      K[i]![j] = value;
+      K[j]![i] = value;
     }
   }
   return symmetricEigenvalues(K);
 }
 
 /** Eigenvalues of Xᵀ X / n (d×d), the same non-zero spectrum as X Xᵀ / n. */
-function covarianceEigenvalues(vectors: readonly SparseVector[], d: number): number[] {
+function covarianceEigenvalues(vectors: readonly SparseUnit[], d: number): number[] {
   const n = vectors.length;
   const C = Array.from({ length: d }, () => new Float64Array(d));
-  for (const vector of vectors) {
-    const entries = [...vector];
-    for (const [a, va] of entries) {
-      const row = C[a]!;
-      for (const [b, vb] of entries) row[b] = row[b]! + (va * vb) / n;
+  for (const { ids, values } of vectors) {
+    for (let a = 0; a < ids.length; a++) {
+      const row = C[ids[a]!]!;
+      const va = values[a]! / n;
+      for (let b = 0; b < ids.length; b++) row[ids[b]!] = row[ids[b]!]! + va * values[b]!;
     }
   }
   return symmetricEigenvalues(C);

@@ -5,7 +5,7 @@
 export { passAtK, passHatK } from './pass-at-k.js';
 export { wilsonInterval, Z_95 } from './intervals.js';
 export { vendiScore, vendiFromEigenvalues } from './vendi.js';
-export { featureVendi, EXACT_LIMIT, HASHED_DIMENSION, type FeatureVendi } from './feature-vendi.js';
+export { featureVendi, prepareFeatures, preparedVendi, EXACT_LIMIT, HASHED_DIMENSION, type FeatureVendi, type PreparedFeatures } from './feature-vendi.js';
 export { symmetricEigenvalues } from './eigenvalues.js';
 export { distinctN, ngrams, words } from './ngrams.js';
 export { percentile, percentiles } from './percentiles.js';

@@ -22,7 +22,7 @@ export function tempDir(prefix = 'spade-test-'): string {
 }
 
 export function startCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): { child: ChildProcess; done: Promise<CliResult> } {
-  const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', bin, ...args], {
+  const child = spawn(process.execPath, ['--no-node-snapshot', '--import', import.meta.resolve('tsx'), bin, ...args], {
     cwd: options.cwd ?? repoRoot,
     env: { ...process.env, FORCE_COLOR: '0', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

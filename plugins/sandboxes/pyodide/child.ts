@@ -63,7 +63,8 @@ function startInterpreter(): void {
   ready.catch(() => undefined);
   thread.on('message', (message: Reply & { fatal?: boolean; ready?: boolean }) => {
     if (message.ready || thread !== worker) return;
-    finish(message, message.fatal === true);
+    const { fatal, ...reply } = message;
+    finish(reply as Reply, fatal === true);
   });
   thread.on('error', (error: Error & { code?: string }) => {
     if (thread !== worker || !current) return;

@@ -87,12 +87,18 @@ memory.grow = (pages: number) => {
 pyodide.FS.mkdirTree('/lib/spade');
 pyodide.FS.writeFile('/lib/spade/math_verify.py', readFileSync(path.join(data.preludeDir, 'math_verify.py'), 'utf8'));
 pyodide.runPython("import sys\nsys.path.insert(0, '/lib/spade')\nimport math_verify");
-pyodide.runPython(readFileSync(path.join(data.preludeDir, 'prelude.py'), 'utf8'));
+// The prelude runs in its own namespace with its own copy of the builtins, so a program that
+// pollutes the interpreter's builtins module cannot change the prelude's behaviour.
+pyodide.FS.writeFile('/lib/spade/prelude.py', readFileSync(path.join(data.preludeDir, 'prelude.py'), 'utf8'));
+const prelude = pyodide.runPython(
+  "import builtins\n_spade = {'__name__': 'spade_prelude', '__builtins__': dict(builtins.__dict__)}\n" +
+    "exec(compile(open('/lib/spade/prelude.py').read(), 'prelude.py', 'exec'), _spade)\n_spade",
+) as { get(name: string): PyFunction };
 const baselineBytes = memory.buffer.byteLength;
-const spadeLoad = pyodide.globals.get('spade_load');
-const spadeCall = pyodide.globals.get('spade_call');
-const spadeDispose = pyodide.globals.get('spade_dispose');
-const spadeHealth = pyodide.globals.get('spade_health');
+const spadeLoad = prelude.get('spade_load');
+const spadeCall = prelude.get('spade_call');
+const spadeDispose = prelude.get('spade_dispose');
+const spadeHealth = prelude.get('spade_health');
 
 function run(request: Request): string {
   switch (request.op) {
@@ -148,7 +154,10 @@ port.on('message', (request: Request) => {
     // A Python exception that escaped the prelude (an interrupt landing in its own code), or a
     // fatal error of the runtime: the parent thread replaces this interpreter.
     const message = error instanceof Error ? error.message : String(error);
-    const kind = memoryExceeded ? 'memory' : Atomics.load(interrupt, 0) !== 0 || /KeyboardInterrupt/.test(message) ? 'timeout' : 'crash';
+    const stackOverflow = /Maximum call stack size exceeded/.test(message);
+    const kind = stackOverflow ? 'crash'
+      : memoryExceeded ? 'memory'
+      : Atomics.load(interrupt, 0) !== 0 || /KeyboardInterrupt/.test(message) ? 'timeout' : 'crash';
     port.postMessage({ id: request.id, ok: false, kind, message: message.slice(-2000), fatal: true });
     return;
   } finally {

@@ -35,6 +35,17 @@ import time as _real_time
 import traceback
 import types
 
+# Private references: a program that patches a shared module must not change what the prelude does.
+# (The prelude also runs with its own copy of the builtins, see interpreter.ts.)
+_dumps, _loads = json.dumps, json.loads
+_isfinite, _isnan = math.isfinite, math.isnan
+_format_exception_only = traceback.format_exception_only
+_signature = inspect.signature
+_find_spec, _module_from_spec = importlib.util.find_spec, importlib.util.module_from_spec
+_ModuleType = types.ModuleType
+_getrecursionlimit, _setrecursionlimit = sys.getrecursionlimit, sys.setrecursionlimit
+_modules = sys.modules
+
 FIXED_TIME = 1_700_000_000.0
 MAX_DEPTH = 64
 
@@ -145,9 +156,19 @@ for _name in INJECTED_MODULES + ('math_verify',):
         GUARDED.append(importlib.import_module(_name))
 GUARDED = list({id(m): m for m in GUARDED}.values())
 _SNAPSHOTS = [(m.__dict__, len(m.__dict__), tuple(m.__dict__), tuple(m.__dict__.values()), dict(m.__dict__)) for m in GUARDED]
-_RECURSION_LIMIT = sys.getrecursionlimit()
+_RECURSION_LIMIT = _getrecursionlimit()
 _BLOCKING_FINDER = sys.meta_path[0]
-_SYS_HOOKS = {name: getattr(sys, name) for name in ('meta_path', 'path_hooks', 'excepthook', 'displayhook', 'stdout', 'stderr', 'stdin')}
+
+
+
+def _capped_recursion_limit(limit):
+    """Programs may lower the recursion limit, not raise it: past it the JavaScript stack overflows,
+    which Pyodide cannot recover from (the interpreter would have to be replaced)."""
+    _setrecursionlimit(max(50, min(int(limit), _RECURSION_LIMIT)))
+
+
+sys.setrecursionlimit = _capped_recursion_limit
+_SYS_HOOKS = {name: getattr(sys, name) for name in ('meta_path', 'path_hooks', 'excepthook', 'displayhook', 'stdout', 'stderr', 'stdin', 'setrecursionlimit')}
 _SYS_PATH = list(sys.path)
 _ORIGINAL_BUILTINS = dict(builtins.__dict__)
 _STASHED_MODULES = {}
@@ -162,8 +183,8 @@ def _restore_shared_state(_snapshots=_SNAPSHOTS, _len=len, _all=all, _map=map, _
                 del current[key]
             current.update(snapshot)
     for module in GUARDED:
-        if sys.modules.get(module.__name__) is not module:
-            sys.modules[module.__name__] = module
+        if _modules.get(module.__name__) is not module:
+            _modules[module.__name__] = module
 
 
 def _restore_sys(_hooks=tuple(_SYS_HOOKS.items()), _getattr=getattr, _setattr=setattr):
@@ -175,20 +196,26 @@ def _restore_sys(_hooks=tuple(_SYS_HOOKS.items()), _getattr=getattr, _setattr=se
         sys.meta_path.insert(0, _BLOCKING_FINDER)
     if sys.path != _SYS_PATH:
         sys.path[:] = _SYS_PATH
-    if sys.getrecursionlimit() != _RECURSION_LIMIT:
-        sys.setrecursionlimit(_RECURSION_LIMIT)
+    if _getrecursionlimit() != _RECURSION_LIMIT:
+        _setrecursionlimit(_RECURSION_LIMIT)
+
+
+_MODULE_CODE = {}
 
 
 def _fresh_module(name):
-    """A private instance of a pure-Python stdlib module."""
-    spec = importlib.util.find_spec(name)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    """A private instance of a pure-Python stdlib module (its code object is read once)."""
+    if name not in _MODULE_CODE:
+        spec = _find_spec(name)
+        _MODULE_CODE[name] = (spec, spec.loader.get_code(name))
+    spec, code = _MODULE_CODE[name]
+    module = _module_from_spec(spec)
+    exec(code, module.__dict__)
     return module
 
 
 def _fixed_time_module():
-    module = types.ModuleType('time')
+    module = _ModuleType('time')
     module.__dict__.update({k: v for k, v in _real_time.__dict__.items() if not k.startswith('__')})
     module.time = lambda: FIXED_TIME
     module.time_ns = lambda: int(FIXED_TIME * 1e9)
@@ -200,10 +227,10 @@ _HOST_MODULE_NAMES = []
 
 
 def _host_module_names():
-    """The loaded modules a program must not find in sys.modules (recomputed when more load)."""
-    if len(_HOST_MODULE_NAMES) == 0 or _HOST_MODULE_NAMES[0] != len(sys.modules):
-        names = [n for n in sys.modules if _is_blocked(n)]
-        _HOST_MODULE_NAMES[:] = [len(sys.modules) + 0] + names
+    """The loaded modules a program must not find in _modules (recomputed when more load)."""
+    if len(_HOST_MODULE_NAMES) == 0 or _HOST_MODULE_NAMES[0] != len(_modules):
+        names = [n for n in _modules if _is_blocked(n)]
+        _HOST_MODULE_NAMES[:] = [len(_modules) + 0] + names
     return _HOST_MODULE_NAMES[1:]
 
 
@@ -212,7 +239,7 @@ class _Environment:
         self.random = _fresh_module('random')
         self.time = _fixed_time_module()
         # `import builtins` in the program gives it this copy, not the interpreter's module.
-        self.builtins = types.ModuleType('builtins')
+        self.builtins = _ModuleType('builtins')
         own_builtins = self.builtins.__dict__
         own_builtins.update(_ORIGINAL_BUILTINS)
         own_builtins['__import__'] = self.import_module
@@ -221,7 +248,7 @@ class _Environment:
         own_builtins['breakpoint'] = _refuse('breakpoint')
         self.globals = {'__name__': '__spade_env__', '__builtins__': own_builtins}
         for name in INJECTED_MODULES:
-            module = self.random if name == 'random' else self.time if name == 'time' else sys.modules[name]
+            module = self.random if name == 'random' else self.time if name == 'time' else _modules[name]
             self.globals[name] = module
             for item in INJECTED_NAMES.get(name, ()):
                 if hasattr(module, item):
@@ -239,18 +266,18 @@ class _Environment:
         if _CallState.last is not self:
             _restore_shared_state()
             _CallState.last = self
-        modules = sys.modules
+        modules = _modules
         for name in _host_module_names():
             module = modules.pop(name, None)
             if module is not None:
                 _STASHED_MODULES[name] = module
-        self.saved = (sys.modules.get('random'), sys.modules.get('time'))
-        sys.modules['random'] = self.random
-        sys.modules['time'] = self.time
+        self.saved = (_modules.get('random'), _modules.get('time'))
+        _modules['random'] = self.random
+        _modules['time'] = self.time
 
     def leave(self):
-        sys.modules['random'], sys.modules['time'] = self.saved
-        sys.modules.update(_STASHED_MODULES)
+        _modules['random'], _modules['time'] = self.saved
+        _modules.update(_STASHED_MODULES)
         _STASHED_MODULES.clear()
         _restore_sys()
 
@@ -258,12 +285,12 @@ class _Environment:
 _environments = {}
 
 
-def _reply_ok(value):
-    return json.dumps({'ok': True, 'value': _plain(value, 0)}, allow_nan=False)
+def _reply_ok(plain):
+    return _dumps({'ok': True, 'value': plain}, allow_nan=False)
 
 
 def _reply_fail(kind, message):
-    return json.dumps({'ok': False, 'kind': kind, 'message': str(message)[:2000]})
+    return _dumps({'ok': False, 'kind': kind, 'message': str(message)[:2000]})
 
 
 def _plain(value, depth):
@@ -273,9 +300,9 @@ def _plain(value, depth):
     if value is None or isinstance(value, (bool, str, int)):
         return value
     if isinstance(value, float):
-        if math.isfinite(value):
+        if _isfinite(value):
             return value
-        return {'$float': 'nan' if math.isnan(value) else 'inf' if value > 0 else '-inf'}
+        return {'$float': 'nan' if _isnan(value) else 'inf' if value > 0 else '-inf'}
     if isinstance(value, (list, tuple)):
         return [_plain(v, depth + 1) for v in value]
     if isinstance(value, (set, frozenset)):
@@ -288,7 +315,7 @@ def _plain(value, depth):
 
 
 def _describe(error):
-    lines = traceback.format_exception_only(type(error), error)
+    lines = _format_exception_only(type(error), error)
     return ''.join(lines).strip()
 
 
@@ -318,12 +345,15 @@ def _run_guarded(env, action):
     """Run action() inside env's view of the interpreter: (None, value) or (kind, message)."""
     env.enter()
     try:
-        value = action()
+        # Copied out while still inside: a returned object's own __str__ or __float__ is program code.
+        value = _plain(action(), 0)
         failure = None
     except SandboxEscape as error:
         failure = ('escape-attempt', str(error))
     except MemoryError as error:
-        failure = ('memory', _describe(error) or 'MemoryError')
+        # Pyodide reports a JavaScript stack overflow (deep recursion) as MemoryError too.
+        text = _describe(error) or 'MemoryError'
+        failure = ('crash' if 'call stack' in text else 'memory', text)
     except KeyboardInterrupt:
         failure = ('timeout', 'interrupted')
     except BaseException as error:  # SystemExit and every exception the program raised
@@ -339,10 +369,7 @@ def _reply(outcome):
     kind, value = outcome
     if kind is not None:
         return _reply_fail(kind, value)
-    try:
-        return _reply_ok(value)
-    except (ValueError, TypeError, RecursionError) as error:
-        return _reply_fail('crash', f'the returned value cannot be copied out: {error}')
+    return _reply_ok(value)
 
 
 def spade_load(env_id, source):
@@ -350,6 +377,10 @@ def spade_load(env_id, source):
         code = compile(source, '<environment>', 'exec')
     except (SyntaxError, ValueError) as error:
         return _reply_fail('syntax', _describe(error))
+    # The new environment's modules are made with the shared ones: undo the last program's changes first.
+    _restore_shared_state()
+    _restore_sys()
+    _CallState.last = None
     env = _Environment(source)
 
     def load():
@@ -358,7 +389,7 @@ def spade_load(env_id, source):
         env.instance = cls()
         instance = env.instance
         try:
-            parameters = inspect.signature(instance.reset).parameters
+            parameters = _signature(instance.reset).parameters
             env.seed_style = 'keyword' if 'seed' in parameters or any(
                 p.kind is p.VAR_KEYWORD for p in parameters.values()) else 'positional' if parameters else 'none'
         except (TypeError, ValueError):
@@ -383,7 +414,7 @@ def spade_call(env_id, method, args_json):
     if env is None or env.instance is None:
         return _reply_fail('crash', f'environment {env_id} is not loaded')
     instance = env.instance
-    args = json.loads(args_json)
+    args = _loads(args_json)
     if method == 'reset':
         seed = args[0]
 

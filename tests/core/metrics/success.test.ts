@@ -45,4 +45,23 @@ test('no decided episodes: rate 0, interval [0, 1]', () => {
   assert.equal(metrics.byHorizon, []);
 });
 
+test('success@T: share won within T turns, worked by hand', () => {
+  const played = (outcome: EpisodeOutcome, turns: number): EpisodeResult => ({ ...episode(outcome, 5), turns });
+  // 4 decided: won in 1, won in 3, lost, lost -> T=1: 1/4, T=3: 2/4, T=5 (horizon): 2/4
+  const metrics = successMetrics([played('won', 1), played('won', 3), played('lost', 5), played('lost', 5), played('errored', 2)]);
+  assert.equal(metrics.successAtT!.map((p) => [p.turns, p.successRate]), [[1, 0.25], [3, 0.5], [5, 0.5]]);
+});
+
+test('pass@k and pass^k averaged over environments', () => {
+  const attempt = (env: string, outcome: EpisodeOutcome): EpisodeResult => ({ ...episode(outcome, 1), environmentId: env });
+  // env a: 2 of 3 won, env b: 0 of 3 won
+  const metrics = successMetrics([attempt('a', 'won'), attempt('a', 'won'), attempt('a', 'lost'), attempt('b', 'lost'), attempt('b', 'lost'), attempt('b', 'lost')]);
+  const k2 = metrics.passAtK!.find((p) => p.k === 2)!;
+  // pass@2: a = 1 - C(1,2)/C(3,2) = 1, b = 0 -> 0.5; pass^2: a = C(2,2)/C(3,2) = 1/3, b = 0 -> 1/6
+  assert.is(k2.environments, 2);
+  assert.is(k2.passAtK.mean, 0.5);
+  assert.ok(Math.abs(k2.passHatK.mean - 1 / 6) < 1e-12);
+  assert.equal(metrics.passAtK!.map((p) => p.k), [1, 2, 3]);
+});
+
 test.run();

@@ -24,4 +24,13 @@ test('static suites leave out the designed count; zero wall time gives zero rate
   assert.throws(() => throughputMetrics([], -1));
 });
 
+test('valid environments, tokens and call latency percentiles', () => {
+  const metrics = throughputMetrics([episode(1)], 4, 10, { valid: 6, tokens: 800, sandboxCallMs: [1, 2, 3, 4] });
+  assert.is(metrics.validPerSec, 1.5);
+  assert.is(metrics.tokensPerSec, 200);
+  // p50 of 1,2,3,4 = 2.5; no provider calls -> no provider latency
+  assert.is(metrics.latency!.sandboxCall!.p50Ms, 2.5);
+  assert.is(metrics.latency!.providerCall, undefined);
+});
+
 test.run();

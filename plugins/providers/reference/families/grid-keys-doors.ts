@@ -7,9 +7,9 @@ export const GRID_KEYS_DOORS_TITLE = 'Grid with keys and doors.';
 const HORIZONS = [8, 12, 16, 20, 24, 32, 40, 48, 56, 64];
 const KEYS = [0, 0, 1, 1, 1, 2, 2, 2, 3, 3];
 /** Share of a perfect maze's inner walls knocked out (more dead ends when harder). */
-const OPENNESS = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.05];
+const OPENNESS = [0.5, 0.45, 0.4, 0.35, 0.3, 0.25, 0.2, 0.15, 0.1, 0.05];
 /** The shortest route must take at least this share of the horizon (less slack when harder). */
-const MIN_ROUTE_SHARE = [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65];
+const MIN_ROUTE_SHARE = [0.45, 0.45, 0.5, 0.5, 0.5, 0.55, 0.55, 0.6, 0.6, 0.65];
 
 const BODY = String.raw`
 const MOVES = { up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0] };
@@ -129,9 +129,10 @@ function plan(state) {
 }
 function generate(rng, P) {
   for (let attempt = 0; attempt < 60; attempt++) {
+    // Later attempts relax: a shorter shortest route, then no keys.
     const keys = attempt < 45 ? P.keys : 0;
-    const openness = attempt < 30 ? P.openness : 1;
-    const shortest = attempt < 30 ? Math.floor(P.minRouteShare * P.horizon) : 1;
+    const openness = P.openness;
+    const shortest = Math.floor(P.minRouteShare * P.horizon * (1 - attempt / 60));
     const state = layout(rng, P, keys, openness);
     if (state === null) continue;
     const route = plan(state);
@@ -141,10 +142,14 @@ function generate(rng, P) {
   for (let y = 0; y < P.height; y++) { const row = []; for (let x = 0; x < P.width; x++) row.push('.'); cells.push(row); }
   const x = randInt(rng, 0, P.width - 1);
   const y = randInt(rng, 0, P.height - 1);
-  const goals = [];
+  // The farthest cells within the horizon, so that random play rarely stumbles on the goal.
+  let goals = [];
+  let farthest = 0;
   for (let gy = 0; gy < P.height; gy++) for (let gx = 0; gx < P.width; gx++) {
     const d = Math.abs(gx - x) + Math.abs(gy - y);
-    if (d >= 1 && d <= P.horizon) goals.push([gx, gy]);
+    if (d < 1 || d > P.horizon || d < farthest) continue;
+    if (d > farthest) { farthest = d; goals = []; }
+    goals.push([gx, gy]);
   }
   const goal = pick(rng, goals);
   cells[goal[1]][goal[0]] = 'G';
@@ -190,10 +195,10 @@ function hintOf(state) {
 }
 `;
 
-/** Odd map sizes (a maze's rooms sit at even coordinates), about 2*sqrt(horizon) across. */
+/** Odd map sizes (a maze's rooms sit at even coordinates), about sqrt(5*horizon) across. */
 function sizeForHorizon(horizon: number): { width: number; height: number } {
   const odd = (n: number) => (n % 2 === 1 ? n : n - 1);
-  const width = odd(Math.max(3, Math.min(17, Math.floor(Math.sqrt(4 * horizon)))));
+  const width = odd(Math.max(3, Math.min(17, Math.floor(Math.sqrt(5 * horizon)))));
   return { width, height: odd(Math.max(3, Math.min(11, Math.floor(width * 0.7)))) };
 }
 

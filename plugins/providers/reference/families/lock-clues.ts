@@ -63,7 +63,7 @@ function generate(rng, P) {
   };
 }
 function isCorrect(answer, task) {
-  return asText(answer).replace(/[^0-9]/g, '') === task.answer;
+  return asText(answer).replace(/[\s,]/g, '') === task.answer;
 }
 `;
 

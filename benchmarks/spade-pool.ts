@@ -1,0 +1,87 @@
+/**
+ * `spade-pool:PATH`: a pool of SPADE-format Python environments as a static suite, loaded
+ * unchanged: a folder of `.py` files (one environment each, like SPADE's released pool of
+ * 7,872 `games/game_*.py`), or a JSON Lines file with one environment per line, its code in
+ * `code`, `env_code`, `environment_code` or `source` (or the field named by `codeField`), and
+ * an optional id in `id`, `env_id` or `name`.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { SuiteTask } from '../core/types.js';
+import { DataError, UsageError } from '../core/errors.js';
+import { objectRecord, readJsonLines, RecordError } from './jsonl.js';
+import { defineStaticSuite, uniqueIds, type LoadedTasks, type StaticSuite } from './static-suite.js';
+
+export interface SpadePoolOptions {
+  /** Skip unusable environments (empty files, malformed lines) and count them instead of stopping. */
+  skipBad?: boolean;
+  /** JSON Lines: the field holding the code (default: the first of CODE_FIELDS present). */
+  codeField?: string;
+  /** Resolve a relative PATH against this folder (default: the working directory). */
+  cwd?: string;
+}
+
+export const CODE_FIELDS = ['code', 'env_code', 'environment_code', 'source'] as const;
+const ID_FIELDS = ['id', 'env_id', 'name'] as const;
+
+/** Larger programs are refused as data errors (a pool file is a few KiB). */
+const MAX_PROGRAM_BYTES = 1024 * 1024;
+
+const byName = new Intl.Collator('en', { numeric: true });
+
+function programTask(id: string, source: string, origin: string, index: number): SuiteTask {
+  return { program: { id, language: 'python', source, meta: { family: 'spade-pool', origin } }, seed: index };
+}
+
+async function loadFolder(folder: string, options: SpadePoolOptions): Promise<LoadedTasks> {
+  const names = (await readdir(folder)).filter((n) => n.endsWith('.py')).sort(byName.compare);
+  if (names.length === 0) throw new UsageError(`spade-pool:${folder}: the folder has no .py files`);
+  const loaded: LoadedTasks = { tasks: [], skipped: 0 };
+  for (const name of names) {
+    const file = path.join(folder, name);
+    const source = await readFile(file, 'utf8');
+    const problem = source.trim() === '' ? 'the file is empty' : Buffer.byteLength(source) > MAX_PROGRAM_BYTES ? 'the file is larger than 1 MiB' : undefined;
+    if (problem) {
+      if (!options.skipBad) throw new DataError(file, undefined, `${problem} (use --skip-bad to skip unusable environments)`);
+      loaded.skipped++;
+      loaded.firstProblem ??= `${file}: ${problem}`;
+      continue;
+    }
+    loaded.tasks.push(programTask(`spade-pool/${name.slice(0, -3)}`, source, file, loaded.tasks.length));
+  }
+  return loaded;
+}
+
+async function loadJsonLines(file: string, options: SpadePoolOptions): Promise<LoadedTasks> {
+  const read = await readJsonLines(file, options, (value) => {
+    const record = objectRecord(value);
+    const fields = options.codeField ? [options.codeField] : CODE_FIELDS;
+    const field = fields.find((f) => record[f] !== undefined);
+    const code = field !== undefined ? record[field] : undefined;
+    if (typeof code !== 'string' || code.trim() === '') {
+      throw new RecordError(field === undefined ? `no code field (expected one of ${fields.join(', ')})` : `field "${field}" must be non-empty Python code`);
+    }
+    if (Buffer.byteLength(code) > MAX_PROGRAM_BYTES) throw new RecordError(`field "${field}" is larger than 1 MiB`);
+    const id = ID_FIELDS.map((f) => record[f]).find((v) => typeof v === 'string' || typeof v === 'number');
+    return { code, id: id === undefined ? undefined : String(id) };
+  });
+  const taskId = uniqueIds('spade-pool');
+  const tasks = read.records.map(({ line, value }, index) => programTask(taskId(value.id, index), value.code, `${file}:${line}`, index));
+  return { tasks, skipped: read.skipped, firstProblem: read.firstProblem };
+}
+
+export function createSpadePoolSuite(poolPath: string, options: SpadePoolOptions = {}): StaticSuite {
+  if (!poolPath) throw new UsageError('spade-pool: expected spade-pool:PATH (a folder of .py files or a JSON Lines file)');
+  const resolved = path.resolve(options.cwd ?? process.cwd(), poolPath);
+  return defineStaticSuite({
+    id: `spade-pool:${poolPath}`,
+    description: `SPADE-format Python environments from ${poolPath}, loaded unchanged.`,
+    language: 'python',
+    async load() {
+      const info = await stat(resolved).catch(() => {
+        throw new UsageError(`spade-pool:${poolPath}: ${resolved} does not exist`);
+      });
+      return info.isDirectory() ? loadFolder(resolved, options) : loadJsonLines(resolved, options);
+    },
+  });
+}

@@ -1,0 +1,89 @@
+/**
+ * HumanEval's full validation: the 164 problems (canonical solutions) through the validation
+ * gate in the pyodide sandbox, as `spade-bench run --suites humaneval --validate-only` does.
+ * Target: <= 15 s on a 2-core machine, interpreter start included.
+ *
+ * Where the time goes is printed too: interpreter start-up, then sandbox time per method
+ * (load, reset, step, solution, hint, dispose), with the steps that run the canonical
+ * solution (`step: reference`) apart from the cheap ones (smoke test, wrong answers, random play).
+ * Sandbox times are wall times of overlapping calls when workers > 1.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Bench } from 'tinybench';
+import type { EnvironmentProgram, LoadedEnvironment, Sandbox, SandboxLimits } from '../core/types.js';
+import { validateEnvironment } from '../core/gate.js';
+import { mapLimit } from '../core/concurrency.js';
+import { createHumanEvalSuite } from '../benchmarks/humaneval.js';
+import { createPyodideSandbox } from '../plugins/sandboxes/pyodide/sandbox.js';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const dataDir = path.resolve(root, '../shared/datasets');
+const workers = Number(process.env.HUMANEVAL_WORKERS ?? Math.min(2, os.availableParallelism()));
+
+const suite = createHumanEvalSuite({ dataDir, offline: true });
+const tasks = await suite.tasks({});
+
+/** Wall time and calls per sandbox method. */
+const spent = new Map<string, { ms: number; calls: number }>();
+async function timed<T>(name: string, call: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await call();
+  } finally {
+    const entry = spent.get(name) ?? { ms: 0, calls: 0 };
+    entry.ms += performance.now() - started;
+    entry.calls++;
+    spent.set(name, entry);
+  }
+}
+
+function timing(sandbox: Sandbox): Sandbox {
+  return {
+    ...sandbox,
+    async load(program: EnvironmentProgram, limits?: Partial<SandboxLimits>): Promise<LoadedEnvironment> {
+      const env = await timed('load', () => sandbox.load(program, limits));
+      let solution: string | undefined;
+      return {
+        capabilities: env.capabilities,
+        reset: (seed) => timed('reset', () => env.reset(seed)),
+        step: (action) => timed(solution !== undefined && action.includes(solution) && action.length <= solution.length + 8 ? 'step: reference' : 'step: other', () => env.step(action)),
+        solution: async () => (solution = await timed('solution', () => env.solution())),
+        hint: () => timed('hint', () => env.hint()),
+        referenceAction: (observation) => timed('referenceAction', () => env.referenceAction(observation)),
+        dispose: () => timed('dispose', () => env.dispose()),
+      };
+    },
+  };
+}
+
+let valid = 0;
+let startupMs = 0;
+const bench = new Bench({ name: 'humaneval validation', iterations: 1, time: 0, warmupIterations: 0, warmupTime: 0, warmup: false });
+bench.add(`164 canonical solutions through the gate (pyodide, ${workers} worker${workers === 1 ? '' : 's'})`, async () => {
+  spent.clear();
+  const started = performance.now();
+  const sandbox = createPyodideSandbox({ workers });
+  try {
+    // Start every interpreter before the clock for the gate starts (they start in parallel).
+    const probe: EnvironmentProgram = { id: 'probe', language: 'python', source: 'class E:\n  def reset(self, seed=0):\n    return "", {}\n  def step(self, a):\n    return "", 0, True, False, {}\n' };
+    await Promise.all(Array.from({ length: workers }, async () => (await sandbox.load(probe)).dispose()));
+    startupMs = performance.now() - started;
+    const measured = timing(sandbox);
+    const verdicts = await mapLimit(tasks, workers * 2, (task) => validateEnvironment(measured, task.program, { seed: task.seed, limits: suite.limits }));
+    valid = verdicts.filter((v) => v?.verdict === 'valid').length;
+  } finally {
+    await sandbox.close();
+  }
+});
+
+await bench.run();
+const total = (bench.tasks[0]!.result as { latency?: { mean: number } }).latency?.mean ?? NaN;
+console.table([{ task: bench.tasks[0]!.name, 'total s': (total / 1000).toFixed(2), 'interpreter start s': (startupMs / 1000).toFixed(2), valid: `${valid}/${tasks.length}`, 'target s': 15 }]);
+console.table(
+  [...spent.entries()]
+    .sort((a, b) => b[1].ms - a[1].ms)
+    .map(([method, { ms, calls }]) => ({ method, calls, 'total s': (ms / 1000).toFixed(2), 'mean ms': (ms / calls).toFixed(2) })),
+);
+if (valid !== tasks.length) process.exitCode = 1;

@@ -1,0 +1,64 @@
+/**
+ * Reads the tagged string replies of the JavaScript dispatcher (BOOTSTRAP_SOURCE in
+ * isolated-vm-bootstrap.ts, which documents the tags) into a raw value or a SandboxError.
+ * Shared by the JavaScript sandboxes that run that dispatcher.
+ */
+import { SandboxError } from '../../core/types.js';
+import type { SandboxFailureKind, SandboxLimits } from '../../core/types.js';
+
+/** A ReferenceError naming one of these means the program looked for the host. */
+const HOST_GLOBALS = /^(process|require|module|exports|__dirname|__filename|global|Buffer|fetch|XMLHttpRequest|WebSocket|importScripts|Deno|Bun) is not defined/;
+
+/** The SandboxError of a reply that is not a plain result. */
+export function replyFailure(reply: string, method: string, limits: Pick<SandboxLimits, 'maxOutputBytes'>): SandboxError {
+  const tag = reply[0];
+  const body = reply.slice(1);
+  const thrown = (): [string, string] => JSON.parse(body) as [string, string];
+  switch (tag) {
+    case 'E': {
+      const [name, message] = thrown();
+      const kind: SandboxFailureKind = name === 'ReferenceError' && HOST_GLOBALS.test(message)
+        ? 'escape-attempt'
+        : method === 'create' ? 'load' : 'crash';
+      return new SandboxError(kind, `${name}: ${message}`, method === 'create' ? undefined : method);
+    }
+    case 'L':
+      return new SandboxError('load', body);
+    case 'M':
+      return new SandboxError('missing-method', `the environment has no ${method}() method`, method);
+    case 'P':
+      return new SandboxError('contract', `${method}() returned a promise; environment methods must be synchronous`, method);
+    case 'J': {
+      const [name, message] = thrown();
+      return new SandboxError('contract', `${method}() returned a value that is not JSON (${name}: ${message})`, method);
+    }
+    case 'O':
+      return new SandboxError('output-limit', `${method}() returned ${body} characters, more than the limit of ${limits.maxOutputBytes} bytes`, method);
+    default:
+      return new SandboxError('contract', `unexpected reply from the sandbox: ${reply.slice(0, 80)}`, method);
+  }
+}
+
+/** The raw value of a reply: R<json>, U, or F<[json, index, text]> (a non-finite number put back). */
+export function replyValue(reply: string): { ok: true; value: unknown } | { ok: false } {
+  const tag = reply[0];
+  if (tag === 'R') return { ok: true, value: JSON.parse(reply.slice(1)) };
+  if (tag === 'U') return { ok: true, value: undefined };
+  if (tag === 'F') {
+    const [json, index, text] = JSON.parse(reply.slice(1)) as [string, number, string];
+    const number = Number(text);
+    if (index === -1) return { ok: true, value: number };
+    const value = JSON.parse(json) as unknown[];
+    value[index] = number;
+    return { ok: true, value };
+  }
+  return { ok: false };
+}
+
+/** The raw value of a reply, or throws its SandboxError. */
+export function readReply(reply: unknown, method: string, limits: Pick<SandboxLimits, 'maxOutputBytes'>): unknown {
+  if (typeof reply !== 'string') throw new SandboxError('contract', 'the sandbox returned no reply', method);
+  const raw = replyValue(reply);
+  if (!raw.ok) throw replyFailure(reply, method, limits);
+  return raw.value;
+}

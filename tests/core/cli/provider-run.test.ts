@@ -1,0 +1,86 @@
+// A run whose agent is a model behind a local server speaking the vendor's wire protocol,
+// through the real SDKs: it retries through 429/500/dropped connections, records token usage,
+// and the API key is nowhere in what the run writes or prints.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { runCli, tempDir } from '../../helpers/cli.js';
+import { startWireServer, type Protocol } from '../../helpers/wire-servers.js';
+import type { RunResults } from '../../../core/results.js';
+
+const KEY = 'sk-test-DO-NOT-LEAK-4f9c2b7e1a';
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const file = path.join(dir, name);
+    return statSync(file).isDirectory() ? filesUnder(file) : [file];
+  });
+}
+
+async function runAgainst(protocol: Protocol): Promise<void> {
+  const server = await startWireServer(protocol);
+  // A retryable failure of every kind, then answers (a wrong one, in the boxed format).
+  server.script(
+    { kind: 'error', status: 429, headers: { 'retry-after': '0' } },
+    { kind: 'error', status: 500 },
+    { kind: 'drop' },
+  );
+  server.setDefault({ kind: 'reply', text: 'Let me think. \\boxed{0}', inputTokens: 120, outputTokens: 7 });
+  const cwd = tempDir();
+  const cache = path.join(cwd, 'cache');
+  writeFileSync(path.join(cwd, 'spade.config.json'), JSON.stringify({ cacheDir: cache, providers: { [protocol]: { timeoutMs: 5000, retry: { baseDelayMs: 1, maxDelayMs: 5 } } } }));
+  const env = protocol === 'openai'
+    ? { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.baseURL }
+    : { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.baseURL };
+  try {
+    const r = await runCli(['run', '--out', 'out', '--agent', `${protocol}:test-model`, '--suites', 'procedural', '--limit', '3', '--attempts', '1'], { cwd, env });
+    assert.is(r.code, 0, r.stderr);
+    const results = JSON.parse(readFileSync(path.join(cwd, 'out/results.json'), 'utf8')) as RunResults;
+    assert.is(results.run.agent, `${protocol}:test-model`);
+    const suite = results.suites[0]!;
+    assert.is(suite.metrics.success.errored, 0, `the retries carried every episode through: ${readFileSync(path.join(cwd, 'out/journal.jsonl'), 'utf8').match(/"error":"[^"]*"/g)}`);
+    assert.is(suite.metrics.success.episodes, 3);
+    const turns = suite.metrics.throughput.steps;
+    assert.ok(turns >= 3, 'the agent played');
+    assert.is(suite.metrics.usage.calls, turns, 'one call per turn');
+    assert.is(suite.metrics.usage.inputTokens, 120 * turns);
+    assert.is(suite.metrics.usage.outputTokens, 7 * turns);
+    // The three failures were retried: the server saw them plus one request per turn.
+    assert.is(server.requests.length, turns + 3);
+    const auth = server.requests[0]!.headers;
+    assert.ok(auth.authorization === `Bearer ${KEY}` || auth['x-api-key'] === KEY, 'the key was sent to the server');
+    // The key is nowhere on disk (results, report, journal, cache) nor in the output.
+    const written = [...filesUnder(path.join(cwd, 'out')), ...filesUnder(cache)];
+    assert.ok(written.some((f) => f.startsWith(cache)), 'responses were cached');
+    for (const file of written) assert.not.ok(readFileSync(file, 'utf8').includes(KEY), `key found in ${file}`);
+    assert.not.ok(r.stdout.includes(KEY) || r.stderr.includes(KEY), 'key printed');
+
+    // A second run is served from the cache: no new requests.
+    const before = server.requests.length;
+    const again = await runCli(['run', '--out', 'again', '--agent', `${protocol}:test-model`, '--suites', 'procedural', '--limit', '3', '--attempts', '1'], { cwd, env });
+    assert.is(again.code, 0, again.stderr);
+    assert.is(server.requests.length, before, 'cached');
+    const cached = (JSON.parse(readFileSync(path.join(cwd, 'again/results.json'), 'utf8')) as RunResults).suites[0]!.metrics.usage;
+    assert.is(cached.cachedCalls, turns);
+  } finally {
+    await server.close();
+  }
+}
+
+test('openai: a run through the openai SDK against a local server', () => runAgainst('openai'));
+test('anthropic: a run through the Anthropic SDK against a local server', () => runAgainst('anthropic'));
+
+test('a missing key stops the run before any work, naming the variable (exit 2)', async () => {
+  const cwd = tempDir();
+  const env = { OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '' };
+  let r = await runCli(['run', '--out', 'out', '--agent', 'openai:gpt-4.1-mini', '--suites', 'procedural'], { cwd, env });
+  assert.is(r.code, 2);
+  assert.match(r.stderr, 'OPENAI_API_KEY');
+  r = await runCli(['run', '--out', 'out', '--agent', 'anthropic:claude-x', '--suites', 'procedural'], { cwd, env });
+  assert.is(r.code, 2);
+  assert.match(r.stderr, 'ANTHROPIC_API_KEY');
+  assert.equal(readdirSync(cwd), [], 'nothing written');
+});
+
+test.run();

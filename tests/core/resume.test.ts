@@ -1,0 +1,102 @@
+// Fault injection: a run killed with SIGKILL at random points, then resumed, ends with the
+// same results as a run that was never interrupted, and no episode is played twice.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { runCli, startCli, tempDir } from '../helpers/cli.js';
+import { mulberry32 } from '../../core/random.js';
+import type { RunResults } from '../../core/results.js';
+
+const args = ['--seed', '5', '--rounds', '3', '--envs-per-round', '5', '--attempts', '2', '--limit', '16', '--concurrency', '2'];
+
+/** Results without what depends on the clock. */
+function comparable(file: string): unknown {
+  const r = JSON.parse(readFileSync(file, 'utf8')) as RunResults;
+  const { id, startedAt, finishedAt, config, ...run } = r.run;
+  void id, startedAt, finishedAt;
+  return {
+    run: { ...run, config: { ...config, out: undefined } },
+    suites: r.suites.map((s) => ({ ...s, metrics: { ...s.metrics, throughput: undefined } })),
+  };
+}
+
+const journalLines = (dir: string): string[] => {
+  const file = path.join(dir, 'journal.jsonl');
+  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+};
+
+const episodeKeys = (dir: string): string[] =>
+  journalLines(dir)
+    .map((l) => JSON.parse(l) as { type: string; episode?: { suite: string; environmentId: string; attempt: number; withHint: boolean } })
+    .filter((r) => r.type === 'episode')
+    .map(({ episode: e }) => `${e!.suite}/${e!.environmentId}/${e!.attempt}/${e!.withHint}`);
+
+async function killAt(out: string, lines: number): Promise<boolean> {
+  const { child, done } = startCli(['run', '--out', out, ...args]);
+  let killed = false;
+  const timer = setInterval(() => {
+    if (journalLines(out).length >= lines) {
+      killed = child.kill('SIGKILL');
+      clearInterval(timer);
+    }
+  }, 2);
+  const result = await done;
+  clearInterval(timer);
+  return killed && result.signal === 'SIGKILL';
+}
+
+test('killed with SIGKILL at random points and resumed: identical results, nothing done twice', async () => {
+  const reference = path.join(tempDir(), 'whole');
+  const whole = await runCli(['run', '--out', reference, ...args]);
+  assert.is(whole.code, 0, whole.stderr);
+  const expected = comparable(path.join(reference, 'results.json'));
+  const total = journalLines(reference).length;
+  const expectedEpisodes = episodeKeys(reference).sort();
+  assert.ok(total > 20, `a journal long enough to cut (${total} lines)`);
+
+  const random = mulberry32(Date.now() >>> 0);
+  const points = [2, ...Array.from({ length: 3 }, () => 3 + Math.floor(random() * (total - 6)))];
+  let kills = 0;
+  for (const point of points) {
+    const out = path.join(tempDir(), `killed-at-${point}`);
+    const killed = await killAt(out, point);
+    if (killed) kills++;
+    assert.not.ok(existsSync(path.join(out, 'results.json')) && killed && JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')).run.complete, 'a killed run is not complete');
+    const resumed = await runCli(['run', '--out', out, '--resume']);
+    assert.is(resumed.code, 0, `resume after a kill at line ${point}: ${resumed.stderr}`);
+    assert.equal(comparable(path.join(out, 'results.json')), expected, `results after a kill at journal line ${point}`);
+    const keys = episodeKeys(out);
+    assert.is(new Set(keys).size, keys.length, `no episode journaled twice (kill at line ${point})`);
+    assert.equal(keys.sort(), expectedEpisodes, `every episode present once (kill at line ${point})`);
+  }
+  assert.ok(kills >= 2, `at least two runs were really killed mid-way (${kills} of ${points.length})`);
+});
+
+test('--resume needs a journal to continue', async () => {
+  const out = tempDir();
+  const r = await runCli(['run', '--out', out, '--resume']);
+  assert.is(r.code, 2);
+  assert.match(r.stderr, 'holds no journal');
+});
+
+test('SIGINT stops the run with partial results marked incomplete, exit 130', async () => {
+  const out = path.join(tempDir(), 'interrupted');
+  const { child, done } = startCli(['run', '--out', out, ...args.map((a) => (a === '16' ? '200' : a))]);
+  const timer = setInterval(() => {
+    if (journalLines(out).length >= 5) {
+      child.kill('SIGINT');
+      clearInterval(timer);
+    }
+  }, 2);
+  const r = await done;
+  clearInterval(timer);
+  assert.is(r.code, 130, r.stderr);
+  const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as RunResults;
+  assert.is(results.run.complete, false);
+  const resumed = await runCli(['run', '--out', out, '--resume']);
+  assert.is(resumed.code, 0, resumed.stderr);
+  assert.is((JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as RunResults).run.complete, true);
+});
+
+test.run();
