@@ -4,7 +4,7 @@
  * final reward. Failures of the sandbox or the provider make the episode `errored`, which is
  * counted apart from losses, never dropped.
  */
-import type { Agent, EnvironmentProgram, EpisodeResult, EpisodeStep, LoadedEnvironment, TokenUsage } from './types.js';
+import type { Agent, ChatMessage, EnvironmentProgram, EpisodeResult, EpisodeStep, LoadedEnvironment, TokenUsage } from './types.js';
 import { SandboxError } from './types.js';
 
 export interface EpisodeOptions {
@@ -38,6 +38,7 @@ export async function playEpisode(options: EpisodeOptions): Promise<EpisodeResul
   let outcome: EpisodeResult['outcome'] = 'lost';
   let error: string | undefined;
   let firstObservation: string | undefined;
+  let transcript: (() => ChatMessage[]) | undefined; // issue 5: LLM agents' conversation, for export
   try {
     const { observation } = await environment.reset(options.taskSeed);
     firstObservation = observation;
@@ -50,6 +51,7 @@ export async function playEpisode(options: EpisodeOptions): Promise<EpisodeResul
       horizon: options.horizon,
       signal: options.signal,
     });
+    transcript = episode.transcript?.bind(episode);
     let current = observation;
     for (let turn = 1; turn <= options.horizon; turn++) {
       const reply = await episode.act(current, turn);
@@ -94,6 +96,12 @@ export async function playEpisode(options: EpisodeOptions): Promise<EpisodeResul
   if (error) result.error = error;
   if (usage.inputTokens || usage.outputTokens) result.usage = usage;
   if (costUsd !== undefined) result.costUsd = costUsd;
+  // Issue 5 (RL export): per-step rewards and the episode's end for every episode, and the agent's conversation.
+  result.rewards = steps.map((s) => s.reward);
+  result.terminated = steps.at(-1)?.terminated ?? false;
+  result.truncated = steps.at(-1)?.truncated ?? false;
+  const messages = transcript?.();
+  if (messages?.length) result.messages = messages;
   if (options.keepSteps) {
     result.steps = steps;
     if (firstObservation !== undefined) result.firstObservation = firstObservation.slice(0, KEPT_OBSERVATION_CHARS);

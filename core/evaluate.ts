@@ -48,6 +48,12 @@ const winRate = (episodes: EpisodeResult[]): number | undefined => {
   return decided.length ? decided.filter((e) => e.outcome === 'won').length / decided.length : undefined;
 };
 
+/**
+ * How a run evaluates its environments: in this thread (`evaluateEnvironment`), or handed to
+ * worker threads or remote workers, which must give the same Evaluation for the same input.
+ */
+export type Evaluator = (program: EnvironmentProgram, taskSeed: number, ctx: EvaluationContext) => Promise<Evaluation>;
+
 export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed: number, ctx: EvaluationContext): Promise<Evaluation> {
   const sandbox = await ctx.sandboxes.get(program.language);
   let verdict = ctx.prior?.verdict(ctx.suite, program.id);

@@ -65,6 +65,21 @@ interface Trajectory {
 
 const boxed = (answer: string): string => `\\boxed{${answer}}`;
 
+/**
+ * SPADE environments' solution() returns the bare answer or, in some, the answer already
+ * boxed (`\\boxed{7}`): the content of its last \\boxed{...}, else the whole text.
+ */
+export function unboxed(answer: string): string {
+  const at = answer.lastIndexOf('\\boxed{');
+  if (at < 0) return answer;
+  let depth = 0;
+  for (let i = at + 6; i < answer.length; i++) {
+    if (answer[i] === '{') depth++;
+    else if (answer[i] === "}" && --depth === 0) return answer.slice(at + 7, i);
+  }
+  return answer;
+}
+
 function positiveInteger(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
 }
@@ -174,7 +189,7 @@ export async function validateEnvironment(
     const reference = async (): Promise<Trajectory> => {
       if (capabilities.solution) {
         const { observation } = await loaded.reset(seed);
-        const answer = await loaded.solution();
+        const answer = unboxed(await loaded.solution());
         if (solution !== undefined && answer !== solution) {
           throw new Rejection('nondeterministic', `solution() gave "${solution}", then "${answer}" for the same seed`);
         }

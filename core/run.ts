@@ -7,7 +7,7 @@ import type { Agent, Designer, Suite } from './types.js';
 import type { EnvironmentSummary, GateVerdict, RoundSummary, RunInfo, RunResults, SuiteResult, UsageMetrics } from './results.js';
 import { SCHEMA_VERSION } from './results.js';
 import type { SpadeConfig } from './config.js';
-import { evaluateEnvironment, type Evaluation, type EvaluationContext, type SandboxSet } from './evaluate.js';
+import { evaluateEnvironment, type Evaluation, type EvaluationContext, type Evaluator, type SandboxSet } from './evaluate.js';
 import { runSelfPlay } from './selfplay.js';
 import { mapLimit } from './concurrency.js';
 import { Journal } from './journal.js';
@@ -43,6 +43,8 @@ export interface RunSetup {
   validateOnly?: boolean;
   /** The journal of an interrupted invocation of this run (`--resume`). */
   prior?: PriorWork;
+  /** Where environments are evaluated (default: in this thread). */
+  evaluator?: Evaluator;
   /** Model usage so far (all providers), for metrics.usage per suite. */
   usage?: () => UsageMetrics;
   onProgress?: (event: ProgressEvent) => void;
@@ -128,6 +130,7 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
   else journal.append({ type: 'start', runId: info.id, startedAt, config: info.config });
   const results: RunResults = { schemaVersion: SCHEMA_VERSION, run: info, suites: [] };
   const usageNow = setup.usage ?? (() => ZERO_USAGE);
+  const evaluate = setup.evaluator ?? evaluateEnvironment;
   const emit = setup.onProgress ?? (() => {});
 
   const baseContext = (suite: string): Omit<EvaluationContext, 'round' | 'withHint'> => ({
@@ -165,6 +168,7 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
         reward: config.selfplay.reward,
         concurrency: config.concurrency,
         context: baseContext(suite),
+        evaluator: evaluate,
         onDesigned: (round, programs) => {
           journal.append({ type: 'designed', suite, round, programs });
           emit({ type: 'designed', suite, round, count: programs.length });
@@ -197,7 +201,7 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
         tasks,
         config.concurrency,
         async (task) => {
-          const e = await evaluateEnvironment(task.program, task.seed, context);
+          const e = await evaluate(task.program, task.seed, context);
           recordEvaluation(suite.id, e);
           return e;
         },

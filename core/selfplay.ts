@@ -5,7 +5,7 @@
 import type { RoundSummary } from './results.js';
 import type { Designer, EnvironmentProgram, EnvironmentRecord } from './types.js';
 import { designerReward, type DesignerRewardName } from './rewards.js';
-import { evaluateEnvironment, type Evaluation, type EvaluationContext } from './evaluate.js';
+import { evaluateEnvironment, type Evaluation, type EvaluationContext, type Evaluator } from './evaluate.js';
 import { mapLimit } from './concurrency.js';
 import { deriveSeed } from './random.js';
 
@@ -20,6 +20,8 @@ export interface SelfPlayOptions {
   /** Environments evaluated at once. */
   concurrency: number;
   context: Omit<EvaluationContext, 'round' | 'withHint'>;
+  /** Where environments are evaluated (default: in this thread). */
+  evaluator?: Evaluator;
   /** A round's programs, when the designer has just written them (not when taken from the journal). */
   onDesigned?: (round: number, programs: EnvironmentProgram[]) => void;
   onEvaluation?: (evaluation: Evaluation) => void;
@@ -60,7 +62,7 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
       programs,
       options.concurrency,
       async (program) => {
-        const evaluation = await evaluateEnvironment(program, deriveSeed(options.context.runSeed, 'task', program.id), context);
+        const evaluation = await (options.evaluator ?? evaluateEnvironment)(program, deriveSeed(options.context.runSeed, 'task', program.id), context);
         const { summary, episodes } = evaluation;
         if (summary.verdict !== 'invalid' && summary.solveRate !== undefined) {
           const timedOut = episodes.some((e) => e.error?.startsWith('sandbox timeout'));

@@ -2,6 +2,7 @@
  * The core concepts of spade-bench, as types. Every plugin kind and every part of the run
  * loop speaks these; nothing here imports a vendor SDK or a sandbox library.
  */
+import type { GateVerdict } from './results.js';
 
 // ---------------------------------------------------------------------------------------------
 // Environment programs
@@ -219,6 +220,22 @@ export interface Designer {
   readonly label: string;
   readonly kind: 'reference' | 'llm';
   design(request: DesignRequest): Promise<EnvironmentProgram[]>;
+  /**
+   * Optional (issue 5): rewrite a program the gate rejected, given the gate's verdict. The
+   * self-play loop calls it at most `repairs` times per slot; the result is gated again.
+   */
+  repair?(program: EnvironmentProgram, verdict: GateVerdict, request: RepairRequest): Promise<EnvironmentProgram>;
+}
+
+/** Optional (issue 5): what a designer's repair() is told besides the program and verdict. */
+export interface RepairRequest {
+  round: number;
+  /** 1 for the first repair of a slot, 2 for the second... */
+  attempt: number;
+  /** Id of the slot's first program (`r0-e3`); a repair is `r0-e3-fix1`. */
+  originalId: string;
+  seed: number;
+  signal?: AbortSignal;
 }
 
 export interface AgentEpisodeContext {
@@ -244,6 +261,8 @@ export interface AgentTurn {
 export interface AgentEpisode {
   /** Called with the first observation, then with each new observation. */
   act(observation: string, turn: number): Promise<AgentTurn>;
+  /** Optional (issue 5): the whole conversation so far (LLM agents), kept with the episode for export. */
+  transcript?(): ChatMessage[];
 }
 
 export interface Agent {
@@ -313,4 +332,11 @@ export interface EpisodeResult {
   /** The trajectory; kept only for a sample of episodes in results. */
   steps?: EpisodeStep[];
   firstObservation?: string;
+  /** Optional (issue 5): the reward of every step, for every episode (RL export). */
+  rewards?: number[];
+  /** Optional (issue 5): how the last step ended the episode. */
+  terminated?: boolean;
+  truncated?: boolean;
+  /** Optional (issue 5): the agent's conversation (LLM agents), kept in the journal for export. */
+  messages?: ChatMessage[];
 }

@@ -6,6 +6,7 @@ import { hideBin } from 'yargs/helpers';
 import { DataError, EXIT, UsageError } from '../errors.js';
 import { runCommand, runOptions, type RunArgs } from './run-command.js';
 import { listCommand } from './list-command.js';
+import { validateCommand, validateOptions, type ValidateArgs } from './validate-command.js';
 import { packageVersion } from '../versions.js';
 
 export async function main(argv: string[] = hideBin(process.argv)): Promise<number> {
@@ -27,6 +28,9 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<numb
         exitCode = await listCommand(args as { config?: string });
       },
     )
+    .command('validate <files..>', 'Run the validation gate on environment programs (.js, .mjs, .py); exit 1 when one is invalid', validateOptions, async (args) => {
+      exitCode = await validateCommand(args as ValidateArgs);
+    })
     .example('$0', 'the offline default: reference designer and agent, self-play + procedural suite, into runs/<time>')
     .example('$0 run --out runs/x --rounds 4 --suites spade,procedural', 'choose rounds and suites')
     .example('$0 run --agent openai:gpt-4.1-mini --suites procedural --limit 20', 'a model plays 20 static tasks')

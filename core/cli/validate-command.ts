@@ -1,0 +1,79 @@
+/**
+ * `spade-bench validate FILE...`: the validation gate on environment programs, all in one
+ * process, with a verdict per check. Exit 0 when no file is invalid, 1 when one is, 2 for a
+ * usage error or an unreadable file.
+ */
+import type { Argv } from 'yargs';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { DEFAULT_CONFIG, type SpadeConfig } from '../config.js';
+import { EXIT, UsageError } from '../errors.js';
+import { validateEnvironment } from '../gate.js';
+import { createRegistry, createSandboxSet } from '../setup.js';
+import type { Language } from '../types.js';
+import type { GateVerdict } from '../results.js';
+
+export function validateOptions(y: Argv): Argv {
+  return y
+    .positional('files', { type: 'string', array: true, describe: 'Environment programs: .js/.mjs (JavaScript) or .py (Python, SPADE format)' })
+    .option('sandbox', { type: 'string', describe: 'Sandbox for JavaScript programs (Python always runs in pyodide) [default: isolated-vm]' })
+    .option('seed', { type: 'number', describe: 'Seed passed to reset() [default: 1]' })
+    .option('json', { type: 'boolean', describe: 'Print a JSON array, one object per file' })
+    .strictOptions();
+}
+
+export interface ValidateArgs {
+  files?: string[];
+  sandbox?: string;
+  seed?: number;
+  json?: boolean;
+}
+
+const LANGUAGES: Record<string, Language> = { '.js': 'javascript', '.mjs': 'javascript', '.py': 'python' };
+
+export interface FileVerdict {
+  file: string;
+  language: Language;
+  verdict: GateVerdict['verdict'];
+  reason: string | null;
+  checks: GateVerdict['checks'];
+}
+
+export async function validateCommand(args: ValidateArgs): Promise<number> {
+  const files = args.files ?? [];
+  if (!files.length) throw new UsageError('validate: name at least one environment program (.js, .mjs or .py)');
+  if (args.seed !== undefined && !(Number.isInteger(args.seed) && args.seed >= 0)) throw new UsageError(`--seed: expected a non-negative integer, got ${args.seed}`);
+  // Read every file first: an unreadable one stops before any sandbox starts.
+  const programs = files.map((file) => {
+    const language = LANGUAGES[path.extname(file).toLowerCase()];
+    if (!language) throw new UsageError(`${file}: unknown file type (expected .js, .mjs or .py)`);
+    let source: string;
+    try {
+      source = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new UsageError(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+    return { file, program: { id: path.basename(file), language, source, meta: { origin: file } } };
+  });
+  const config: SpadeConfig = { ...DEFAULT_CONFIG, sandbox: args.sandbox ?? DEFAULT_CONFIG.sandbox };
+  const registry = createRegistry();
+  await registry.resolve('sandbox', config.sandbox);
+  const sandboxes = createSandboxSet(registry, config);
+  const out: FileVerdict[] = [];
+  try {
+    for (const { file, program } of programs) {
+      const sandbox = await sandboxes.get(program.language);
+      const v = await validateEnvironment(sandbox, program, { seed: args.seed ?? 1 });
+      const result: FileVerdict = { file, language: program.language, verdict: v.verdict, reason: v.reason ?? null, checks: v.checks };
+      out.push(result);
+      if (!args.json) {
+        process.stdout.write(`${file}: ${v.verdict.toUpperCase()}${v.reason && v.verdict !== 'valid' ? ` (${v.reason})` : ''} [${program.language}, ${sandbox.id}]\n`);
+        for (const c of v.checks) process.stdout.write(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.name}${c.detail ? `: ${c.detail}` : ''}\n`);
+      }
+    }
+  } finally {
+    await sandboxes.close();
+  }
+  if (args.json) process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+  return out.some((r) => r.verdict === 'invalid') ? EXIT.invalid : EXIT.ok;
+}

@@ -1,0 +1,104 @@
+/**
+ * The LLM designer: a provider writes environment programs with SPADE-style prompts, in
+ * Python (SPADE's format, run in the pyodide sandbox) or JavaScript, optionally grounded on a
+ * corpus document per environment, conditioned on the environment memory and the agent's
+ * recent solve rates. It can repair a program the gate rejected, with the reason fed back.
+ *
+ * A design call that fails (the provider still erring after the shared layer's retries, or a
+ * reply with no program in it) does not stop the run: its slot yields a program whose source
+ * is a comment saying what went wrong, which the gate rejects (`load` or `syntax`), so the
+ * round counts it as proposed and invalid, with the reason in the report.
+ */
+import type { ChatMessage, Designer, DesignRequest, EnvironmentProgram, Language, Provider, RepairRequest } from '../types.js';
+import type { GateVerdict } from '../results.js';
+import { deriveSeed } from '../random.js';
+import { mapLimit } from '../concurrency.js';
+import { extractProgram } from './code-extraction.js';
+import { sampleDocument, type CorpusDocument } from './corpus.js';
+import { designUserPrompt, designerSystemPrompt, repairMessages } from './prompts/designer.js';
+
+export interface LLMDesignerOptions {
+  /** Language of the programs (default `python`). */
+  language?: Language;
+  /** Grounding documents (see loadCorpus); one is sampled per environment. */
+  corpus?: readonly CorpusDocument[];
+  /** Default 1: designs should differ. */
+  temperature?: number;
+  /** Default 4096. */
+  maxTokens?: number;
+  /** Design calls in flight at once (the provider layer limits requests too). Default 4. */
+  concurrency?: number;
+  /** Shown in reports. Default `LLM designer (<provider id>, <language>)`. */
+  label?: string;
+}
+
+/** The source given to a slot whose design failed: a comment, which the gate rejects. */
+export function failedDesignSource(language: Language, why: string, reply?: string): string {
+  const comment = language === 'python' ? '#' : '//';
+  const lines = [`design failed: ${why}`];
+  if (reply !== undefined) lines.push('the reply was:', ...reply.slice(0, 2000).split('\n'));
+  return lines.map((l) => `${comment} ${l}`).join('\n');
+}
+
+export function createLLMDesigner(provider: Provider, options: LLMDesignerOptions = {}): Designer {
+  const language = options.language ?? 'python';
+  const system = designerSystemPrompt(language);
+  const temperature = options.temperature ?? 1;
+  const maxTokens = options.maxTokens ?? 4096;
+
+  /** One model call; the program in its reply, or a failed-design comment. */
+  async function write(messages: ChatMessage[], seed: number, signal: AbortSignal | undefined): Promise<{ source: string; error?: string }> {
+    let text: string;
+    try {
+      text = (await provider.chat({ messages, temperature, maxTokens, seed }, { signal })).text;
+    } catch (error) {
+      const why = `${(error as Error).name}: ${(error as Error).message}`;
+      return { source: failedDesignSource(language, why), error: why };
+    }
+    const source = extractProgram(text, language);
+    if (source) return { source };
+    const why = `no ${language} program defining an environment class was found in the reply`;
+    return { source: failedDesignSource(language, why, text), error: why };
+  }
+
+  return {
+    id: provider.id,
+    label: options.label ?? `LLM designer (${provider.id}, ${language})`,
+    kind: 'llm',
+    async design(request: DesignRequest): Promise<EnvironmentProgram[]> {
+      const slots = Array.from({ length: request.count }, (_, i) => i);
+      const programs = await mapLimit(slots, options.concurrency ?? 4, async (i) => {
+        const document = options.corpus?.length ? sampleDocument(options.corpus, deriveSeed(request.seed, 'document', i)) : undefined;
+        const user = designUserPrompt({
+          index: i,
+          count: request.count,
+          language,
+          memory: request.memory,
+          recentSolveRates: request.recentSolveRates,
+          document: document?.text,
+          kind: i % 2 === 0 ? 'single-answer' : 'multi-turn',
+        });
+        const written = await write([{ role: 'system', content: system }, { role: 'user', content: user }], deriveSeed(request.seed, 'design', i), request.signal);
+        const params: Record<string, unknown> = {};
+        if (document) params.documentLine = document.line;
+        if (written.error) params.designError = written.error;
+        const program: EnvironmentProgram = { id: `r${request.round}-e${i}`, language, source: written.source, meta: { origin: provider.id } };
+        if (Object.keys(params).length) program.meta!.params = params;
+        return program;
+      });
+      return programs.filter((p): p is EnvironmentProgram => p !== undefined);
+    },
+    async repair(program: EnvironmentProgram, verdict: GateVerdict, request: RepairRequest): Promise<EnvironmentProgram> {
+      const written = await write(repairMessages(program.language, program, verdict), deriveSeed(request.seed, 'repair', program.id, request.attempt), request.signal);
+      const params: Record<string, unknown> = { ...program.meta?.params, repairOf: request.originalId, repairAttempt: request.attempt };
+      delete params.designError;
+      if (written.error) params.designError = written.error;
+      return {
+        id: `${request.originalId}-fix${request.attempt}`,
+        language: program.language,
+        source: written.source,
+        meta: { ...program.meta, origin: provider.id, params },
+      };
+    },
+  };
+}

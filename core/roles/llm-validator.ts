@@ -1,0 +1,56 @@
+/**
+ * The optional LLM validator: SPADE's "accept unless there is a clear fatal bug" review of an
+ * environment after it passed the executable gate. Its verdict is recorded apart from the
+ * gate's (EnvironmentSummary.review); a rejection keeps the environment out of play.
+ * A reply with no verdict, or a review call that fails, accepts: the review is a filter for
+ * clear bugs, and the reason says why it did not run.
+ */
+import type { EnvironmentProgram, Provider } from '../types.js';
+import type { GateVerdict, ReviewRecord } from '../results.js';
+import { boxedAction } from './boxed-action.js';
+import { reviewMessages } from './prompts/validator.js';
+
+/** Reviews environments the gate accepted. */
+export interface EnvironmentReviewer {
+  readonly id: string;
+  review(program: EnvironmentProgram, verdict: GateVerdict, signal?: AbortSignal): Promise<ReviewRecord>;
+}
+
+export interface LLMValidatorOptions {
+  temperature?: number;
+  maxTokens?: number;
+}
+
+/** Longest reason kept from the reviewer's reply. */
+const MAX_REASON_CHARS = 600;
+
+/** ACCEPT or REJECT from the reply's last \boxed{}, else from a last "VERDICT: ..." style word. */
+export function reviewDecision(reply: string): 'accept' | 'reject' | undefined {
+  const boxed = boxedAction(reply)?.toLowerCase();
+  if (boxed === 'accept' || boxed === 'reject') return boxed;
+  const words = reply.match(/\b(ACCEPT|REJECT)(ED)?\b/g);
+  const last = words?.at(-1)?.toLowerCase();
+  return last ? (last.startsWith('accept') ? 'accept' : 'reject') : undefined;
+}
+
+export function createLLMValidator(provider: Provider, options: LLMValidatorOptions = {}): EnvironmentReviewer {
+  return {
+    id: provider.id,
+    async review(program, verdict, signal) {
+      let text: string;
+      try {
+        const response = await provider.chat(
+          { messages: reviewMessages(program, verdict.firstObservation), temperature: options.temperature ?? 0, maxTokens: options.maxTokens ?? 1024 },
+          { signal },
+        );
+        text = response.text;
+      } catch (error) {
+        return { accepted: true, reason: `review unavailable (${(error as Error).message}): accepted`, by: provider.id };
+      }
+      const decision = reviewDecision(text);
+      const explanation = text.replace(/\\boxed\{[^}]*\}/g, '').trim().slice(0, MAX_REASON_CHARS);
+      if (decision === undefined) return { accepted: true, reason: `no verdict in the review: accepted. ${explanation}`.trim(), by: provider.id };
+      return { accepted: decision === 'accept', reason: explanation || decision, by: provider.id };
+    },
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * One environment evaluation as a job that can leave this thread: what crosses to a worker
+ * thread or a remote worker (the program, its task seed, the serialisable parts of the
+ * EvaluationContext, and the work already journaled for that environment), how the other side
+ * runs it, and how its fresh work is handed back to the run's journal on the main thread.
+ */
+import type { GateVerdict } from '../results.js';
+import type { EnvironmentProgram, EpisodeResult, SandboxLimits } from '../types.js';
+import type { JournalRecord } from '../journal.js';
+import { evaluateEnvironment, type Evaluation, type EvaluationContext } from '../evaluate.js';
+import { PriorWork } from '../resume.js';
+import type { WorkerParts } from './worker-parts.js';
+
+export interface EvaluationJob {
+  suite: string;
+  program: EnvironmentProgram;
+  taskSeed: number;
+  limits: Partial<SandboxLimits>;
+  attempts: number;
+  withHint: boolean;
+  validateOnly?: boolean;
+  runSeed: number;
+  round?: number;
+  /** This environment's verdict and episodes from an earlier, interrupted invocation. */
+  prior: { verdict?: GateVerdict; episodes: EpisodeResult[] };
+}
+
+/** Work done for the journal, in the order it was done (the verdict first). */
+export type FreshWork = { type: 'verdict'; verdict: GateVerdict } | { type: 'episode'; episode: EpisodeResult };
+
+/** What a worker sends back for a job. */
+export interface JobOutcome {
+  evaluation: Evaluation;
+  fresh: FreshWork[];
+}
+
+/** The job for evaluating `program` in `ctx`: everything but the sandboxes, agent, signal and callbacks. */
+export function toEvaluationJob(program: EnvironmentProgram, taskSeed: number, ctx: EvaluationContext): EvaluationJob {
+  const episodes: EpisodeResult[] = [];
+  for (const withHint of ctx.withHint ? [false, true] : [false]) {
+    for (let attempt = 0; attempt < ctx.attempts; attempt++) {
+      const done = ctx.prior?.episode(ctx.suite, program.id, attempt, withHint);
+      if (done) episodes.push(done);
+    }
+  }
+  const job: EvaluationJob = {
+    suite: ctx.suite,
+    program,
+    taskSeed,
+    limits: ctx.limits,
+    attempts: ctx.attempts,
+    withHint: ctx.withHint,
+    runSeed: ctx.runSeed,
+    prior: { episodes },
+  };
+  const verdict = ctx.prior?.verdict(ctx.suite, program.id);
+  if (verdict) job.prior.verdict = verdict;
+  if (ctx.validateOnly) job.validateOnly = true;
+  if (ctx.round !== undefined) job.round = ctx.round;
+  return job;
+}
+
+/** The job's journaled work as a PriorWork, so the worker skips it exactly like a resumed run. */
+function priorOf(job: EvaluationJob): PriorWork | undefined {
+  const records: JournalRecord[] = job.prior.episodes.map((episode) => ({ type: 'episode', episode }));
+  if (job.prior.verdict) records.push({ type: 'verdict', suite: job.suite, id: job.program.id, verdict: job.prior.verdict });
+  return records.length ? new PriorWork(records) : undefined;
+}
+
+/** Run a job with the worker's own sandboxes and agent; `onFresh` sees each new piece of work as it is done. */
+export async function runEvaluationJob(
+  job: EvaluationJob,
+  parts: WorkerParts,
+  options: { signal?: AbortSignal; onFresh?: (work: FreshWork) => void } = {},
+): Promise<JobOutcome> {
+  const fresh: FreshWork[] = [];
+  const push = (work: FreshWork): void => {
+    fresh.push(work);
+    options.onFresh?.(work);
+  };
+  const ctx: EvaluationContext = {
+    suite: job.suite,
+    sandboxes: parts.sandboxes,
+    agent: parts.agent,
+    limits: job.limits,
+    attempts: job.attempts,
+    withHint: job.withHint,
+    validateOnly: job.validateOnly,
+    runSeed: job.runSeed,
+    round: job.round,
+    signal: options.signal,
+    prior: priorOf(job),
+    // The sample episode loses its steps once the summary holds them: journal a copy as it was.
+    onVerdict: (_program, verdict) => push({ type: 'verdict', verdict }),
+    onEpisode: (episode) => push({ type: 'episode', episode: structuredClone(episode) }),
+  };
+  const evaluation = await evaluateEnvironment(job.program, job.taskSeed, ctx);
+  return { evaluation, fresh };
+}
+
+/**
+ * Hand a worker's fresh work to the run (its journal and progress), as the in-thread evaluator
+ * would have. Work the run's own journal already holds (a job finished before a resume) is
+ * not handed over twice.
+ */
+export function deliverFreshWork(work: FreshWork, program: EnvironmentProgram, ctx: EvaluationContext): void {
+  if (work.type === 'verdict') {
+    if (!ctx.prior?.verdict(ctx.suite, program.id)) ctx.onVerdict?.(program, work.verdict);
+    return;
+  }
+  const { attempt, withHint } = work.episode;
+  if (!ctx.prior?.episode(ctx.suite, program.id, attempt, withHint)) ctx.onEpisode?.(work.episode);
+}

@@ -1,0 +1,61 @@
+/**
+ * Sharded runs (`--shard i/n`): each of n invocations runs a deterministic slice of one run,
+ * and `spade-bench merge` puts the slices back together.
+ *
+ * A static suite is split by task index: shard i takes the tasks whose index (after `limit`)
+ * is i modulo n. Self-play cannot be split without changing it: each round's designs depend on
+ * every environment of the round before (the memory and the solve rates), so the whole
+ * self-play pool runs in shard 0, and the other shards run static tasks only.
+ */
+import { mkdirSync, readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Suite, SuiteLoadOptions, SuiteTask } from '../types.js';
+import { UsageError } from '../errors.js';
+import { writeFileAtomic } from '../fs.js';
+
+export interface Shard {
+  /** 0-based. */
+  index: number;
+  count: number;
+}
+
+/** Each shard's output folder records which slice it ran, for `merge`. */
+export const SHARD_FILE = 'shard.json';
+
+/** `"i/n"` with 0 <= i < n. */
+export function parseShard(text: string): Shard {
+  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || count < 1 || index >= count) throw new UsageError(`--shard: expected i/n with 0 <= i < n (e.g. 0/4), got ${JSON.stringify(text)}`);
+  return { index, count };
+}
+
+/** The suite's tasks whose index is `shard.index` modulo `shard.count`; everything else about the suite is kept. */
+export function shardSuite(suite: Suite, shard: Shard): Suite {
+  const sliced: Suite = Object.create(suite, {
+    tasks: {
+      value: async (options: SuiteLoadOptions): Promise<SuiteTask[]> =>
+        (await suite.tasks(options)).filter((_, i) => i % shard.count === shard.index),
+    },
+  });
+  return sliced;
+}
+
+/**
+ * A run's suites and self-play flag for one shard, and `shard.json` in its output folder.
+ * Call after the output folder is prepared.
+ */
+export function applyShard(parts: { suites: Suite[]; selfplay: boolean }, shard: Shard, outDir: string): { suites: Suite[]; selfplay: boolean } {
+  mkdirSync(outDir, { recursive: true });
+  writeFileAtomic(path.join(outDir, SHARD_FILE), `${JSON.stringify(shard)}\n`);
+  return { suites: parts.suites.map((s) => shardSuite(s, shard)), selfplay: parts.selfplay && shard.index === 0 };
+}
+
+/** The slice a run folder holds, or undefined for a whole run. */
+export function readShard(dir: string): Shard | undefined {
+  const file = path.join(dir, SHARD_FILE);
+  if (!existsSync(file)) return undefined;
+  const value = JSON.parse(readFileSync(file, 'utf8')) as Shard;
+  return parseShard(`${value.index}/${value.count}`);
+}

@@ -1,0 +1,163 @@
+/**
+ * All cores of one machine: an Evaluator that spreads environment evaluations over worker
+ * threads (one per core by default), each with its own sandboxes and its own agent built from
+ * the run's config. The journal, the designer and self-play's rounds stay on the main thread:
+ * each verdict and episode comes back as it is done and goes through the context's callbacks
+ * there, so results, journal and resume are those of the in-thread evaluator.
+ *
+ * Only agents that run offline (kind `reference`) go to threads. A model-driven agent spends
+ * its time waiting on the provider, whose concurrency and rate limits live in one shared layer
+ * on the main thread, so its environments are evaluated there (`--concurrency` sets how many
+ * at once) and the pool is not used.
+ *
+ * Worker threads inherit the process's execArgv, so `--no-node-snapshot` (which isolated-vm
+ * needs) reaches them. Python environments get a Pyodide sandbox per thread.
+ */
+import { Worker } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
+import type { SpadeConfig } from '../config.js';
+import { evaluateEnvironment, type Evaluation, type EvaluationContext, type Evaluator } from '../evaluate.js';
+import type { EnvironmentProgram } from '../types.js';
+import { deliverFreshWork, toEvaluationJob } from './evaluation-job.js';
+import type { FromThread, ThreadData, ToThread } from './thread-entry.js';
+
+export interface ThreadPoolOptions {
+  config: SpadeConfig;
+  /** Worker threads (default: one per core). */
+  workers?: number;
+  /** Evaluations handed to one thread at a time (default 2, so a thread never waits for the next). */
+  perThread?: number;
+  /** Folder plugin paths in the config are relative to (default: the current folder). */
+  cwd?: string;
+}
+
+export interface ThreadPool {
+  /** Pass as `RunSetup.evaluator`. */
+  readonly evaluate: Evaluator;
+  readonly workers: number;
+  /** Stop the threads (after their sandboxes are closed). */
+  close(): Promise<void>;
+}
+
+interface Pending {
+  id: number;
+  program: EnvironmentProgram;
+  taskSeed: number;
+  ctx: EvaluationContext;
+  resolve: (evaluation: Evaluation) => void;
+  reject: (error: Error) => void;
+}
+
+interface Thread {
+  worker: Worker;
+  inFlight: Map<number, Pending>;
+}
+
+/** Start the thread entry: compiled JavaScript as is, TypeScript sources (tsx) through tsx's loader. */
+function startThread(data: ThreadData): Worker {
+  const here = import.meta.url;
+  if (here.endsWith('.ts')) {
+    const entry = new URL('./thread-entry.ts', here).href;
+    const code = `import('tsx/esm/api').then((api) => api.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(here)}))`;
+    return new Worker(code, { eval: true, workerData: data });
+  }
+  return new Worker(new URL('./thread-entry.js', here), { workerData: data });
+}
+
+export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
+  const workers = Math.max(1, Math.floor(options.workers ?? availableParallelism()));
+  const perThread = Math.max(1, Math.floor(options.perThread ?? 2));
+  const data: ThreadData = { config: options.config, cwd: options.cwd ?? process.cwd() };
+  const threads: Thread[] = [];
+  const queue: Pending[] = [];
+  let nextId = 0;
+  let closed = false;
+
+  const send = (thread: Thread, message: ToThread): void => thread.worker.postMessage(message);
+
+  function lose(thread: Thread, error: Error): void {
+    const index = threads.indexOf(thread);
+    if (index >= 0) threads.splice(index, 1);
+    for (const pending of thread.inFlight.values()) pending.reject(error);
+    thread.inFlight.clear();
+    dispatch();
+  }
+
+  function spawn(): Thread {
+    const thread: Thread = { worker: startThread(data), inFlight: new Map() };
+    thread.worker.on('message', (message: FromThread) => {
+      if (message.type === 'closed') return;
+      const pending = thread.inFlight.get(message.id);
+      if (!pending) return;
+      if (message.type === 'fresh') {
+        deliverFreshWork(message.work, pending.program, pending.ctx);
+        return;
+      }
+      thread.inFlight.delete(message.id);
+      if (message.type === 'done') pending.resolve(message.evaluation);
+      else pending.reject(new Error(`worker thread: ${message.message}`));
+      dispatch();
+    });
+    thread.worker.on('error', (error) => lose(thread, error));
+    thread.worker.on('exit', (code) => lose(thread, new Error(`worker thread exited with code ${code}`)));
+    threads.push(thread);
+    return thread;
+  }
+
+  /** One listener per run signal: on abort, every evaluation of that run in a thread stops. */
+  const watched = new WeakSet<AbortSignal>();
+  function watch(signal: AbortSignal | undefined): void {
+    if (!signal || watched.has(signal)) return;
+    watched.add(signal);
+    signal.addEventListener('abort', () => {
+      for (const thread of threads) for (const p of thread.inFlight.values()) if (p.ctx.signal === signal) send(thread, { type: 'abort', id: p.id });
+    }, { once: true });
+  }
+
+  function dispatch(): void {
+    while (queue.length && !closed) {
+      let thread = threads.reduce<Thread | undefined>((best, t) => (t.inFlight.size < perThread && (!best || t.inFlight.size < best.inFlight.size) ? t : best), undefined);
+      // A new thread while some thread is busy and there is room for one.
+      if ((!thread || thread.inFlight.size > 0) && threads.length < workers) thread = spawn();
+      if (!thread) return;
+      const pending = queue.shift()!;
+      thread.inFlight.set(pending.id, pending);
+      send(thread, { type: 'job', id: pending.id, job: toEvaluationJob(pending.program, pending.taskSeed, pending.ctx) });
+      watch(pending.ctx.signal);
+      if (pending.ctx.signal?.aborted) send(thread, { type: 'abort', id: pending.id });
+    }
+  }
+
+  const evaluate: Evaluator = (program, taskSeed, ctx) => {
+    if (ctx.agent.kind !== 'reference') return evaluateEnvironment(program, taskSeed, ctx);
+    if (closed) return Promise.reject(new Error('the thread pool is closed'));
+    return new Promise<Evaluation>((resolve, reject) => {
+      queue.push({ id: nextId++, program, taskSeed, ctx, resolve, reject });
+      dispatch();
+    });
+  };
+
+  return {
+    evaluate,
+    workers,
+    async close() {
+      closed = true;
+      for (const pending of queue.splice(0)) pending.reject(new Error('the thread pool is closed'));
+      await Promise.all(
+        threads.splice(0).map(async (thread) => {
+          thread.worker.removeAllListeners('exit');
+          thread.worker.removeAllListeners('error');
+          thread.worker.on('error', () => {});
+          const closedReply = new Promise<void>((resolve) => {
+            thread.worker.on('message', (m: FromThread) => m.type === 'closed' && resolve());
+            thread.worker.once('exit', () => resolve());
+          });
+          send(thread, { type: 'close' });
+          // Sandboxes close in a moment; a thread stuck in a call is stopped anyway.
+          await Promise.race([closedReply, new Promise((r) => setTimeout(r, 5000).unref())]);
+          await thread.worker.terminate();
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * What a worker (a thread, or a `spade-bench worker` process) builds for itself from the run's
+ * config to evaluate environments: its own sandboxes and its own agent. It goes through the
+ * same setup as a run (plugins, provider keys from this process's environment), without the
+ * designer and the suites, which stay with the run.
+ */
+import type { Agent } from '../types.js';
+import type { SpadeConfig } from '../config.js';
+import type { SandboxSet } from '../evaluate.js';
+import { createRegistry, resolveRunParts, SELFPLAY_ALIASES } from '../setup.js';
+
+export interface WorkerParts {
+  agent: Agent;
+  sandboxes: SandboxSet;
+  close(): Promise<void>;
+}
+
+export async function createWorkerParts(config: SpadeConfig, cwd = process.cwd()): Promise<WorkerParts> {
+  // The designer never runs in a worker: the offline one is built (cheaply) in its place.
+  const parts = await resolveRunParts(createRegistry(cwd), { ...config, designer: 'reference', suites: [SELFPLAY_ALIASES[0]!] });
+  return { agent: parts.agent, sandboxes: parts.sandboxes, close: () => parts.close() };
+}
+
+/** Workers of a queue serve jobs of any run: parts are built once per distinct config and kept. */
+export class WorkerPartsCache {
+  private readonly made = new Map<string, Promise<WorkerParts>>();
+
+  constructor(private readonly cwd = process.cwd(), private readonly keep = 4) {}
+
+  get(config: SpadeConfig): Promise<WorkerParts> {
+    const key = JSON.stringify({ agent: config.agent, sandbox: config.sandbox, plugins: config.plugins, limits: config.limits, providers: config.providers });
+    let parts = this.made.get(key);
+    if (parts) {
+      this.made.delete(key);
+      this.made.set(key, parts);
+      return parts;
+    }
+    parts = createWorkerParts(config, this.cwd);
+    parts.catch(() => this.made.delete(key));
+    this.made.set(key, parts);
+    if (this.made.size > this.keep) {
+      const [oldest, old] = this.made.entries().next().value as [string, Promise<WorkerParts>];
+      this.made.delete(oldest);
+      void old.then((p) => p.close(), () => {});
+    }
+    return parts;
+  }
+
+  async close(): Promise<void> {
+    const all = await Promise.allSettled(this.made.values());
+    this.made.clear();
+    await Promise.all(all.map((p) => (p.status === 'fulfilled' ? p.value.close() : undefined)));
+  }
+}

@@ -1,0 +1,86 @@
+// `spade-bench validate`: the gate from the command line, and the hostile corpus across both
+// languages, all in one process: every hostile program ends classified, no secret or host file
+// is reached, and a good program validated right after each one is still valid.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { repoRoot, runCli, tempDir } from '../../helpers/cli.js';
+
+const fixtures = path.join(repoRoot, 'tests/fixtures');
+const good = path.join(fixtures, 'programs/valid/sum-single-answer.js');
+const goodPython = path.join(fixtures, 'python/guess_number.py');
+const SECRET = 'hostile-corpus-secret-7f3e9a';
+const MARKER = '/tmp/spade-hostile-marker';
+
+interface Verdict {
+  file: string;
+  language: string;
+  verdict: 'valid' | 'unproven' | 'invalid';
+  reason: string | null;
+  checks: { name: string; ok: boolean; detail?: string }[];
+}
+
+const expectation = (file: string): string[] => readFileSync(file, 'utf8').match(/expect: ([\w|-]+)/)![1]!.split('|');
+
+test('validate: verdict per check, exit 0 when nothing is invalid', async () => {
+  const r = await runCli(['validate', good, path.join(fixtures, 'programs/valid/grid-walk-multi-turn.js')]);
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stdout, 'sum-single-answer.js: VALID');
+  for (const check of ['load', 'reset', 'smoke-test', 'deterministic', 'reference-wins', 'wrong-answer-loses', 'random-loses', 'no-answer-leak']) {
+    assert.match(r.stdout, new RegExp(`ok\\s+${check}`));
+  }
+});
+
+test('validate --json: one object per file; unproven is not invalid; exit 1 when one is invalid', async () => {
+  const unproven = path.join(fixtures, 'programs/unproven/nim.js');
+  let r = await runCli(['validate', '--json', unproven]);
+  assert.is(r.code, 0, r.stderr);
+  const [v] = JSON.parse(r.stdout) as Verdict[];
+  assert.equal(Object.keys(v!).sort(), ['checks', 'file', 'language', 'reason', 'verdict']);
+  assert.is(v!.verdict, 'unproven');
+  assert.is(v!.language, 'javascript');
+  r = await runCli(['validate', '--json', good, path.join(fixtures, 'programs/invalid/wrong-answer-wins.js')]);
+  assert.is(r.code, 1);
+  const both = JSON.parse(r.stdout) as Verdict[];
+  assert.equal(both.map((x) => [x.verdict, x.reason]), [['valid', null], ['invalid', 'wrong-answer-wins']]);
+});
+
+test('validate: an unreadable file or an unknown type is a usage error (exit 2)', async () => {
+  let r = await runCli(['validate', '/nonexistent/env.js']);
+  assert.is(r.code, 2);
+  assert.match(r.stderr, '/nonexistent/env.js: cannot read');
+  r = await runCli(['validate', path.join(fixtures, 'programs/load.ts')]);
+  assert.is(r.code, 2);
+  assert.match(r.stderr, 'unknown file type');
+});
+
+test('the hostile corpus, JavaScript and Python, in one process: all classified, the next program unaffected', async () => {
+  rmSync(MARKER, { force: true });
+  const js = readdirSync(path.join(fixtures, 'programs/hostile')).map((f) => path.join(fixtures, 'programs/hostile', f));
+  // Python programs that exercise each escape and limit other than time (those are in the
+  // Pyodide sandbox's own tests: each costs an interpreter restart).
+  const py = readdirSync(path.join(fixtures, 'python/hostile'))
+    .map((f) => path.join(fixtures, 'python/hostile', f))
+    .filter((f) => !/expect: (timeout|any|ok)/.test(readFileSync(f, 'utf8')));
+  assert.ok(js.length + py.length >= 30, `a corpus of at least 30 (${js.length} + ${py.length})`);
+  const files = [...js, ...py].flatMap((f) => [f, f.endsWith('.py') ? goodPython : good]);
+  const r = await runCli(['validate', '--json', ...files], { env: { SPADE_HOSTILE_SECRET: SECRET } });
+  assert.is(r.code, 1, r.stderr);
+  const verdicts = JSON.parse(r.stdout) as Verdict[];
+  assert.is(verdicts.length, files.length);
+  for (let i = 0; i < verdicts.length; i += 2) {
+    const hostile = verdicts[i]!;
+    const expected = expectation(hostile.file);
+    // A crash during SPADE's smoke test is reported as the gate's `smoke-test` reason.
+    const got = hostile.verdict === 'valid' ? 'valid' : hostile.reason === 'smoke-test' ? 'crash' : hostile.reason!;
+    const pythonKind = expected[0]; // Python headers name the kind, then where
+    assert.ok(expected.includes(got) || pythonKind === got, `${path.basename(hostile.file)}: expected ${expected.join('|')}, got ${got} (${JSON.stringify(hostile.checks.filter((c) => !c.ok))})`);
+    const next = verdicts[i + 1]!;
+    assert.is(next.verdict, 'valid', `the good program after ${path.basename(hostile.file)} is still valid: ${JSON.stringify(next.checks.filter((c) => !c.ok))}`);
+  }
+  assert.not.ok(r.stdout.includes(SECRET), 'no environment variable reached any program');
+  assert.not.ok(existsSync(MARKER), 'no host file written');
+});
+
+test.run();

@@ -1,0 +1,71 @@
+/**
+ * Test helpers for the scale tests: a run executed in this process with a chosen evaluator or
+ * shard, and results.json without what depends on the clock (as tests/core/resume.test.ts does).
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { resolveConfig, type SpadeConfig, type UserConfig } from '../../../core/config.js';
+import type { Evaluator } from '../../../core/evaluate.js';
+import type { RunResults } from '../../../core/results.js';
+import { executeRun } from '../../../core/run.js';
+import { createRegistry, resolveRunParts } from '../../../core/setup.js';
+import { applyShard, type Shard } from '../../../core/scale/shard.js';
+import { tempDir } from '../../helpers/cli.js';
+
+/** A small offline run: two self-play rounds and a slice of the procedural suite. */
+export function smallConfig(overrides: UserConfig = {}): SpadeConfig {
+  return resolveConfig({
+    seed: 7,
+    suites: ['spade', 'procedural'],
+    limit: 14,
+    concurrency: 4,
+    selfplay: { rounds: 2, envsPerRound: 4, attempts: 2 },
+    ...overrides,
+  });
+}
+
+export async function runLocally(config: SpadeConfig, options: { evaluator?: Evaluator; shard?: Shard; outDir?: string } = {}): Promise<string> {
+  const outDir = options.outDir ?? path.join(tempDir('spade-scale-'), 'run');
+  mkdirSync(outDir, { recursive: true });
+  const parts = await resolveRunParts(createRegistry(), config);
+  try {
+    const sliced = options.shard ? applyShard(parts, options.shard, outDir) : parts;
+    await executeRun({
+      config,
+      runId: path.basename(outDir),
+      designer: parts.designer,
+      agent: parts.agent,
+      sandboxes: parts.sandboxes,
+      suites: sliced.suites,
+      selfplay: sliced.selfplay,
+      outDir,
+      versions: {},
+      evaluator: options.evaluator,
+    });
+  } finally {
+    await parts.close();
+  }
+  return outDir;
+}
+
+/** results.json without run ids, clock times, the output folder or throughput. */
+export function comparable(dir: string): unknown {
+  const r = JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8')) as RunResults;
+  const { id, startedAt, finishedAt, config, ...run } = r.run;
+  void id, startedAt, finishedAt;
+  return {
+    run: { ...run, config: { ...config, out: undefined } },
+    suites: r.suites.map((s) => ({ ...s, metrics: { ...s.metrics, throughput: undefined } })),
+  };
+}
+
+/** Every episode journaled, as suite/environment/attempt/hint keys, sorted. */
+export function journaledEpisodes(dir: string): string[] {
+  return readFileSync(path.join(dir, 'journal.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { type: string; episode?: { suite: string; environmentId: string; attempt: number; withHint: boolean } })
+    .filter((r) => r.type === 'episode')
+    .map(({ episode: e }) => `${e!.suite}/${e!.environmentId}/${e!.attempt}/${e!.withHint}`)
+    .sort();
+}
