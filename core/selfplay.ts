@@ -8,6 +8,10 @@ import { designerReward, type DesignerRewardName } from './rewards.js';
 import { evaluateEnvironment, type Evaluation, type EvaluationContext, type Evaluator } from './evaluate.js';
 import { mapLimit } from './concurrency.js';
 import { deriveSeed } from './random.js';
+// Issue 5: repairs of rejected programs, the optional LLM review, R-Zero's repetition penalty.
+import { evaluateDesignSlot, repairKey } from './design-slot.js';
+import type { EnvironmentReviewer } from './roles/llm-validator.js';
+import { repetitionPenalties } from './repetition-penalty.js';
 
 /** The environment memory keeps at most this many records (most recent). */
 export const MEMORY_LIMIT = 200;
@@ -26,7 +30,14 @@ export interface SelfPlayOptions {
   onDesigned?: (round: number, programs: EnvironmentProgram[]) => void;
   onEvaluation?: (evaluation: Evaluation) => void;
   onRound?: (summary: RoundSummary) => void;
+  /** Issue 5: most repairs per rejected program, when the designer has repair() (default 1). */
+  repairs?: number;
+  /** Issue 5: the optional LLM validator, after the gate; a rejected review keeps the environment out of play. */
+  reviewer?: EnvironmentReviewer;
 }
+
+/** Issue 5: default of SelfPlayOptions.repairs. */
+export const DEFAULT_REPAIRS = 1;
 
 export interface SelfPlayResult {
   evaluations: Evaluation[];
@@ -45,6 +56,13 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
   const { signal } = options.context;
   for (let round = 0; round < options.rounds && !signal?.aborted; round++) {
     let programs = options.context.prior?.designed(options.context.suite, round);
+    // Issue 5: a journaled round may hold repairs (meta.params.repairOf) beside the slots' first programs.
+    const knownRepairs = new Map<string, EnvironmentProgram>();
+    for (const p of programs ?? []) {
+      const params = p.meta?.params;
+      if (typeof params?.repairOf === 'string') knownRepairs.set(repairKey(params.repairOf, Number(params.repairAttempt)), p);
+    }
+    programs = programs?.filter((p) => typeof p.meta?.params?.repairOf !== 'string');
     if (!programs) {
       programs = await options.designer.design({
         round,
@@ -58,11 +76,24 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
     }
     designed += programs.length;
     const context: EvaluationContext = { ...options.context, round, withHint: true };
+    const evaluate = options.evaluator ?? evaluateEnvironment;
+    const repairs = options.designer.repair ? (options.repairs ?? DEFAULT_REPAIRS) : 0;
+    // Issue 5: repairs are journaled with the round's programs, so a resumed run reuses them.
+    const journaled = [...programs, ...knownRepairs.values()];
+    const onRepaired = (repaired: EnvironmentProgram): void => {
+      journaled.push(repaired);
+      options.onDesigned?.(round, [...journaled]);
+    };
+    // Issue 5: with R-Zero's uncertainty reward, summaries are reported once the round's repetition penalty is known.
+    const penalised = options.reward === 'uncertainty';
     const results = await mapLimit(
       programs,
       options.concurrency,
       async (program) => {
-        const evaluation = await (options.evaluator ?? evaluateEnvironment)(program, deriveSeed(options.context.runSeed, 'task', program.id), context);
+        const evaluation =
+          repairs > 0 || options.reviewer
+            ? await evaluateDesignSlot(program, { designer: options.designer, evaluate, context, round, repairs, reviewer: options.reviewer, knownRepairs, onRepaired })
+            : await evaluate(program, deriveSeed(options.context.runSeed, 'task', program.id), context);
         const { summary, episodes } = evaluation;
         if (summary.verdict !== 'invalid' && summary.solveRate !== undefined) {
           const timedOut = episodes.some((e) => e.error?.startsWith('sandbox timeout'));
@@ -73,14 +104,19 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
             timedOut,
           });
         }
-        options.onEvaluation?.(evaluation);
+        if (!penalised) options.onEvaluation?.(evaluation);
         return evaluation;
       },
       () => signal?.aborted ?? false,
     );
     const done = results.filter((r): r is Evaluation => r !== undefined);
+    if (penalised) {
+      applyRepetitionPenalty(done);
+      for (const e of done) options.onEvaluation?.(e);
+    }
     evaluations.push(...done);
-    const accepted = done.filter((e) => e.summary.verdict !== 'invalid');
+    // Issue 5: an environment the LLM validator rejected is not counted as accepted.
+    const accepted = done.filter((e) => e.summary.verdict !== 'invalid' && e.summary.review?.accepted !== false);
     const played = accepted.filter((e) => e.summary.solveRate !== undefined);
     const summary: RoundSummary = {
       round,
@@ -101,13 +137,29 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
   return { evaluations, rounds, designed };
 }
 
+/**
+ * Issue 5: R-Zero's repetition penalty, for the uncertainty reward: the round's played
+ * environments are clustered by the BLEU distance of their tasks (first observations), and
+ * each one's designer reward loses its cluster's share of them.
+ */
+export function applyRepetitionPenalty(evaluations: readonly Evaluation[]): void {
+  const rewarded = evaluations.filter((e) => e.summary.designerReward !== undefined);
+  const penalties = repetitionPenalties(rewarded.map((e) => e.summary.task ?? ''));
+  rewarded.forEach((e, i) => {
+    e.summary.repetitionPenalty = penalties[i]!;
+    e.summary.designerReward! -= penalties[i]!;
+  });
+}
+
 export function toRecord(e: Evaluation, round: number): EnvironmentRecord {
   const s = e.summary;
-  const record: EnvironmentRecord = { id: s.id, round, valid: s.verdict !== 'invalid', source: s.source };
+  const rejectedByReview = s.review?.accepted === false;
+  const record: EnvironmentRecord = { id: s.id, round, valid: s.verdict !== 'invalid' && !rejectedByReview, source: s.source };
   if (s.family) record.family = s.family;
   if (s.difficulty !== undefined) record.difficulty = s.difficulty;
   if (s.horizon !== undefined) record.horizon = s.horizon;
   if (s.reason) record.reason = s.reason;
+  else if (rejectedByReview) record.reason = `review: ${s.review!.reason.slice(0, 200)}`;
   if (s.solveRate !== undefined) record.solveRate = s.solveRate;
   if (s.solveRate !== undefined && s.hintSolveRate !== undefined) record.regret = s.hintSolveRate - s.solveRate;
   if (s.designerReward !== undefined) record.designerReward = s.designerReward;

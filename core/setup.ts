@@ -12,6 +12,9 @@ import { missingKeyMessage } from './providers/keys.js';
 import { statsOf } from './providers/layer.js';
 import { addUsage, emptyUsage } from './providers/stats.js';
 import { createLLMAgent } from './roles/llm-agent.js';
+import { createLLMDesigner } from './roles/llm-designer.js';
+import { loadCorpus } from './roles/corpus.js';
+import path from 'node:path';
 import { BUILTINS } from './builtins.js';
 import { availableParallelism } from 'node:os';
 import { UsageError } from './errors.js';
@@ -91,8 +94,17 @@ async function resolveRole(registry: PluginRegistry, kind: 'designer' | 'agent',
     provider = await createProvider(registry, id, config, kind);
     providers.set(id, provider);
   }
-  if (kind === 'agent') return createLLMAgent(provider);
-  throw new UsageError(`--designer ${id}: model-driven designers are not available in this build yet`);
+  // Issue 5: settings of the LLM roles (config keys selfplay.language, selfplay.corpus, agentMemory; optional).
+  const settings = config as SpadeConfig & { agentMemory?: string; selfplay: { language?: Language; corpus?: string } };
+  if (kind === 'agent') {
+    try {
+      return createLLMAgent(provider, { memory: settings.agentMemory });
+    } catch (error) {
+      throw new UsageError(`--agent-memory: ${(error as Error).message}`);
+    }
+  }
+  const { language, corpus } = settings.selfplay;
+  return createLLMDesigner(provider, { language, corpus: corpus ? await loadCorpus(path.resolve(corpus)) : undefined });
 }
 
 export async function resolveRunParts(registry: PluginRegistry, config: SpadeConfig): Promise<RunParts> {

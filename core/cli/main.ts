@@ -6,6 +6,8 @@ import { hideBin } from 'yargs/helpers';
 import { DataError, EXIT, UsageError } from '../errors.js';
 import { runCommand, runOptions, type RunArgs } from './run-command.js';
 import { listCommand } from './list-command.js';
+import { reportCommand, reportOptions, type ReportArgs } from './report-command.js';
+import { benchCommand, benchOptions, type BenchArgs } from './bench-command.js';
 import { validateCommand, validateOptions, type ValidateArgs } from './validate-command.js';
 import { packageVersion } from '../versions.js';
 
@@ -30,6 +32,12 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<numb
     )
     .command('validate <files..>', 'Run the validation gate on environment programs (.js, .mjs, .py); exit 1 when one is invalid', validateOptions, async (args) => {
       exitCode = await validateCommand(args as ValidateArgs);
+    })
+    .command('report <runs..>', 'Build the comparison report of one or more runs (HTML, Markdown or JSON), or publish a static site', reportOptions, async (args) => {
+      exitCode = await reportCommand(args as ReportArgs);
+    })
+    .command('bench <run>', "Time each valid environment's reset and step in its sandbox (tinybench): what an RL trainer pays per step", benchOptions, async (args) => {
+      exitCode = await benchCommand(args as BenchArgs);
     })
     .example('$0', 'the offline default: reference designer and agent, self-play + procedural suite, into runs/<time>')
     .example('$0 run --out runs/x --rounds 4 --suites spade,procedural', 'choose rounds and suites')

@@ -1,0 +1,87 @@
+/**
+ * `spade-bench bench RUN_DIR`: what an RL trainer pays per step. Each valid environment of the
+ * run is loaded in its sandbox and its `reset` and `reset`+`step` are timed with tinybench.
+ */
+import type { Argv } from 'yargs';
+import { Bench } from 'tinybench';
+import { DEFAULT_CONFIG, type SpadeConfig } from '../config.js';
+import { EXIT, UsageError } from '../errors.js';
+import { createRegistry, createSandboxSet } from '../setup.js';
+import type { Language } from '../types.js';
+import { percentiles } from '../metrics/percentiles.js';
+import { readResults } from './report-command.js';
+
+export function benchOptions(y: Argv): Argv {
+  return y
+    .positional('run', { type: 'string', describe: 'A run folder (or its results.json)' })
+    .option('sandbox', { type: 'string', describe: 'Sandbox for JavaScript environments [default: the run\'s]' })
+    .option('limit', { type: 'number', describe: 'At most N environments per suite' })
+    .option('time', { type: 'number', default: 100, describe: 'Milliseconds of measurement per task' })
+    .option('json', { type: 'boolean', describe: 'Print JSON instead of a table' })
+    .strictOptions();
+}
+
+export interface BenchArgs {
+  run?: string;
+  sandbox?: string;
+  limit?: number;
+  time?: number;
+  json?: boolean;
+}
+
+export interface EnvironmentCost {
+  suite: string;
+  id: string;
+  family?: string;
+  /** Mean microseconds of reset(seed). */
+  resetUs: number;
+  /** Mean microseconds of one step after a fresh reset. */
+  stepUs: number;
+  samples: number;
+}
+
+export async function benchCommand(args: BenchArgs): Promise<number> {
+  if (!args.run) throw new UsageError('bench: name a run folder');
+  const results = readResults(args.run);
+  const config: SpadeConfig = { ...DEFAULT_CONFIG, sandbox: args.sandbox ?? results.run.sandbox };
+  const sandboxes = createSandboxSet(createRegistry(), config);
+  const costs: EnvironmentCost[] = [];
+  try {
+    for (const suite of results.suites) {
+      const environments = suite.environments.filter((e) => e.verdict !== 'invalid').slice(0, args.limit ?? Infinity);
+      for (const e of environments) {
+        const sandbox = await sandboxes.get(e.language as Language);
+        const env = await sandbox.load({ id: e.id, language: e.language as Language, source: e.source }, { maxCalls: Number.MAX_SAFE_INTEGER });
+        const action = e.sample?.steps[0]?.action ?? '\\boxed{0}';
+        try {
+          const bench = new Bench({ time: args.time ?? 100, warmupTime: 20 });
+          bench.add('reset', async () => void (await env.reset(1)));
+          // Each step is timed alone, from a fresh reset done outside the measurement.
+          bench.add('step', async () => void (await env.step(action)), { beforeEach: async () => void (await env.reset(1)) });
+          await bench.run();
+          const [reset, step] = bench.tasks.map((t) => t.result as { latency?: { mean: number; samplesCount?: number } } | undefined);
+          costs.push({ suite: suite.id, id: e.id, family: e.family, resetUs: (reset?.latency?.mean ?? NaN) * 1000, stepUs: (step?.latency?.mean ?? NaN) * 1000, samples: step?.latency?.samplesCount ?? 0 });
+        } finally {
+          await env.dispose();
+        }
+      }
+    }
+  } finally {
+    await sandboxes.close();
+  }
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify(costs, null, 2)}\n`);
+    return EXIT.ok;
+  }
+  const lines = ['suite        environment                 family                 reset µs   step µs'];
+  for (const c of costs) {
+    lines.push(`${c.suite.padEnd(12)} ${c.id.padEnd(27)} ${(c.family ?? '').padEnd(20)} ${c.resetUs.toFixed(1).padStart(10)} ${c.stepUs.toFixed(1).padStart(9)}`);
+  }
+  for (const suite of [...new Set(costs.map((c) => c.suite))]) {
+    const steps = costs.filter((c) => c.suite === suite).map((c) => c.stepUs);
+    const [p50, p95] = percentiles(steps, [50, 95]);
+    lines.push(`${suite}: ${steps.length} environments, step p50 ${p50!.toFixed(1)} µs, p95 ${p95!.toFixed(1)} µs`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return EXIT.ok;
+}

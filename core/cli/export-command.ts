@@ -1,0 +1,40 @@
+/**
+ * `spade-bench export RUN_DIR --format jsonl -o FILE` (one line per episode, for RL trainers)
+ * and `--format pool -o DIR` (the valid environments as program files plus index.jsonl).
+ */
+import type { Argv } from 'yargs';
+import path from 'node:path';
+import { EXIT, UsageError } from '../errors.js';
+import { exportEpisodes, exportPool } from '../export.js';
+
+export interface ExportArgs {
+  run: string;
+  format: string;
+  output?: string;
+  suites?: string;
+}
+
+export function exportOptions(y: Argv): Argv {
+  return y
+    .positional('run', { type: 'string', describe: 'The run folder (holding journal.jsonl)' })
+    .option('format', { type: 'string', default: 'jsonl', describe: 'jsonl: one line per episode (messages, per-step rewards, designer reward); pool: the valid environments as .py/.js files plus index.jsonl' })
+    .option('output', { alias: 'o', type: 'string', describe: 'Output file (jsonl) or folder (pool)' })
+    .option('suites', { type: 'string', describe: 'pool: comma-separated suites whose environments to write [default: spade]' });
+}
+
+export async function exportCommand(args: ExportArgs): Promise<number> {
+  if (!args.output) throw new UsageError('export: -o FILE (jsonl) or -o DIR (pool) is required');
+  const runDir = path.resolve(args.run);
+  const output = path.resolve(args.output);
+  if (args.format === 'jsonl') {
+    const n = exportEpisodes(runDir, output);
+    process.stdout.write(`${n} episode${n === 1 ? '' : 's'} written to ${path.relative(process.cwd(), output) || output}\n`);
+  } else if (args.format === 'pool') {
+    const suites = args.suites?.split(',').map((s) => s.trim()).filter(Boolean);
+    const index = exportPool(runDir, output, suites?.length ? suites : undefined);
+    process.stdout.write(`${index.length} valid environment${index.length === 1 ? '' : 's'} written to ${path.relative(process.cwd(), output) || output}\n`);
+  } else {
+    throw new UsageError(`export: --format must be jsonl or pool, got ${JSON.stringify(args.format)}`);
+  }
+  return EXIT.ok;
+}

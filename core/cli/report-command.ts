@@ -1,0 +1,66 @@
+/**
+ * `spade-bench report RUN_DIR...`: the comparison report of one or more runs, as one
+ * self-contained HTML file, Markdown (for CI step summaries) or JSON; or a static site.
+ */
+import type { Argv } from 'yargs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { DataError, EXIT, UsageError } from '../errors.js';
+import { SCHEMA_VERSION, type RunResults } from '../results.js';
+import { writeFileAtomic } from '../fs.js';
+
+export function reportOptions(y: Argv): Argv {
+  return y
+    .positional('runs', { type: 'string', array: true, describe: 'Run folders (or their results.json files); several are shown side by side' })
+    .option('o', { alias: 'out', type: 'string', describe: 'Output file; "-" prints to standard output [default: report.html / report.md / report.json]' })
+    .option('format', { choices: ['html', 'md', 'json'] as const, default: 'html', describe: 'html: one self-contained file; md: a summary for CI step summaries; json: the results array' })
+    .option('publish', { type: 'string', describe: 'Write a static site to this folder instead: index.html, one page per run, results.json' })
+    .strictOptions();
+}
+
+export interface ReportArgs {
+  runs?: string[];
+  o?: string;
+  format?: 'html' | 'md' | 'json';
+  publish?: string;
+}
+
+/** Read a run's results.json (from its folder or the file itself), checking its schema. */
+export function readResults(location: string): RunResults {
+  const file = existsSync(location) && statSync(location).isDirectory() ? path.join(location, 'results.json') : location;
+  if (!existsSync(file)) throw new UsageError(`${location}: no results.json (is it a run folder?)`);
+  let value: Partial<RunResults>;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8')) as Partial<RunResults>;
+  } catch (error) {
+    throw new DataError(file, undefined, `not valid JSON: ${(error as Error).message}`);
+  }
+  if (value?.schemaVersion !== SCHEMA_VERSION) {
+    throw new DataError(file, undefined, `results schemaVersion ${JSON.stringify(value?.schemaVersion)} is not ${SCHEMA_VERSION}, the version this spade-bench reads`);
+  }
+  if (!value.run || !Array.isArray(value.suites)) throw new DataError(file, undefined, 'missing "run" or "suites"');
+  return value as RunResults;
+}
+
+export async function reportCommand(args: ReportArgs): Promise<number> {
+  const runs = (args.runs ?? []).map(readResults);
+  if (!runs.length) throw new UsageError('report: name at least one run folder');
+  if (args.publish) {
+    const { publishSite } = await import('../../reports/publish.js');
+    const written = await publishSite(runs, args.publish);
+    process.stdout.write(`published ${written.length} files to ${args.publish} (open ${path.join(args.publish, 'index.html')})\n`);
+    return EXIT.ok;
+  }
+  const format = args.format ?? 'html';
+  let text: string;
+  if (format === 'md') text = (await import('../../reports/markdown.js')).renderMarkdownReport(runs);
+  else if (format === 'json') text = `${JSON.stringify(runs, null, 2)}\n`;
+  else text = await (await import('../../reports/html.js')).renderHtmlReport(runs);
+  const out = args.o ?? `report.${format}`;
+  if (out === '-') process.stdout.write(text);
+  else {
+    writeFileAtomic(out, text);
+    process.stderr.write(`wrote ${out} (${(Buffer.byteLength(text) / 1024).toFixed(0)} KiB)\n`);
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,164 @@
+/**
+ * Export a run for training, from its journal:
+ *   jsonl  one line per episode, ready for RL trainers: the environment (id, code hash), the
+ *          agent's messages (LLM agents), per-step rewards, how the episode ended, and the
+ *          environment's designer reward and solve rates;
+ *   pool   the valid environments as program files (`<id>.py` / `<id>.js`, loadable unchanged
+ *          by SPADE's loader and by the `spade-pool:DIR` suite) plus `index.jsonl`.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { EnvironmentSummary } from './results.js';
+import type { ChatMessage, EpisodeResult } from './types.js';
+import { readJournal, JOURNAL_FILE, type JournalRecord } from './journal.js';
+import { writeFileAtomic } from './fs.js';
+import { UsageError } from './errors.js';
+import { SELFPLAY_SUITE } from './run.js';
+
+/** `sha256:<hex>` of a program's source. */
+export function codeHash(source: string): string {
+  return `sha256:${createHash('sha256').update(source).digest('hex')}`;
+}
+
+export interface EpisodeLine {
+  run_id: string | null;
+  suite: string;
+  round: number | null;
+  environment_id: string;
+  code_hash: string | null;
+  language: string | null;
+  attempt: number;
+  with_hint: boolean;
+  seed: number;
+  horizon: number;
+  /** The agent's conversation (system, observations, replies); empty for agents that keep none. */
+  messages: ChatMessage[];
+  rewards: number[];
+  total_reward: number;
+  terminated: boolean;
+  truncated: boolean;
+  outcome: EpisodeResult['outcome'];
+  turns: number;
+  error: string | null;
+  designer_reward: number | null;
+  solve_rate: number | null;
+  hint_solve_rate: number | null;
+  input_tokens: number;
+  output_tokens: number;
+}
+
+export interface PoolIndexLine {
+  id: string;
+  file: string;
+  language: string;
+  code_hash: string;
+  round: number | null;
+  task: string | null;
+  solve_rate: number | null;
+  hint_solve_rate: number | null;
+  designer_reward: number | null;
+}
+
+const key = (suite: string, id: string): string => `${suite}\u0000${id}`;
+
+interface RunRecords {
+  runId: string | null;
+  environments: Map<string, { suite: string; summary: EnvironmentSummary }>;
+  episodes: EpisodeResult[];
+}
+
+function collect(records: readonly JournalRecord[]): RunRecords {
+  const run: RunRecords = { runId: null, environments: new Map(), episodes: [] };
+  const episodes = new Map<string, EpisodeResult>();
+  for (const r of records) {
+    if (r.type === 'start') run.runId ??= r.runId;
+    else if (r.type === 'environment') run.environments.set(key(r.suite, r.environment.id), { suite: r.suite, summary: r.environment });
+    else if (r.type === 'episode') {
+      const e = r.episode;
+      episodes.set(`${key(e.suite, e.environmentId)}\u0000${e.attempt}\u0000${e.withHint}`, e);
+    }
+  }
+  run.episodes = [...episodes.values()];
+  return run;
+}
+
+function readRun(runDir: string): RunRecords {
+  if (!existsSync(path.join(runDir, JOURNAL_FILE))) throw new UsageError(`${runDir} holds no run: ${JOURNAL_FILE} not found`);
+  return collect(readJournal(runDir));
+}
+
+/** One line per journaled episode. */
+export function episodeLines(records: readonly JournalRecord[]): EpisodeLine[] {
+  const run = collect(records);
+  return run.episodes.map((e) => {
+    const s = run.environments.get(key(e.suite, e.environmentId))?.summary;
+    const rewards = e.rewards ?? e.steps?.map((step) => step.reward) ?? [];
+    return {
+      run_id: run.runId,
+      suite: e.suite,
+      round: e.round ?? null,
+      environment_id: e.environmentId,
+      code_hash: s ? codeHash(s.source) : null,
+      language: s?.language ?? null,
+      attempt: e.attempt,
+      with_hint: e.withHint,
+      seed: e.seed,
+      horizon: e.horizon,
+      messages: e.messages ?? [],
+      rewards,
+      total_reward: e.totalReward,
+      terminated: e.terminated ?? e.outcome === 'won',
+      truncated: e.truncated ?? false,
+      outcome: e.outcome,
+      turns: e.turns,
+      error: e.error ?? null,
+      designer_reward: s?.designerReward ?? null,
+      solve_rate: s?.solveRate ?? null,
+      hint_solve_rate: s?.hintSolveRate ?? null,
+      input_tokens: e.usage?.inputTokens ?? 0,
+      output_tokens: e.usage?.outputTokens ?? 0,
+    };
+  });
+}
+
+/** Write the episodes of the run in `runDir` as JSON Lines to `file`; returns how many. */
+export function exportEpisodes(runDir: string, file: string): number {
+  if (!existsSync(path.join(runDir, JOURNAL_FILE))) throw new UsageError(`${runDir} holds no run: ${JOURNAL_FILE} not found`);
+  const lines = episodeLines(readJournal(runDir));
+  writeFileAtomic(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  return lines.length;
+}
+
+/** A file name from an environment id: letters, digits, `-`, `_` and `.` kept, the rest `_`. */
+export const programFileName = (id: string, language: string): string =>
+  `${id.replace(/[^\w.-]/g, '_').replace(/^\.+/, '_')}.${language === 'python' ? 'py' : 'js'}`;
+
+/**
+ * Write the valid environments of `suites` (default: the self-play pool) into `dir`, one
+ * program file each, and `index.jsonl`; an environment the LLM validator rejected is left
+ * out. Returns the index.
+ */
+export function exportPool(runDir: string, dir: string, suites: readonly string[] = [SELFPLAY_SUITE]): PoolIndexLine[] {
+  const run = readRun(runDir);
+  mkdirSync(dir, { recursive: true });
+  const index: PoolIndexLine[] = [];
+  for (const { suite, summary: s } of run.environments.values()) {
+    if (!suites.includes(suite) || s.verdict !== 'valid' || s.review?.accepted === false) continue;
+    const file = programFileName(s.id, s.language);
+    writeFileSync(path.join(dir, file), s.source.endsWith('\n') ? s.source : `${s.source}\n`);
+    index.push({
+      id: s.id,
+      file,
+      language: s.language,
+      code_hash: codeHash(s.source),
+      round: s.round ?? null,
+      task: s.task ?? null,
+      solve_rate: s.solveRate ?? null,
+      hint_solve_rate: s.hintSolveRate ?? null,
+      designer_reward: s.designerReward ?? null,
+    });
+  }
+  writeFileAtomic(path.join(dir, 'index.jsonl'), index.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  return index;
+}

@@ -1,0 +1,97 @@
+/**
+ * Distributed runs (`spade-bench run --redis URL`): an Evaluator that puts each environment
+ * evaluation (gate and episodes) on a BullMQ queue as one job and waits for its result, which
+ * any `spade-bench worker` on that Redis computes with its own sandbox and agent, built from
+ * the config sent with the job. The run itself (designer, rounds, journal) stays here, so
+ * self-play keeps its round barrier: a round's designs wait for every job of the round before.
+ *
+ * A job's id is its run, suite and environment, so a job is never queued twice, and its result
+ * is delivered once. A worker killed mid-job stops renewing its lock; BullMQ's stalled-job
+ * check hands the job to another worker, which starts the environment afresh: the same seeds
+ * give the same evaluation, and only the finished one is journaled.
+ */
+import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
+import path from 'node:path';
+import { Queue, QueueEvents } from 'bullmq';
+import type { SpadeConfig } from '../config.js';
+import type { Evaluator } from '../evaluate.js';
+import { recordedConfig } from '../run.js';
+import { deliverFreshWork, toEvaluationJob, type EvaluationJob, type JobOutcome } from './evaluation-job.js';
+import { connectRedis, EVALUATION_QUEUE } from './redis-connection.js';
+
+export interface DistributedOptions {
+  /** redis://host:port */
+  redis: string;
+  config: SpadeConfig;
+  /** The run's output folder: with the config, it names the run's jobs. */
+  outDir: string;
+  validateOnly?: boolean;
+  queueName?: string;
+  /** Tries per job when a worker fails it (a crashed or killed worker is retried apart). Default 3. */
+  attempts?: number;
+}
+
+/** What a job carries: the evaluation, and the config the worker builds its sandbox and agent from (no keys). */
+export interface EvaluationJobData {
+  config: SpadeConfig;
+  job: EvaluationJob;
+}
+
+export interface DistributedEvaluator {
+  /** Pass as `RunSetup.evaluator`. */
+  readonly evaluate: Evaluator;
+  /** Workers connected to the queue now. */
+  workers(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Names the jobs of one run: the same run (resumed or not) gives the same ids, another run others. */
+export function runKey(options: Pick<DistributedOptions, 'config' | 'outDir' | 'validateOnly'>): string {
+  const { out, ...config } = recordedConfig(options.config);
+  void out;
+  const text = JSON.stringify([hostname(), path.resolve(options.outDir), config, Boolean(options.validateOnly)]);
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+/** A BullMQ job id (no ':' allowed) for one environment of one run. */
+export function jobId(key: string, suite: string, environmentId: string): string {
+  return [key, suite, environmentId].map(encodeURIComponent).join('/');
+}
+
+export async function createDistributedEvaluator(options: DistributedOptions): Promise<DistributedEvaluator> {
+  const name = options.queueName ?? EVALUATION_QUEUE;
+  const [queueConnection, eventsConnection] = await Promise.all([connectRedis(options.redis), connectRedis(options.redis)]);
+  const queue = new Queue<EvaluationJobData, JobOutcome>(name, { connection: queueConnection as never });
+  const events = new QueueEvents(name, { connection: eventsConnection as never });
+  queue.on('error', () => {});
+  events.on('error', () => {});
+  await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
+  const key = runKey(options);
+  // API keys never go on the queue: workers read their own.
+  const config = recordedConfig(options.config) as unknown as SpadeConfig;
+
+  const evaluate: Evaluator = async (program, taskSeed, ctx) => {
+    const data: EvaluationJobData = { config, job: toEvaluationJob(program, taskSeed, ctx) };
+    const job = await queue.add('evaluate', data, {
+      jobId: jobId(key, ctx.suite, program.id),
+      attempts: options.attempts ?? 3,
+      backoff: { type: 'fixed', delay: 500 },
+      removeOnComplete: { age: 3600 },
+      removeOnFail: { age: 24 * 3600 },
+    });
+    // In-flight jobs finish after an abort (Ctrl-C), as in-thread evaluations do; no new ones start.
+    const outcome = (await job.waitUntilFinished(events)) as JobOutcome;
+    for (const work of outcome.fresh) deliverFreshWork(work, program, ctx);
+    return outcome.evaluation;
+  };
+
+  return {
+    evaluate,
+    workers: async () => (await queue.getWorkers()).length,
+    async close() {
+      await Promise.allSettled([events.close(), queue.close()]);
+      await Promise.allSettled([queueConnection.quit(), eventsConnection.quit()]);
+    },
+  };
+}

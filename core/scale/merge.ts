@@ -1,0 +1,149 @@
+/**
+ * `spade-bench merge`: the shards of one run (`--shard i/n`) put back together into one run
+ * folder whose results.json equals that of the unsharded run. Each suite's metrics are
+ * recomputed from the shards' journals with the run's own `suiteResult`, over the environments
+ * in the order the unsharded run would have had them (task index), so every estimate, interval
+ * and bootstrap comes out the same.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { EnvironmentProgram, EpisodeResult } from '../types.js';
+import type { EnvironmentSummary, GateVerdict, RunResults, SuiteResult } from '../results.js';
+import { SCHEMA_VERSION } from '../results.js';
+import type { Evaluation } from '../evaluate.js';
+import { readJournal, Journal, JOURNAL_FILE, type JournalRecord } from '../journal.js';
+import { suiteResult, writeOutputs } from '../run.js';
+import { addEqualSizeDiversity } from '../metrics/index.js';
+import { addUsage } from '../providers/stats.js';
+import { DataError, UsageError } from '../errors.js';
+import { readShard, type Shard } from './shard.js';
+
+interface ShardRun {
+  dir: string;
+  shard: Shard;
+  results: RunResults;
+  records: JournalRecord[];
+}
+
+const key = (suite: string, id: string): string => `${suite}\u0000${id}`;
+
+/**
+ * A suite's evaluations rebuilt from journal records, for the environments `summaries` lists
+ * (in that order): the gate verdict and every episode as journaled, the program from the
+ * designer's record when there is one, else from the summary (id, language, source, meta).
+ */
+export function evaluationsFromJournal(records: readonly JournalRecord[], suite: string, summaries: readonly EnvironmentSummary[]): Evaluation[] {
+  const verdicts = new Map<string, GateVerdict>();
+  const episodes = new Map<string, Map<string, EpisodeResult>>();
+  const programs = new Map<string, EnvironmentProgram>();
+  for (const r of records) {
+    if (r.type === 'verdict' && r.suite === suite) verdicts.set(r.id, r.verdict);
+    else if (r.type === 'designed' && r.suite === suite) for (const p of r.programs) programs.set(p.id, p);
+    else if (r.type === 'episode' && r.episode.suite === suite) {
+      let byPlay = episodes.get(r.episode.environmentId);
+      if (!byPlay) episodes.set(r.episode.environmentId, (byPlay = new Map()));
+      byPlay.set(`${r.episode.withHint ? 1 : 0}:${r.episode.attempt}`, r.episode);
+    }
+  }
+  return summaries.map((summary) => {
+    const verdict = verdicts.get(summary.id);
+    if (!verdict) throw new DataError(JOURNAL_FILE, undefined, `no gate verdict for ${suite}/${summary.id}`);
+    const played = [...(episodes.get(summary.id)?.values() ?? [])]
+      .sort((a, b) => Number(a.withHint) - Number(b.withHint) || a.attempt - b.attempt)
+      .map((journaled) => {
+        const { steps, firstObservation, ...episode } = journaled;
+        void steps, firstObservation;
+        return episode;
+      });
+    const program: EnvironmentProgram = programs.get(summary.id) ?? {
+      id: summary.id,
+      language: summary.language as EnvironmentProgram['language'],
+      source: summary.source,
+      meta: { family: summary.family, difficulty: summary.difficulty, horizon: summary.horizon },
+    };
+    return { program, verdict, episodes: played, summary };
+  });
+}
+
+function readShardRun(dir: string): ShardRun {
+  const shard = readShard(dir);
+  if (!shard) throw new UsageError(`${dir} is not a shard of a run (no shard.json): run it with --shard i/n`);
+  const file = path.join(dir, 'results.json');
+  if (!existsSync(file)) throw new UsageError(`${dir} holds no results.json: finish (or --resume) that shard first`);
+  return { dir, shard, results: JSON.parse(readFileSync(file, 'utf8')) as RunResults, records: readJournal(dir) };
+}
+
+/** The shards, in index order, after checking they are the n slices of one run. */
+function checkShards(runs: ShardRun[]): ShardRun[] {
+  if (runs.length === 0) throw new UsageError('merge: name the shard folders to merge');
+  const count = runs[0]!.shard.count;
+  const sorted = [...runs].sort((a, b) => a.shard.index - b.shard.index);
+  const indices = sorted.map((r) => r.shard.index);
+  if (runs.some((r) => r.shard.count !== count) || indices.join() !== Array.from({ length: count }, (_, i) => i).join()) {
+    throw new UsageError(`merge: expected the ${count} shards 0/${count} to ${count - 1}/${count} once each, got ${runs.map((r) => `${r.shard.index}/${r.shard.count}`).join(', ')}`);
+  }
+  const configOf = (r: ShardRun): string => JSON.stringify({ ...r.results.run.config, out: undefined });
+  const mismatch = sorted.find((r) => configOf(r) !== configOf(sorted[0]!));
+  if (mismatch) throw new UsageError(`merge: ${mismatch.dir} was run with another config than ${sorted[0]!.dir}`);
+  return sorted;
+}
+
+/** Shard i holds the unsharded tasks i, i+n, i+2n...: deal them back in that order. */
+function interleave<T>(lists: T[][]): T[] {
+  const out: T[] = [];
+  const longest = Math.max(0, ...lists.map((l) => l.length));
+  for (let j = 0; j < longest; j++) for (const list of lists) if (j < list.length) out.push(list[j]!);
+  return out;
+}
+
+function mergeSuite(id: string, shards: ShardRun[]): SuiteResult {
+  const parts = shards.map((run) => ({ run, suite: run.results.suites.find((s) => s.id === id) }));
+  const present = parts.filter((p): p is { run: ShardRun; suite: SuiteResult } => p.suite !== undefined);
+  const first = present[0]!.suite;
+  const evaluations = interleave(present.map(({ run, suite }) => evaluationsFromJournal(run.records, id, suite.environments)));
+  // Shards run side by side: the suite took as long as its slowest shard.
+  const wallSec = Math.max(...present.map(({ suite }) => suite.metrics.throughput.wallSec));
+  const usage = addUsage(...present.map(({ suite }) => suite.metrics.usage));
+  const result = suiteResult(id, first.kind, evaluations, wallSec, first.rounds, usage);
+  if (first.skippedRecords) result.skippedRecords = first.skippedRecords;
+  return result;
+}
+
+/** Merge the shard folders `dirs` into `outDir` (results.json, report.html, journal.jsonl). */
+export async function mergeShardRuns(dirs: readonly string[], outDir: string): Promise<RunResults> {
+  const shards = checkShards(dirs.map(readShardRun));
+  const head = shards[0]!.results.run;
+  const ids = [...new Set(shards.flatMap((s) => s.results.suites.map((suite) => suite.id)))];
+  const suites = addEqualSizeDiversity(ids.map((id) => mergeSuite(id, shards)));
+  const times = (pick: (r: ShardRun) => string | undefined): string[] => shards.map(pick).filter((t): t is string => t !== undefined).sort();
+  const results: RunResults = {
+    schemaVersion: SCHEMA_VERSION,
+    run: {
+      ...head,
+      id: path.basename(path.resolve(outDir)),
+      startedAt: times((r) => r.results.run.startedAt)[0]!,
+      finishedAt: times((r) => r.results.run.finishedAt).at(-1),
+      config: { ...head.config, out: outDir },
+      complete: shards.every((s) => s.results.run.complete),
+    },
+    suites,
+  };
+  if (results.run.finishedAt === undefined) delete results.run.finishedAt;
+  writeMergedJournal(outDir, shards, results);
+  await writeOutputs(outDir, results);
+  return results;
+}
+
+/** One journal for the merged run: the first shard's start, every shard's work, one end. */
+function writeMergedJournal(outDir: string, shards: ShardRun[], results: RunResults): void {
+  if (existsSync(path.join(outDir, 'journal.jsonl')) || existsSync(path.join(outDir, 'results.json'))) {
+    throw new UsageError(`${outDir} already holds a run: choose another -o`);
+  }
+  mkdirSync(outDir, { recursive: true });
+  const journal = new Journal(outDir);
+  const start = shards[0]!.records.find((r) => r.type === 'start');
+  if (start) journal.append(start);
+  for (const shard of shards) for (const r of shard.records) if (r.type !== 'start' && r.type !== 'resume' && r.type !== 'end') journal.append(r);
+  journal.append({ type: 'end', finishedAt: results.run.finishedAt ?? new Date().toISOString(), complete: results.run.complete });
+  journal.close();
+}

@@ -1,0 +1,79 @@
+// `spade-bench report` and `spade-bench bench` on a real run's folder.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { runCli, tempDir } from '../../helpers/cli.js';
+import type { RunResults } from '../../../core/results.js';
+
+const dir = tempDir();
+const runA = path.join(dir, 'a');
+const runB = path.join(dir, 'b');
+
+test.before(async () => {
+  const small = ['--rounds', '1', '--envs-per-round', '4', '--attempts', '1', '--limit', '6'];
+  const [a, b] = await Promise.all([runCli(['run', '--out', runA, '--seed', '1', ...small]), runCli(['run', '--out', runB, '--seed', '2', ...small])]);
+  assert.is(a.code, 0, a.stderr);
+  assert.is(b.code, 0, b.stderr);
+});
+
+test('report: two runs side by side in one self-contained HTML file', async () => {
+  const out = path.join(dir, 'both.html');
+  const r = await runCli(['report', runA, runB, '-o', out]);
+  assert.is(r.code, 0, r.stderr);
+  const html = readFileSync(out, 'utf8');
+  assert.match(html, '<svg');
+  assert.not.match(html, /<script[^>]+src=|<link[^>]+href="http/);
+  assert.match(html, '>a<');
+  assert.match(html, '>b<');
+});
+
+test('report --format md and json, to a file or standard output', async () => {
+  const md = await runCli(['report', runA, '--format', 'md', '-o', '-']);
+  assert.is(md.code, 0, md.stderr);
+  assert.match(md.stdout, '| spade | self-play |');
+  assert.match(md.stdout, '| procedural | static |');
+  const json = await runCli(['report', runA, runB, '--format', 'json', '-o', path.join(dir, 'r.json')]);
+  assert.is(json.code, 0, json.stderr);
+  const runs = JSON.parse(readFileSync(path.join(dir, 'r.json'), 'utf8')) as RunResults[];
+  assert.equal(runs.map((r) => r.run.seed), [1, 2]);
+});
+
+test('report --publish: an index and one page per run', async () => {
+  const site = path.join(dir, 'site');
+  const r = await runCli(['report', runA, runB, '--publish', site]);
+  assert.is(r.code, 0, r.stderr);
+  for (const f of ['index.html', 'runs/a.html', 'runs/b.html', 'results.json']) assert.ok(existsSync(path.join(site, f)), f);
+  assert.match(readFileSync(path.join(site, 'index.html'), 'utf8'), 'runs/a.html');
+});
+
+test('report: a folder without results, or a malformed or foreign results.json, is a usage error naming the file', async () => {
+  let r = await runCli(['report', tempDir()]);
+  assert.is(r.code, 2);
+  assert.match(r.stderr, 'no results.json');
+  const bad = path.join(tempDir(), 'results.json');
+  writeFileSync(bad, '{ "schemaVersion": 1, ');
+  r = await runCli(['report', bad]);
+  assert.is(r.code, 2);
+  assert.match(r.stderr, `${bad}: not valid JSON`);
+  writeFileSync(bad, JSON.stringify({ schemaVersion: 99, run: {}, suites: [] }));
+  r = await runCli(['report', bad]);
+  assert.is(r.code, 2);
+  assert.match(r.stderr, 'schemaVersion 99');
+});
+
+test('bench: reset and step cost of every valid environment', async () => {
+  const r = await runCli(['bench', runA, '--json', '--time', '20']);
+  assert.is(r.code, 0, r.stderr);
+  const costs = JSON.parse(r.stdout) as { suite: string; id: string; resetUs: number; stepUs: number; samples: number }[];
+  const results = JSON.parse(readFileSync(path.join(runA, 'results.json'), 'utf8')) as RunResults;
+  const valid = results.suites.flatMap((s) => s.environments.filter((e) => e.verdict !== 'invalid').map((e) => `${s.id}/${e.id}`));
+  assert.equal(costs.map((c) => `${c.suite}/${c.id}`), valid);
+  for (const c of costs) {
+    assert.ok(Number.isFinite(c.resetUs) && c.resetUs > 0, `${c.id} reset measured`);
+    assert.ok(Number.isFinite(c.stepUs) && c.stepUs > 0, `${c.id} step measured`);
+    assert.ok(c.samples > 0);
+  }
+});
+
+test.run();

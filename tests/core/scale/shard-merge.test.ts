@@ -1,0 +1,53 @@
+// Sharded runs: the slices of a run, merged, give the results.json of the unsharded run, and
+// the merged folder is a run like any other (journal, report).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseShard, shardSuite } from '../../../core/scale/shard.js';
+import { mergeShardRuns } from '../../../core/scale/merge.js';
+import { createProceduralSuite } from '../../../benchmarks/procedural.js';
+import { comparable, journaledEpisodes, runLocally, smallConfig } from './local-run.js';
+import { tempDir } from '../../helpers/cli.js';
+import type { RunResults } from '../../../core/results.js';
+
+test('parseShard reads i/n and refuses what is not a slice', () => {
+  assert.equal(parseShard('1/3'), { index: 1, count: 3 });
+  for (const bad of ['3/3', '1', 'a/b', '-1/2', '0/0']) assert.throws(() => parseShard(bad), /--shard/, bad);
+});
+
+test('the shards of a suite take every task exactly once, by index modulo n, after the limit', async () => {
+  const suite = createProceduralSuite();
+  const all = (await suite.tasks({ limit: 20 })).map((t) => t.program.id);
+  const slices = await Promise.all([0, 1, 2].map((index) => shardSuite(suite, { index, count: 3 }).tasks({ limit: 20 })));
+  assert.equal(slices[1]!.map((t) => t.program.id), all.filter((_, i) => i % 3 === 1));
+  assert.equal(slices.flat().map((t) => t.program.id).sort(), [...all].sort());
+  assert.is(shardSuite(suite, { index: 0, count: 3 }).id, 'procedural');
+});
+
+test('three shards merged: results.json equals the unsharded run; every episode is journaled once', async () => {
+  const config = smallConfig({ limit: 17 });
+  const whole = await runLocally(config);
+  const shards: string[] = [];
+  for (const index of [2, 0, 1]) shards.push(await runLocally(config, { shard: { index, count: 3 } }));
+  const shard1 = JSON.parse(readFileSync(path.join(shards[2]!, 'results.json'), 'utf8')) as RunResults;
+  assert.equal(shard1.suites.map((s) => s.id), ['procedural'], 'self-play runs in shard 0 only');
+  assert.is(shard1.suites[0]!.environments.length, 6, 'shard 1 of 3 has tasks 1, 4, ..., 16');
+
+  const merged = path.join(tempDir('spade-merge-'), 'merged');
+  await mergeShardRuns(shards, merged);
+  assert.equal(comparable(merged), comparable(whole));
+  assert.equal(journaledEpisodes(merged), journaledEpisodes(whole));
+  assert.ok(existsSync(path.join(merged, 'report.html')));
+});
+
+test('merge refuses a missing shard and a folder that is not a shard', async () => {
+  const config = smallConfig({ suites: ['procedural'], limit: 4 });
+  const a = await runLocally(config, { shard: { index: 0, count: 2 } });
+  const failure = (dirs: string[]): Promise<string> => mergeShardRuns(dirs, path.join(tempDir(), 'm')).then(() => 'merged', (e: Error) => e.message);
+  assert.match(await failure([a]), /shards 0\/2 to 1\/2/);
+  const whole = await runLocally(config);
+  assert.match(await failure([a, whole]), /not a shard/);
+});
+
+test.run();

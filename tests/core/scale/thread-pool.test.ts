@@ -1,0 +1,64 @@
+// All cores locally: the same run through worker threads gives the same results and the same
+// journal as the in-thread evaluator, and the threads really do the work.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { threadId } from 'node:worker_threads';
+import { createThreadPool } from '../../../core/scale/thread-pool.js';
+import { comparable, journaledEpisodes, runLocally, smallConfig } from './local-run.js';
+import type { EnvironmentProgram } from '../../../core/types.js';
+
+test('two worker threads: results.json and journaled episodes equal the in-thread run of the same seed', async () => {
+  const config = smallConfig();
+  const inThread = await runLocally(config);
+  const pool = createThreadPool({ config, workers: 2 });
+  let viaPool = 0;
+  try {
+    const threaded = await runLocally(config, {
+      evaluator: (program, seed, ctx) => {
+        viaPool++;
+        return pool.evaluate(program, seed, ctx);
+      },
+    });
+    assert.ok(viaPool >= 8 + 14, `every environment went through the pool (${viaPool})`);
+    assert.equal(comparable(threaded), comparable(inThread));
+    assert.equal(journaledEpisodes(threaded), journaledEpisodes(inThread));
+  } finally {
+    await pool.close();
+  }
+});
+
+test('an evaluation runs in a thread with its own sandbox; its verdict is journaled on the calling thread', async () => {
+  const config = smallConfig();
+  const pool = createThreadPool({ config, workers: 1 });
+  try {
+    // The caller's sandboxes refuse to load anything: only a thread's own sandbox can give this verdict.
+    const program: EnvironmentProgram = { id: 'broken', language: 'javascript', source: 'class Env { reset( {' };
+    const parts = { agent: { id: 'reference', label: 'r', kind: 'reference' as const, start: () => ({ act: async () => ({ reply: '' }) }) } };
+    const fresh: string[] = [];
+    const ctx = {
+      suite: 's', sandboxes: { get: () => Promise.reject(new Error('the main thread sandbox must not be used')), close: async () => {} },
+      agent: parts.agent, limits: {}, attempts: 1, withHint: false, runSeed: 1,
+      onVerdict: () => fresh.push(`verdict@${threadId}`),
+    };
+    const e = await pool.evaluate(program, 3, ctx);
+    assert.is(e.verdict.verdict, 'invalid');
+    assert.is(e.verdict.reason, 'syntax');
+    assert.equal(fresh, [`verdict@${threadId}`], 'the verdict is journaled on the calling thread');
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a closed pool refuses work', async () => {
+  const pool = createThreadPool({ config: smallConfig(), workers: 1 });
+  await pool.close();
+  const ctx = { suite: 's', sandboxes: { get: () => Promise.reject(new Error('x')), close: async () => {} }, agent: { id: 'r', label: 'r', kind: 'reference' as const, start: () => ({ act: async () => ({ reply: '' }) }) }, limits: {}, attempts: 1, withHint: false, runSeed: 1 };
+  try {
+    await pool.evaluate({ id: 'x', language: 'javascript', source: '' }, 1, ctx);
+    assert.unreachable('should reject');
+  } catch (error) {
+    assert.match((error as Error).message, 'closed');
+  }
+});
+
+test.run();

@@ -1,0 +1,71 @@
+/**
+ * A real `redis-server` for a test: started on 127.0.0.1 on a free port, with no persistence,
+ * and stopped after. Where redis-server (or the ioredis client BullMQ needs) is not installed,
+ * `redisMissing()` says why, and the tests are skipped with that reason printed.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { createRequire } from 'node:module';
+import { tempDir } from './cli.js';
+
+export interface RedisServer {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Why distributed tests cannot run here, or undefined when they can. */
+export function redisMissing(): string | undefined {
+  if (spawnSync('redis-server', ['--version']).error) return 'redis-server not installed';
+  try {
+    createRequire(import.meta.url).resolve('ioredis');
+  } catch {
+    return 'ioredis not installed';
+  }
+  return undefined;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startRedis(): Promise<RedisServer> {
+  const port = await freePort();
+  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', tempDir('spade-redis-')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`redis-server did not start on port ${port}:\n${output}`)), 10_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      output += d;
+      if (output.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server exited with code ${code}:\n${output}`));
+    });
+  });
+  child.stdout!.resume();
+  child.stderr!.resume();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
