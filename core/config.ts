@@ -61,6 +61,8 @@ export interface SpadeConfig {
   skipBad?: boolean;
   /** Options per suite id, e.g. `{ "jsonl:data/pace.jsonl": { mapping: { question: "q", answer: "a", checker: "numeric" } } }`. */
   suiteOptions?: Record<string, Record<string, unknown>>;
+  /** Stop the run cleanly after this many errored episodes, or this share of them (`"20%"`). */
+  maxErrors?: number | string;
   /** Response cache for model calls. */
   cache: boolean;
   /** Folder of the response cache. */
@@ -174,6 +176,11 @@ const configSchema = object({
   dataDir: str,
   skipBad: bool,
   suiteOptions: record(anyObject),
+  maxErrors: (v, at) => {
+    if (!((typeof v === 'number' && Number.isInteger(v) && v > 0) || (typeof v === 'string' && /^(\d+(\.\d+)?%|[1-9]\d*)$/.test(v.trim())))) {
+      fail(at, 'a positive integer or a percentage such as "20%"', v);
+    }
+  },
   cache: bool,
   cacheDir: str,
   plugins: list(str),

@@ -23,11 +23,22 @@ export class DataError extends UsageError {
   }
 }
 
+/** The run stopped before its end for a reason other than a signal: too many errored episodes, or an output that could not be written. Exit 3; what finished is kept. */
+export class RunStoppedError extends Error {
+  readonly exitCode = 3;
+  constructor(message: string) {
+    super(message);
+    this.name = 'RunStoppedError';
+  }
+}
+
 export const EXIT = {
   ok: 0,
   /** validate: some program is invalid. */
   invalid: 1,
   usage: 2,
+  /** The run stopped early: --max-errors reached, or the disk was full. */
+  stopped: 3,
   /** Interrupted by SIGINT / SIGTERM (128 + signal number). */
   sigint: 130,
   sigterm: 143,

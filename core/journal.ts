@@ -25,8 +25,11 @@ export const JOURNAL_FILE = 'journal.jsonl';
 export class Journal {
   private fd: number | undefined;
   readonly file: string;
+  /** The first write that failed (ENOSPC, EIO...): later records are not written. */
+  failure: NodeJS.ErrnoException | undefined;
 
-  constructor(dir: string) {
+  /** `onFailure` is told once when a write fails; appending then does nothing, so a run can stop cleanly. */
+  constructor(dir: string, private readonly onFailure?: (error: NodeJS.ErrnoException) => void) {
     this.file = path.join(dir, JOURNAL_FILE);
     dropTornLine(this.file);
     this.fd = openSync(this.file, 'a');
@@ -34,18 +37,28 @@ export class Journal {
 
   append(record: JournalRecord): void {
     if (this.fd === undefined) throw new Error('journal is closed');
-    writeSync(this.fd, `${JSON.stringify(record)}\n`);
+    if (this.failure) return;
+    this.guard(() => writeSync(this.fd!, `${JSON.stringify(record)}\n`));
   }
 
   checkpoint(): void {
-    if (this.fd !== undefined) fsyncSync(this.fd);
+    if (this.fd !== undefined && !this.failure) this.guard(() => fsyncSync(this.fd!));
   }
 
   close(): void {
     if (this.fd === undefined) return;
-    fsyncSync(this.fd);
+    this.checkpoint();
     closeSync(this.fd);
     this.fd = undefined;
+  }
+
+  private guard(write: () => void): void {
+    try {
+      write();
+    } catch (error) {
+      this.failure = error as NodeJS.ErrnoException;
+      this.onFailure?.(this.failure);
+    }
   }
 }
 

@@ -56,6 +56,8 @@ export interface RunInfo {
   config: Record<string, unknown>;
   /** False when the run was interrupted; the numbers cover what finished. */
   complete: boolean;
+  /** Why an incomplete run stopped (a signal, --max-errors, a write that failed). */
+  stopReason?: string;
 }
 
 export interface ValidityMetrics {

@@ -13,6 +13,7 @@ import { mapLimit } from './concurrency.js';
 import { Journal } from './journal.js';
 import type { PriorWork } from './resume.js';
 import { writeFileAtomic } from './fs.js';
+import { RunStoppedError, UsageError } from './errors.js';
 import { addEqualSizeDiversity, diversityMetrics, successMetrics, throughputMetrics, validityMetrics } from './metrics/index.js';
 import { renderHtmlReport } from '../reports/html.js';
 
@@ -104,9 +105,26 @@ export function suiteResult(
 }
 
 export async function executeRun(setup: RunSetup): Promise<RunResults> {
-  const { config, signal } = setup;
-  const { prior } = setup;
-  const journal = new Journal(setup.outDir);
+  const { config, prior } = setup;
+  // The run stops on the caller's signal, on too many errored episodes, or on a journal write that fails.
+  const stop = new AbortController();
+  const signal = stop.signal;
+  let stopReason: string | undefined;
+  let stopError: string | undefined;
+  const halt = (reason: string, fatal: boolean): void => {
+    if (stop.signal.aborted) return;
+    stopReason = reason;
+    if (fatal) stopError = reason;
+    stop.abort();
+  };
+  if (setup.signal?.aborted) halt('interrupted', false);
+  setup.signal?.addEventListener('abort', () => halt('interrupted', false), { once: true });
+  const journal = new Journal(setup.outDir, (error) =>
+    halt(`cannot write the journal ${path.join(setup.outDir, 'journal.jsonl')}: ${error.code ?? error.message}${error.code === 'ENOSPC' ? ' (disk full)' : ''}; everything journaled before is kept: free space, then continue with --resume`, true),
+  );
+  const maxErrors = parseMaxErrors(config.maxErrors);
+  let episodesSeen = 0;
+  let errored = 0;
   const startedAt = prior?.startedAt ?? new Date().toISOString();
   const sandbox = await setup.sandboxes.get('javascript');
   const info: RunInfo = {
@@ -146,6 +164,13 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
     onVerdict: (program, verdict) => journal.append({ type: 'verdict', suite, id: program.id, verdict }),
     onEpisode: (episode) => {
       journal.append({ type: 'episode', episode });
+      episodesSeen++;
+      if (episode.outcome === 'errored') {
+        errored++;
+        if (maxErrors && tooManyErrors(maxErrors, errored, episodesSeen)) {
+          halt(`--max-errors ${config.maxErrors}: ${errored} of ${episodesSeen} episodes errored (last: ${episode.error}); what finished is kept, continue with --resume`, true);
+        }
+      }
       emit({ type: 'episode', suite });
     },
   });
@@ -216,15 +241,38 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
       journal.checkpoint();
       emit({ type: 'suite-end', suite: suite.id, result });
     }
-    info.complete = !signal?.aborted;
+    info.complete = !signal.aborted;
   } finally {
+    if (stopReason) info.stopReason = stopReason;
     addEqualSizeDiversity(results.suites);
     info.finishedAt = new Date().toISOString();
-    await writeOutputs(setup.outDir, results);
+    try {
+      await writeOutputs(setup.outDir, results);
+    } catch (error) {
+      const e = error as NodeJS.ErrnoException;
+      stopError = `${stopError ? `${stopError}; ` : ''}cannot write results.json or report.html in ${setup.outDir}: ${e.code ?? e.message}`;
+    }
     journal.append({ type: 'end', finishedAt: info.finishedAt, complete: info.complete });
     journal.close();
   }
+  if (stopError) throw new RunStoppedError(stopError);
   return results;
+}
+
+/** `--max-errors`: a count (`10`) or a share of the episodes so far (`20%`, judged after 20 episodes). */
+export function parseMaxErrors(value: number | string | undefined): { count?: number; share?: number } | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'number') return { count: value };
+  const m = /^(\d+(?:\.\d+)?)%$/.exec(value.trim());
+  if (m) return { share: Number(m[1]) / 100 };
+  const n = Number(value);
+  if (Number.isInteger(n) && n > 0) return { count: n };
+  throw new UsageError(`maxErrors: expected a positive integer or a percentage such as "20%", got ${JSON.stringify(value)}`);
+}
+
+function tooManyErrors(limit: { count?: number; share?: number }, errored: number, episodes: number): boolean {
+  if (limit.count !== undefined) return errored >= limit.count;
+  return episodes >= 20 && errored / episodes >= limit.share!;
 }
 
 /** results.json and report.html, each written atomically. */

@@ -38,6 +38,7 @@ export function runOptions(y: Argv): Argv {
     .option('concurrency', { type: 'string', coerce: numeric('concurrency'), describe: 'Environments evaluated at once [default: 8]' })
     .option('limit', { type: 'string', coerce: numeric('limit'), describe: 'At most N tasks per static suite' })
     .option('data-dir', { type: 'string', describe: 'Dataset cache folder [default: ~/.cache/spade-bench]' })
+    .option('max-errors', { type: 'string', describe: 'Stop cleanly (exit 3, results kept, resumable) after N errored episodes, or a share such as 20% (after 20 episodes)' })
     .option('skip-bad', { type: 'boolean', describe: 'Skip malformed dataset lines and report how many, instead of stopping at the first' })
     .option('resume', { type: 'boolean', describe: 'Continue the run journaled in --out (after a crash, a kill or Ctrl-C): finished work is kept, the rest is done, with the config the run started with' })
     .option('validate-only', { type: 'boolean', describe: 'Run the validation gate and the pool metrics (validity, diversity) without any agent' })
@@ -60,6 +61,7 @@ export interface RunArgs {
   limit?: number;
   dataDir?: string;
   skipBad?: boolean;
+  maxErrors?: string;
   cache?: boolean;
   resume?: boolean;
   validateOnly?: boolean;
@@ -78,6 +80,7 @@ export function flagsToConfig(args: RunArgs): UserConfig {
     limit: args.limit,
     dataDir: args.dataDir,
     skipBad: args.skipBad,
+    maxErrors: args.maxErrors !== undefined && /^\d+$/.test(args.maxErrors) ? Number(args.maxErrors) : args.maxErrors,
     cache: args.cache,
   };
   const selfplay = { rounds: args.rounds, envsPerRound: args.envsPerRound, attempts: args.attempts, reward: args.reward };

@@ -61,7 +61,7 @@ function unfencedProgram(text: string, language: Language): string {
   let end = lines.length;
   while (end > start) {
     const line = lines[end - 1]!;
-    if (line.trim() === '' || /^\s/.test(line) || CODE_LINE[language].test(line)) break;
+    if (line.trim() !== '' && (/^\s/.test(line) || CODE_LINE[language].test(line))) break;
     end--;
   }
   return lines.slice(start, end).join('\n');

@@ -8,6 +8,7 @@
  * machine), the lock lapses after `lockDurationMs`, and the stalled-job check of any other
  * worker (every `stalledIntervalMs`) puts the job back on the queue for another worker.
  */
+import { hostname } from 'node:os';
 import { Worker } from 'bullmq';
 import { connectRedis, EVALUATION_QUEUE } from './redis-connection.js';
 import { runEvaluationJob, type JobOutcome } from './evaluation-job.js';
@@ -25,6 +26,8 @@ export interface QueueWorkerOptions {
   /** Folder plugin paths in a job's config are relative to (default: the current folder). */
   cwd?: string;
   queueName?: string;
+  /** This worker's name, recorded on each job it takes (default: host and process id). */
+  name?: string;
   /** Each job as it ends. */
   onJob?: (event: { id: string; environment: string; ok: boolean; error?: string }) => void;
 }
@@ -45,6 +48,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
     async (job) => runEvaluationJob(job.data.job, await parts.get(job.data.config)),
     {
       connection: connection as never,
+      name: options.name ?? `${hostname()}-${process.pid}`,
       concurrency: Math.max(1, Math.floor(options.concurrency ?? 1)),
       lockDuration: options.lockDurationMs ?? 30_000,
       stalledInterval: options.stalledIntervalMs ?? 30_000,

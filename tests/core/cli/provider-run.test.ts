@@ -29,7 +29,7 @@ async function runAgainst(protocol: Protocol): Promise<void> {
   server.setDefault({ kind: 'reply', text: 'Let me think. \\boxed{0}', inputTokens: 120, outputTokens: 7 });
   const cwd = tempDir();
   const cache = path.join(cwd, 'cache');
-  writeFileSync(path.join(cwd, 'spade.config.json'), JSON.stringify({ cacheDir: cache, providers: { [protocol]: { timeoutMs: 5000, retry: { baseDelayMs: 1, maxDelayMs: 5 } } } }));
+  writeFileSync(path.join(cwd, 'spade.config.json'), JSON.stringify({ cacheDir: cache, providers: { [protocol]: { timeoutMs: 5000, maxRetries: 6, retry: { baseDelayMs: 1, maxDelayMs: 5 } } } }));
   const env = protocol === 'openai'
     ? { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.baseURL }
     : { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.baseURL };

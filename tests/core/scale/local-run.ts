@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { resolveConfig, type SpadeConfig, type UserConfig } from '../../../core/config.js';
 import type { Evaluator } from '../../../core/evaluate.js';
+import type { Suite } from '../../../core/types.js';
 import type { RunResults } from '../../../core/results.js';
 import { executeRun } from '../../../core/run.js';
 import { createRegistry, resolveRunParts } from '../../../core/setup.js';
@@ -24,12 +25,13 @@ export function smallConfig(overrides: UserConfig = {}): SpadeConfig {
   });
 }
 
-export async function runLocally(config: SpadeConfig, options: { evaluator?: Evaluator; shard?: Shard; outDir?: string } = {}): Promise<string> {
+export async function runLocally(config: SpadeConfig, options: { evaluator?: Evaluator; shard?: Shard; outDir?: string; extraSuites?: Suite[] } = {}): Promise<string> {
   const outDir = options.outDir ?? path.join(tempDir('spade-scale-'), 'run');
   mkdirSync(outDir, { recursive: true });
   const parts = await resolveRunParts(createRegistry(), config);
   try {
-    const sliced = options.shard ? applyShard(parts, options.shard, outDir) : parts;
+    const all = { suites: [...parts.suites, ...(options.extraSuites ?? [])], selfplay: parts.selfplay };
+    const sliced = options.shard ? applyShard(all, options.shard, outDir) : all;
     await executeRun({
       config,
       runId: path.basename(outDir),

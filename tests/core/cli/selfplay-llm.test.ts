@@ -1,0 +1,75 @@
+// Done-when of issue 5: `spade-bench run --suites spade --designer openai:M --agent openai:M
+// --rounds 1` against a local OpenAI-compatible server yields valid Python environments
+// through the gate, and export writes them (episodes for RL trainers, and the pool).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { runCli, tempDir } from '../../helpers/cli.js';
+import { startWireServer } from '../../helpers/wire-servers.js';
+import { exportCommand } from '../../../core/cli/export-command.js';
+import { codeHash, type EpisodeLine, type PoolIndexLine } from '../../../core/export.js';
+import { createSpadePoolSuite } from '../../../benchmarks/spade-pool.js';
+import type { RunResults } from '../../../core/results.js';
+
+const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/llm/${name}.md`, import.meta.url), 'utf8');
+const jsonLines = <T>(file: string): T[] => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as T);
+
+test('a model designs and plays one round; export writes the episodes and the pool', async () => {
+  const server = await startWireServer('openai');
+  server.script({ kind: 'reply', text: fixture('single-answer') }, { kind: 'reply', text: fixture('multi-turn-two-blocks') });
+  server.setDefault({ kind: 'reply', text: 'My answer: \\boxed{0}', inputTokens: 50, outputTokens: 5 });
+  const cwd = tempDir();
+  writeFileSync(path.join(cwd, 'spade.config.json'), JSON.stringify({ cacheDir: path.join(cwd, 'cache') }));
+  const env = { OPENAI_API_KEY: 'sk-selfplay-cli-0123456789', OPENAI_BASE_URL: server.baseURL };
+  try {
+    const r = await runCli(['run', '--out', 'out', '--suites', 'spade', '--designer', 'openai:M', '--agent', 'openai:M', '--rounds', '1', '--envs-per-round', '2', '--attempts', '1'], { cwd, env });
+    assert.is(r.code, 0, r.stderr);
+    const results = JSON.parse(readFileSync(path.join(cwd, 'out/results.json'), 'utf8')) as RunResults;
+    assert.is(results.run.designerKind, 'llm');
+    const suite = results.suites[0]!;
+    assert.is(suite.metrics.validity.proposed, 2);
+    assert.is(suite.metrics.validity.valid, 2, JSON.stringify(suite.environments.map((e) => [e.id, e.reason, e.checks.at(-1)])));
+    assert.equal(suite.environments.map((e) => e.language), ['python', 'python']);
+    assert.is(suite.rounds[0]!.valid, 2);
+    // The designer's prompt went out: the contract and the \boxed format.
+    const designPrompt = (server.requests[0]!.body.messages as { content: string }[])[0]!.content;
+    assert.match(designPrompt, 'reset(self, seed=None)');
+
+    // Episodes, one line each: messages, per-step rewards, how it ended, the environment's code hash and designer reward.
+    const out = path.join(cwd, 'episodes.jsonl');
+    const stdout = process.stdout.write;
+    process.stdout.write = () => true;
+    try {
+      assert.is(await exportCommand({ run: path.join(cwd, 'out'), format: 'jsonl', output: out }), 0);
+      assert.is(await exportCommand({ run: path.join(cwd, 'out'), format: 'pool', output: path.join(cwd, 'pool') }), 0);
+    } finally {
+      process.stdout.write = stdout;
+    }
+    const lines = jsonLines<EpisodeLine>(out);
+    assert.is(lines.length, 4, 'two environments, played once with and once without the hint');
+    const sources = new Map(suite.environments.map((e) => [e.id, e.source]));
+    for (const line of lines) {
+      assert.is(line.code_hash, codeHash(sources.get(line.environment_id)!));
+      assert.is(line.rewards.length, line.turns);
+      assert.is(line.messages.length, 1 + 2 * line.turns, 'system, then an observation and a reply per turn');
+      assert.is(line.messages[2]!.content, 'My answer: \\boxed{0}');
+      assert.ok(line.terminated || line.truncated, 'every episode ended');
+      assert.type(line.designer_reward, 'number');
+      assert.is(line.input_tokens, 50 * line.turns);
+    }
+    assert.ok(lines.some((l) => l.with_hint && l.messages[0]!.content.includes('Hint: ')), 'the hint reached the agent');
+
+    // The pool: program files SPADE's loader (and spade-pool:DIR) reads, plus an index.
+    const pool = path.join(cwd, 'pool');
+    assert.equal(readdirSync(pool).sort(), ['index.jsonl', 'r0-e0.py', 'r0-e1.py']);
+    const index = jsonLines<PoolIndexLine>(path.join(pool, 'index.jsonl'));
+    assert.equal(index.map((e) => e.code_hash).sort(), [...sources.values()].map(codeHash).sort());
+    const tasks = await createSpadePoolSuite(pool).tasks({});
+    assert.equal(tasks.map((t) => t.program.id), ['spade-pool/r0-e0', 'spade-pool/r0-e1']);
+  } finally {
+    await server.close();
+  }
+});
+
+test.run();

@@ -1,0 +1,145 @@
+// Distributed runs on a real redis-server with real `spade-bench worker` processes: the run
+// equals the local run of the same seed, and a worker killed mid-job (SIGKILL) has its job
+// retried by another, with nothing lost or counted twice.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Queue, QueueEvents } from 'bullmq';
+import { redisMissing, startRedis, type RedisServer } from '../../helpers/redis.js';
+import { repoRoot } from '../../helpers/cli.js';
+import { createDistributedEvaluator } from '../../../core/scale/distributed-evaluator.js';
+import { connectRedis, EVALUATION_QUEUE } from '../../../core/scale/redis-connection.js';
+import type { Suite } from '../../../core/types.js';
+import { comparable, journaledEpisodes, runLocally, smallConfig } from './local-run.js';
+
+const missing = redisMissing();
+if (missing) console.log(`skipped: ${missing}`);
+const it = missing ? test.skip : test;
+
+let redis: RedisServer;
+const workers: ChildProcess[] = [];
+
+/** A `spade-bench worker` process (the command's own code), ready when it says so. */
+async function startWorker(name: string): Promise<ChildProcess> {
+  const code = `import(${JSON.stringify(`${repoRoot}/core/cli/worker-command.ts`)}).then((m) => m.workerCommand(JSON.parse(process.argv[1]))).then((c) => process.exit(c))`;
+  const args = { redis: redis.url, name, lockDuration: 1500, stalledInterval: 500 };
+  const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', '-e', code, JSON.stringify(args)], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
+  workers.push(child);
+  let stderr = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stderr!.on('data', (d: Buffer) => {
+      stderr += d;
+      if (stderr.includes('taking jobs')) resolve();
+    });
+    child.once('exit', (c) => reject(new Error(`worker ${name} exited (${c}): ${stderr}`)));
+  });
+  return child;
+}
+
+async function stopWorkers(): Promise<void> {
+  await Promise.all(
+    workers.splice(0).map((w) => new Promise<void>((resolve) => {
+      if (w.exitCode !== null || w.signalCode !== null) return resolve();
+      w.once('exit', () => resolve());
+      w.kill('SIGTERM');
+    })),
+  );
+}
+
+async function runDistributed(config: ReturnType<typeof smallConfig>, extraSuites: Suite[] = []): Promise<string> {
+  const outDir = `${(await import('../../helpers/cli.js')).tempDir('spade-dist-')}/run`;
+  const evaluator = await createDistributedEvaluator({ redis: redis.url, config, outDir });
+  try {
+    return await runLocally(config, { evaluator: evaluator.evaluate, outDir, extraSuites });
+  } finally {
+    await evaluator.close();
+  }
+}
+
+/** Which workers completed the queue's jobs. */
+async function processedBy(): Promise<Set<string>> {
+  const queue = new Queue(EVALUATION_QUEUE, { connection: (await connectRedis(redis.url)) as never });
+  const jobs = await queue.getJobs(['completed']);
+  await queue.close();
+  return new Set(jobs.map((j) => j.processedBy ?? '?'));
+}
+
+it.before(async () => {
+  redis = await startRedis();
+});
+
+it.after(async () => {
+  await stopWorkers();
+  await redis?.stop();
+});
+
+it('two worker processes: the distributed run equals the local run of the same seed', async () => {
+  const config = smallConfig();
+  const local = await runLocally(config);
+  await Promise.all([startWorker('a'), startWorker('b')]);
+  const distributed = await runDistributed(config);
+  assert.equal(comparable(distributed), comparable(local));
+  assert.equal(journaledEpisodes(distributed), journaledEpisodes(local));
+  assert.equal([...(await processedBy())].sort(), ['a', 'b'], 'both workers took jobs');
+  await stopWorkers();
+});
+
+/** Tasks slow enough (a busy loop in reset) that a worker is surely killed in the middle of one. */
+const SLOW_SOURCE = `
+class SlowReverse {
+  reset(seed) {
+    let x = 0;
+    for (let i = 0; i < 4e6; i++) x = (x * 31 + i) % 1000003;
+    this.word = ['planet', 'harbor', 'violet', 'canyon'][Math.floor(Math.random() * 4)];
+    return ['Spell "' + this.word + '" backwards and answer in \\\\boxed{}. (' + (x % 7) + ')', {}];
+  }
+  step(action) {
+    const match = /\\\\boxed\\{([^}]*)\\}/.exec(action);
+    const won = match !== null && match[1] === this.solution();
+    return [won ? 'Right.' : 'Not quite.', won ? 1 : 0, true, false, {}];
+  }
+  solution() { return this.word.split('').reverse().join(''); }
+}`;
+const slowSuite: Suite = {
+  id: 'slow',
+  description: 'single-answer tasks with a slow reset',
+  language: 'javascript',
+  async tasks() {
+    return Array.from({ length: 6 }, (_, i) => ({ program: { id: `slow-${i}`, language: 'javascript' as const, source: SLOW_SOURCE, meta: { horizon: 1 } }, seed: 100 + i }));
+  },
+};
+
+it('a worker killed with SIGKILL mid-job: its job is retried on the other worker, results equal the local run', async () => {
+  const config = smallConfig({ suites: ['procedural'], limit: 4 });
+  const local = await runLocally(config, { extraSuites: [slowSuite] });
+  const victim = await startWorker('victim');
+  await startWorker('survivor');
+  const events = new QueueEvents(EVALUATION_QUEUE, { connection: (await connectRedis(redis.url)) as never });
+  await events.waitUntilReady();
+  const stalled: string[] = [];
+  events.on('stalled', ({ jobId }) => stalled.push(jobId));
+  let killedDuring: string | undefined;
+  const queue = new Queue(EVALUATION_QUEUE, { connection: (await connectRedis(redis.url)) as never });
+  events.on('active', async ({ jobId }) => {
+    if (killedDuring || !jobId.includes('slow')) return;
+    const job = await queue.getJob(jobId);
+    if (job?.processedBy === 'victim' && !killedDuring) {
+      killedDuring = jobId;
+      victim.kill('SIGKILL');
+    }
+  });
+  try {
+    const distributed = await runDistributed(config, [slowSuite]);
+    assert.ok(killedDuring, 'the victim was killed while it held a slow job');
+    assert.ok(stalled.includes(killedDuring!), `the killed job was detected as stalled and retried (stalled: ${stalled.join(', ')})`);
+    assert.equal(comparable(distributed), comparable(local));
+    const episodes = journaledEpisodes(distributed);
+    assert.equal(episodes, journaledEpisodes(local), 'every episode journaled exactly once');
+  } finally {
+    await events.close();
+    await queue.close();
+    await stopWorkers();
+  }
+});
+
+it.run();
