@@ -15,3 +15,10 @@ export { passAtK, passHatK, vendiScore, wilsonInterval, distinctN } from './core
 export { validateEnvironment } from './core/gate.js';
 export { playEpisode } from './core/episode.js';
 export { UsageError, DataError } from './core/errors.js';
+export { withProviderLayer, statsOf } from './core/providers/layer.js';
+export type { RawProvider, RawChatResult, ManagedProvider } from './core/providers/layer.js';
+export { layerOptionsFrom } from './core/providers/layer-options.js';
+export type { ProviderLayerOptions } from './core/providers/layer-options.js';
+export { ProviderError } from './core/providers/provider-error.js';
+export { UnusableReplyError } from './core/providers/failures.js';
+export { redact } from './core/providers/redact.js';

@@ -7,7 +7,7 @@ import type { Agent, Designer, Language, Provider, Sandbox, Suite } from './type
 import type { UsageMetrics } from './results.js';
 import type { SpadeConfig } from './config.js';
 import type { SandboxSet } from './evaluate.js';
-import { PluginRegistry, type ProviderOptions, type ProviderPlugin, type RolePlugin, type SandboxPlugin, type SuitePlugin } from './plugin.js';
+import { PluginRegistry, isExternalId, type ProviderOptions, type ProviderPlugin, type RolePlugin, type SandboxPlugin, type SuitePlugin } from './plugin.js';
 import { missingKeyMessage } from './providers/keys.js';
 import { statsOf } from './providers/layer.js';
 import { addUsage, emptyUsage } from './providers/stats.js';
@@ -75,8 +75,8 @@ async function createProvider(registry: PluginRegistry, id: string, config: Spad
     throw new UsageError(`--${role} ${id}: ${error.message.replace(/^unknown provider/, 'unknown designer, agent or provider')}`);
   });
   const provider = plugin as ProviderPlugin;
-  if (!argument) throw new UsageError(`--${role} ${id}: name the model after the prefix, e.g. ${provider.id}:MODEL`);
-  const options: ProviderOptions = { ...providerOptions(config, id, argument), cacheDir: config.cacheDir, cache: config.cache };
+  if (!argument && !isExternalId(id)) throw new UsageError(`--${role} ${id}: name the model after the prefix, e.g. ${provider.id}:MODEL`);
+  const options: ProviderOptions = { ...providerOptions(config, id, argument ?? ""), cacheDir: config.cacheDir, cache: config.cache };
   // The key may come from any one of the variables the provider names (or from apiKey).
   const keyVariables = provider.requiredEnv?.(options) ?? [];
   if (keyVariables.length && !keyVariables.some((name) => process.env[name])) throw new UsageError(missingKeyMessage(id, keyVariables));

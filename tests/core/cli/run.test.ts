@@ -47,7 +47,10 @@ test('a wrong flag, an unknown plugin and a taken --out exit 2 with a clear mess
   const cwd = tempDir();
   let r = await runCli(['run', '--rounds', 'many'], { cwd });
   assert.is(r.code, 2);
-  assert.match(r.stderr, 'selfplay.rounds: expected a positive integer');
+  assert.match(r.stderr, '--rounds: expected a number, got "many"');
+  r = await runCli(['run', '--rounds', '0'], { cwd });
+  assert.is(r.code, 2);
+  assert.match(r.stderr, 'selfplay.rounds: expected a positive integer, got 0');
   r = await runCli(['run', '--out', 'x', '--suites', 'spade,nosuch'], { cwd });
   assert.is(r.code, 2);
   assert.match(r.stderr, 'unknown suite "nosuch"');

@@ -1,0 +1,64 @@
+/**
+ * Soak: 10,000+ episodes of the offline default through the real CLI, sampling the process's
+ * resident memory as it goes. Memory should stay flat: episodes stream to the journal, and
+ * what the run keeps per episode is small. Prints the RSS curve and the peak (VmHWM).
+ * Run: node --no-node-snapshot --import tsx perf/soak.bench.ts [attempts]
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { RunResults } from '../core/results.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const attempts = process.argv[2] ?? '32';
+const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'spade-soak-')), 'run');
+const started = performance.now();
+const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', path.join(root, 'core/cli/bin.ts'), 'run', '--out', out, '--suites', 'procedural', '--attempts', attempts], {
+  cwd: root,
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+
+const status = (field: string): number | undefined => {
+  try {
+    const m = readFileSync(`/proc/${child.pid}/status`, 'utf8').match(new RegExp(`${field}:\\s+(\\d+) kB`));
+    return m ? Number(m[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+const samples: { sec: number; rssMb: number; episodes: number }[] = [];
+let peak = 0;
+const journal = path.join(out, 'journal.jsonl');
+const timer = setInterval(() => {
+  const rss = status('VmRSS');
+  peak = Math.max(peak, status('VmHWM') ?? 0);
+  let episodes = 0;
+  try {
+    episodes = (readFileSync(journal, 'utf8').match(/"type":"episode"/g) ?? []).length;
+  } catch {
+    // not started yet
+  }
+  if (rss !== undefined) samples.push({ sec: (performance.now() - started) / 1000, rssMb: rss, episodes });
+}, 1000);
+
+const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+clearInterval(timer);
+const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as RunResults;
+const episodes = results.suites.reduce((n, s) => n + s.metrics.throughput.episodes, 0);
+console.log(`exit ${code}; ${episodes} episodes in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log('   sec   episodes   RSS MiB');
+const step = Math.max(1, Math.floor(samples.length / 15));
+for (const s of samples.filter((_, i) => i % step === 0 || i === samples.length - 1)) {
+  console.log(`${s.sec.toFixed(0).padStart(6)} ${String(s.episodes).padStart(10)} ${s.rssMb.toFixed(0).padStart(9)}`);
+}
+const settled = samples.filter((s) => s.episodes > episodes * 0.1);
+if (settled.length >= 2) {
+  const first = settled[0]!;
+  const last = settled.at(-1)!;
+  const perThousand = ((last.rssMb - first.rssMb) / Math.max(1, last.episodes - first.episodes)) * 1000;
+  console.log(`RSS from ${first.rssMb.toFixed(0)} MiB (${first.episodes} episodes) to ${last.rssMb.toFixed(0)} MiB (${last.episodes}): ${perThousand.toFixed(2)} MiB per 1,000 episodes`);
+}
+console.log(`peak RSS (VmHWM): ${peak.toFixed(0)} MiB`);
