@@ -6,7 +6,8 @@ import * as assert from 'uvu/assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Queue, QueueEvents } from 'bullmq';
 import { redisMissing, startRedis, type RedisServer } from '../../helpers/redis.js';
-import { repoRoot } from '../../helpers/cli.js';
+import path from 'node:path';
+import { repoRoot, tempDir } from '../../helpers/cli.js';
 import { createDistributedEvaluator } from '../../../core/scale/distributed-evaluator.js';
 import { connectRedis, EVALUATION_QUEUE } from '../../../core/scale/redis-connection.js';
 import type { Suite } from '../../../core/types.js';
@@ -47,7 +48,7 @@ async function stopWorkers(): Promise<void> {
 }
 
 async function runDistributed(config: ReturnType<typeof smallConfig>, extraSuites: Suite[] = []): Promise<string> {
-  const outDir = `${(await import('../../helpers/cli.js')).tempDir('spade-dist-')}/run`;
+  const outDir = path.join(tempDir('spade-dist-'), 'run');
   const evaluator = await createDistributedEvaluator({ redis: redis.url, config, outDir });
   try {
     return await runLocally(config, { evaluator: evaluator.evaluate, outDir, extraSuites });
@@ -58,9 +59,11 @@ async function runDistributed(config: ReturnType<typeof smallConfig>, extraSuite
 
 /** Which workers completed the queue's jobs. */
 async function processedBy(): Promise<Set<string>> {
-  const queue = new Queue(EVALUATION_QUEUE, { connection: (await connectRedis(redis.url)) as never });
+  const connection = await connectRedis(redis.url);
+  const queue = new Queue(EVALUATION_QUEUE, { connection: connection as never });
   const jobs = await queue.getJobs(['completed']);
   await queue.close();
+  await connection.quit();
   return new Set(jobs.map((j) => j.processedBy ?? '?'));
 }
 
@@ -111,12 +114,13 @@ const slowSuite: Suite = {
 it('a worker killed with SIGKILL mid-job: its job is retried on the other worker, results equal the local run', async () => {
   const config = smallConfig({ suites: ['procedural'], limit: 4 });
   const local = await runLocally(config, { extraSuites: [slowSuite] });
-  const events = new QueueEvents(EVALUATION_QUEUE, { connection: (await connectRedis(redis.url)) as never });
+  const connections = await Promise.all([connectRedis(redis.url), connectRedis(redis.url)]);
+  const events = new QueueEvents(EVALUATION_QUEUE, { connection: connections[0] as never });
   await events.waitUntilReady();
   const stalled: string[] = [];
   events.on('stalled', ({ jobId }) => stalled.push(jobId));
   let killedDuring: string | undefined;
-  const queue = new Queue(EVALUATION_QUEUE, { connection: (await connectRedis(redis.url)) as never });
+  const queue = new Queue(EVALUATION_QUEUE, { connection: connections[1] as never });
   events.on('active', async ({ jobId }) => {
     if (killedDuring || !jobId.includes('slow')) return;
     const job = await queue.getJob(jobId);
@@ -136,6 +140,7 @@ it('a worker killed with SIGKILL mid-job: its job is retried on the other worker
   } finally {
     await events.close();
     await queue.close();
+    await Promise.all(connections.map((c) => c.quit()));
   }
 });
 
