@@ -9,7 +9,8 @@ import { UsageError } from '../core/errors.js';
 import { ANSWER_CHECKERS, answerProgram, type AnswerChecker } from './answer-program.js';
 import type { DataOptions } from './download.js';
 import { ensureHuggingFaceRows, type HuggingFaceOptions } from './huggingface.js';
-import { objectRecord, readJsonLines, RecordError } from './jsonl.js';
+import { objectRecord, parseJsonLines, readJsonLines, RecordError } from './jsonl.js';
+import { parquetAsJsonLines } from './parquet.js';
 import { defineStaticSuite, uniqueIds, type StaticSuite } from './static-suite.js';
 
 export type DatasetKind = 'jsonl' | 'parquet' | 'hf';
@@ -105,21 +106,20 @@ function recordConverter(mapping: FieldMapping) {
 export function createDatasetSuite(kind: DatasetKind, source: string, mapping: FieldMapping = {}, options: DatasetOptions = {}): StaticSuite {
   if (!DATASET_KINDS.includes(kind)) throw new UsageError(`unknown dataset kind "${kind}" (expected ${DATASET_KINDS.join(', ')})`);
   if (!source) throw new UsageError(`${kind}: expected ${kind === 'hf' ? 'hf:owner/dataset' : `${kind}:PATH`}`);
-  if (kind === 'parquet') {
-    throw new UsageError(`parquet:${source}: Parquet files are not supported yet (no Parquet reader is installed); convert the file to JSON Lines and use jsonl:PATH, or use hf:owner/dataset`);
-  }
   const id = `${kind}:${source}`;
   const checker = mapping.checker ?? 'exact';
   return defineStaticSuite(
     {
       id,
-      description: `${kind === 'hf' ? 'Hugging Face dataset' : 'JSON Lines dataset'} ${source}: question "${mapping.question ?? 'question'}", answer "${mapping.answer ?? 'answer'}", ${checker} match.`,
+      description: `${kind === 'hf' ? 'Hugging Face dataset' : kind === 'parquet' ? 'Parquet dataset' : 'JSON Lines dataset'} ${source}: question "${mapping.question ?? 'question'}", answer "${mapping.answer ?? 'answer'}", ${checker} match.`,
       language: 'javascript',
       async load(dataDir) {
         const file = kind === 'hf'
           ? await ensureHuggingFaceRows(source, { ...options, dataDir, config: mapping.config, split: mapping.split } satisfies HuggingFaceOptions)
           : path.resolve(options.cwd ?? process.cwd(), source);
-        const read = await readJsonLines(file, options, recordConverter(mapping));
+        const read = kind === 'parquet'
+          ? parseJsonLines(await parquetAsJsonLines(file), file, options, recordConverter(mapping))
+          : await readJsonLines(file, options, recordConverter(mapping));
         const taskId = uniqueIds(id);
         const tasks = read.records.map(({ line, value }, index) => ({
           program: answerProgram({

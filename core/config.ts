@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cosmiconfig, type Loader } from 'cosmiconfig';
-import type { SandboxLimits } from './types.js';
+import type { Language, SandboxLimits } from './types.js';
 import { UsageError } from './errors.js';
 
 import type { DesignerRewardName } from './rewards.js';
@@ -21,6 +21,14 @@ export interface SelfPlayConfig {
   attempts: number;
   /** The designer reward (SPADE's regret + difficulty band by default). */
   reward: DesignerRewardName;
+  /** Language an LLM designer writes (SPADE's is Python). */
+  language?: Language;
+  /** JSONL file with a `text` field: one sampled document grounds each LLM design. */
+  corpus?: string;
+  /** Repairs of a rejected program, with the gate's reason fed back to the designer. */
+  repairs?: number;
+  /** Provider id of an LLM reviewer run after the gate (SPADE's "accept unless a clear fatal bug"). */
+  validator?: string;
 }
 
 export interface ProviderConfig {
@@ -73,6 +81,8 @@ export interface SpadeConfig {
   providers: Record<string, ProviderConfig>;
   /** Sandbox limits per environment. */
   limits: Partial<SandboxLimits>;
+  /** How an LLM agent keeps a long episode: `full`, `window:K` or `summary[:K]`. */
+  agentMemory?: string;
   selfplay: SelfPlayConfig;
 }
 
@@ -191,7 +201,14 @@ const configSchema = object({
     envsPerRound: posInt,
     attempts: posInt,
     reward: oneOf(['spade', 'solve-rate', 'learnability', 'uncertainty']),
+    language: oneOf(['python', 'javascript']),
+    corpus: str,
+    repairs: nonNegInt,
+    validator: str,
   }),
+  agentMemory: (v, at) => {
+    if (typeof v !== 'string' || !/^(full|window:[1-9]\d*|summary(:[1-9]\d*)?)$/.test(v)) fail(at, '"full", "window:K" or "summary[:K]"', v);
+  },
 });
 
 /** Check a user config; throws a UsageError naming the first wrong key path. */

@@ -12,6 +12,7 @@ import { runSelfPlay } from './selfplay.js';
 import { mapLimit } from './concurrency.js';
 import { Journal } from './journal.js';
 import type { PriorWork } from './resume.js';
+import type { EnvironmentReviewer } from './roles/llm-validator.js';
 import { writeFileAtomic } from './fs.js';
 import { RunStoppedError, UsageError } from './errors.js';
 import { addEqualSizeDiversity, diversityMetrics, successMetrics, throughputMetrics, validityMetrics } from './metrics/index.js';
@@ -46,6 +47,8 @@ export interface RunSetup {
   prior?: PriorWork;
   /** Where environments are evaluated (default: in this thread). */
   evaluator?: Evaluator;
+  /** The optional LLM reviewer after the gate. */
+  reviewer?: EnvironmentReviewer;
   /** Model usage so far (all providers), for metrics.usage per suite. */
   usage?: () => UsageMetrics;
   onProgress?: (event: ProgressEvent) => void;
@@ -194,6 +197,8 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
         concurrency: config.concurrency,
         context: baseContext(suite),
         evaluator: evaluate,
+        repairs: config.selfplay.repairs,
+        reviewer: setup.reviewer,
         onDesigned: (round, programs) => {
           journal.append({ type: 'designed', suite, round, programs });
           emit({ type: 'designed', suite, round, count: programs.length });

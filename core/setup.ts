@@ -3,6 +3,8 @@
  * Everything that can be wrong with the config (an unknown plugin id, a missing API key) is
  * found here, before any work starts or any file is written.
  */
+import path from 'node:path';
+import { availableParallelism } from 'node:os';
 import type { Agent, Designer, Language, Provider, Sandbox, Suite } from './types.js';
 import type { UsageMetrics } from './results.js';
 import type { SpadeConfig } from './config.js';
@@ -14,9 +16,8 @@ import { addUsage, emptyUsage } from './providers/stats.js';
 import { createLLMAgent } from './roles/llm-agent.js';
 import { createLLMDesigner } from './roles/llm-designer.js';
 import { loadCorpus } from './roles/corpus.js';
-import path from 'node:path';
+import { createLLMValidator, type EnvironmentReviewer } from './roles/llm-validator.js';
 import { BUILTINS } from './builtins.js';
-import { availableParallelism } from 'node:os';
 import { UsageError } from './errors.js';
 import { SELFPLAY_SUITE } from './run.js';
 
@@ -56,6 +57,8 @@ export interface RunParts {
   suites: Suite[];
   selfplay: boolean;
   sandboxes: SandboxSet;
+  /** The optional LLM reviewer after the gate (--validator). */
+  reviewer?: EnvironmentReviewer;
   /** Providers created for LLM roles. */
   providers: Provider[];
   /** Their usage so far, summed (metrics.usage). */
@@ -94,16 +97,14 @@ async function resolveRole(registry: PluginRegistry, kind: 'designer' | 'agent',
     provider = await createProvider(registry, id, config, kind);
     providers.set(id, provider);
   }
-  // Issue 5: settings of the LLM roles (config keys selfplay.language, selfplay.corpus, agentMemory; optional).
-  const settings = config as SpadeConfig & { agentMemory?: string; selfplay: { language?: Language; corpus?: string } };
   if (kind === 'agent') {
     try {
-      return createLLMAgent(provider, { memory: settings.agentMemory });
+      return createLLMAgent(provider, { memory: config.agentMemory });
     } catch (error) {
       throw new UsageError(`--agent-memory: ${(error as Error).message}`);
     }
   }
-  const { language, corpus } = settings.selfplay;
+  const { language, corpus } = config.selfplay;
   return createLLMDesigner(provider, { language, corpus: corpus ? await loadCorpus(path.resolve(corpus)) : undefined });
 }
 
@@ -121,10 +122,18 @@ export async function resolveRunParts(registry: PluginRegistry, config: SpadeCon
   const providers = new Map<string, Provider>();
   const designer = (await resolveRole(registry, 'designer', config.designer, config, providers)) as Designer;
   const agent = (await resolveRole(registry, 'agent', config.agent, config, providers)) as Agent;
+  let reviewer: EnvironmentReviewer | undefined;
+  if (config.selfplay.validator) {
+    const id = config.selfplay.validator;
+    let provider = providers.get(id);
+    if (!provider) providers.set(id, (provider = await createProvider(registry, id, config, 'validator')));
+    reviewer = createLLMValidator(provider);
+  }
   const sandboxes = createSandboxSet(registry, config);
   return {
     designer,
     agent,
+    reviewer,
     suites,
     selfplay,
     sandboxes,

@@ -54,11 +54,13 @@ const step = Math.max(1, Math.floor(samples.length / 15));
 for (const s of samples.filter((_, i) => i % step === 0 || i === samples.length - 1)) {
   console.log(`${s.sec.toFixed(0).padStart(6)} ${String(s.episodes).padStart(10)} ${s.rssMb.toFixed(0).padStart(9)}`);
 }
-const settled = samples.filter((s) => s.episodes > episodes * 0.1);
+// The slope while episodes are played; the end (metrics and the report) is shown apart.
+const playing = samples.filter((s) => s.episodes < episodes);
+const settled = playing.filter((s) => s.episodes > episodes * 0.1);
 if (settled.length >= 2) {
   const first = settled[0]!;
   const last = settled.at(-1)!;
   const perThousand = ((last.rssMb - first.rssMb) / Math.max(1, last.episodes - first.episodes)) * 1000;
   console.log(`RSS from ${first.rssMb.toFixed(0)} MiB (${first.episodes} episodes) to ${last.rssMb.toFixed(0)} MiB (${last.episodes}): ${perThousand.toFixed(2)} MiB per 1,000 episodes`);
 }
-console.log(`peak RSS (VmHWM): ${peak.toFixed(0)} MiB`);
+console.log(`peak RSS while playing: ${Math.max(...playing.map((s) => s.rssMb)).toFixed(0)} MiB; peak RSS of the whole run (VmHWM, with metrics and the report): ${peak.toFixed(0)} MiB`);

@@ -4,15 +4,28 @@
 import { loadConfigFile } from '../config.js';
 import { createRegistry } from '../setup.js';
 import { EXIT } from '../errors.js';
-import type { PluginKind } from '../plugin.js';
+import type { PluginKind, SandboxPlugin } from '../plugin.js';
 
 const TITLES: Record<PluginKind, string> = {
   designer: 'Designers',
   agent: 'Agents',
   provider: 'Providers (usable as --designer or --agent: PREFIX:MODEL)',
-  sandbox: 'Sandboxes',
+  sandbox: 'Sandboxes (with the protections in force on this machine)',
   suite: 'Suites ("spade" is the self-play pool)',
 };
+
+/** The protections a sandbox has in force on this machine (it is created, asked, and closed). */
+async function protectionsOf(registry: ReturnType<typeof createRegistry>, id: string): Promise<string[]> {
+  try {
+    const { plugin } = await registry.resolve('sandbox', id);
+    const sandbox = await (plugin as SandboxPlugin).create({});
+    const protections = [...sandbox.protections];
+    await sandbox.close();
+    return protections.length ? protections : ['(the sandbox names no protections)'];
+  } catch (error) {
+    return [`unavailable here: ${(error as Error).message.split('\n')[0]}`];
+  }
+}
 
 export async function listCommand(args: { config?: string }): Promise<number> {
   const { config } = await loadConfigFile(process.cwd(), args.config);
@@ -26,7 +39,10 @@ export async function listCommand(args: { config?: string }): Promise<number> {
     if (!rows.length) continue;
     out.push(`${TITLES[kind]}:`);
     const width = Math.max(...rows.map((r) => r.id.length));
-    for (const r of rows) out.push(`  ${r.id.padEnd(width)}  ${r.description}${r.source === 'loaded' ? ' (loaded plugin)' : ''}`);
+    for (const r of rows) {
+      out.push(`  ${r.id.padEnd(width)}  ${r.description}${r.source === 'loaded' ? ' (loaded plugin)' : ''}`);
+      if (kind === 'sandbox') for (const p of await protectionsOf(registry, r.id)) out.push(`  ${''.padEnd(width)}    - ${p}`);
+    }
     out.push('');
   }
   process.stdout.write(`${out.join('\n')}`);

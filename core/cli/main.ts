@@ -6,6 +6,7 @@ import { hideBin } from 'yargs/helpers';
 import { DataError, EXIT, RunStoppedError, UsageError } from '../errors.js';
 import { runCommand, runOptions, type RunArgs } from './run-command.js';
 import { listCommand } from './list-command.js';
+import { exportCommand, exportOptions, type ExportArgs } from './export-command.js';
 import { reportCommand, reportOptions, type ReportArgs } from './report-command.js';
 import { benchCommand, benchOptions, type BenchArgs } from './bench-command.js';
 import { validateCommand, validateOptions, type ValidateArgs } from './validate-command.js';
@@ -38,6 +39,9 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<numb
     })
     .command('bench <run>', "Time each valid environment's reset and step in its sandbox (tinybench): what an RL trainer pays per step", benchOptions, async (args) => {
       exitCode = await benchCommand(args as BenchArgs);
+    })
+    .command('export <run>', 'Export a run: episodes as JSONL for RL trainers, or the valid environments as a pool of program files', exportOptions, async (args) => {
+      exitCode = await exportCommand(args as unknown as ExportArgs);
     })
     .example('$0', 'the offline default: reference designer and agent, self-play + procedural suite, into runs/<time>')
     .example('$0 run --out runs/x --rounds 4 --suites spade,procedural', 'choose rounds and suites')

@@ -31,6 +31,11 @@ export function runOptions(y: Argv): Argv {
     .option('envs-per-round', { type: 'string', coerce: numeric('envs-per-round'), describe: 'Environments the designer writes each round [default: 16]' })
     .option('attempts', { type: 'string', coerce: numeric('attempts'), describe: 'Episodes per environment (self-play plays as many again with the hint) [default: 4]' })
     .option('reward', { type: 'string', describe: 'Designer reward: spade, solve-rate, learnability or uncertainty [default: spade]' })
+    .option('language', { type: 'string', describe: 'Language an LLM designer writes: python or javascript [default: python]' })
+    .option('corpus', { type: 'string', describe: 'JSONL file with a "text" field; one sampled document grounds each LLM design' })
+    .option('repairs', { type: 'string', coerce: numeric('repairs'), describe: 'Repairs of a rejected program, with the gate\'s reason fed back [default: 1]' })
+    .option('validator', { type: 'string', describe: 'Provider id of an LLM reviewer run after the gate (its verdicts are recorded apart)' })
+    .option('agent-memory', { type: 'string', describe: 'How an LLM agent keeps long episodes: full, window:K or summary[:K] [default: full]' })
     .option('suites', { type: 'string', describe: 'Comma-separated suites; "spade" is the self-play pool [default: spade,procedural]' })
     .option('designer', { type: 'string', describe: 'Designer: "reference" (offline) or a provider id such as openai:gpt-4.1-mini' })
     .option('agent', { type: 'string', describe: 'Agent: "reference" (offline) or a provider id' })
@@ -53,6 +58,11 @@ export interface RunArgs {
   envsPerRound?: number;
   attempts?: number;
   reward?: string;
+  language?: string;
+  corpus?: string;
+  repairs?: number;
+  validator?: string;
+  agentMemory?: string;
   suites?: string;
   designer?: string;
   agent?: string;
@@ -83,8 +93,19 @@ export function flagsToConfig(args: RunArgs): UserConfig {
     maxErrors: args.maxErrors !== undefined && /^\d+$/.test(args.maxErrors) ? Number(args.maxErrors) : args.maxErrors,
     cache: args.cache,
   };
-  const selfplay = { rounds: args.rounds, envsPerRound: args.envsPerRound, attempts: args.attempts, reward: args.reward };
+  const selfplay = {
+    rounds: args.rounds,
+    envsPerRound: args.envsPerRound,
+    attempts: args.attempts,
+    reward: args.reward,
+    language: args.language,
+    corpus: args.corpus,
+    repairs: args.repairs,
+    validator: args.validator,
+  };
+  flags.agentMemory = args.agentMemory;
   if (Object.values(selfplay).some((v) => v !== undefined)) flags.selfplay = selfplay;
+  for (const key of Object.keys(selfplay) as (keyof typeof selfplay)[]) if (selfplay[key] === undefined) delete selfplay[key];
   for (const key of Object.keys(flags)) if (flags[key] === undefined) delete flags[key];
   // NaN from a non-numeric flag fails validation with the flag's key path.
   return validateConfig(flags, 'command line');
@@ -131,6 +152,11 @@ async function resumeConfig(args: RunArgs, cwd: string): Promise<{ config: Spade
 
 export async function runCommand(args: RunArgs): Promise<number> {
   const cwd = process.cwd();
+  // Paths inside the working folder are shown relative to it, others in full.
+  const shown = (file: string): string => {
+    const relative = path.relative(cwd, file);
+    return relative.startsWith('..') ? file : relative || '.';
+  };
   const { config, prior } = args.resume ? await resumeConfig(args, cwd) : { ...(await resolveRunConfig(args, cwd)), prior: undefined };
   const registry = createRegistry(cwd);
   const parts = await resolveRunParts(registry, config);
@@ -150,7 +176,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   process.on('SIGTERM', onSignal);
   const started = performance.now();
   try {
-    progress.log(`spade-bench: designer ${parts.designer.label}; agent ${parts.agent.label}; sandbox ${config.sandbox}; out ${path.relative(cwd, outDir) || '.'}`);
+    progress.log(`spade-bench: designer ${parts.designer.label}; agent ${parts.agent.label}; sandbox ${config.sandbox}; out ${shown(outDir)}`);
     const results = await executeRun({
       config,
       runId: prior?.runId ?? path.basename(outDir),
@@ -161,6 +187,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
       sandboxes: parts.sandboxes,
       suites: parts.suites,
       selfplay: parts.selfplay,
+      reviewer: parts.reviewer,
       outDir,
       versions: versions(),
       usage: parts.usage,
@@ -170,7 +197,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     progress.done();
     const wall = (performance.now() - started) / 1000;
     const episodes = results.suites.reduce((n, s) => n + s.metrics.throughput.episodes, 0);
-    const rel = (f: string): string => path.relative(cwd, path.join(outDir, f));
+    const rel = (f: string): string => shown(path.join(outDir, f));
     process.stdout.write(
       `${results.run.complete ? 'done' : 'stopped early (partial results, "complete": false)'} in ${wall.toFixed(1)} s: ${episodes} episodes (${(episodes / wall).toFixed(0)}/s)\n` +
         `  results  ${rel('results.json')}\n  report   ${rel('report.html')}\n  journal  ${rel('journal.jsonl')}\n`,

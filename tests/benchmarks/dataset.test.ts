@@ -95,8 +95,32 @@ test('field mappings from config are checked, naming the key', () => {
   assert.throws(() => parseFieldMapping({ answer: 3 }, 'datasets.x'), (e: Error) => /datasets\.x\.answer: expected a non-empty string/.test(e.message));
 });
 
-test('parquet:PATH says it is not supported yet', () => {
-  assert.throws(() => createDatasetSuite('parquet', 'data.parquet'), (e: Error) => e instanceof UsageError && /not supported yet/.test(e.message));
+test('parquet:PATH: rows become tasks through the same mapping; a missing field names the row; a broken file names the file', async () => {
+  const { parquetWriteBuffer } = await import('hyparquet-writer');
+  const file = path.join(dir, 'pace.parquet');
+  const write = (columns: { name: string; data: unknown[] }[]) => writeFileSync(file, Buffer.from(parquetWriteBuffer({ columnData: columns as never })));
+  write([
+    { name: 'prompt', data: ['What is 6 times 7?', 'What is 10 minus 4?', 'Half of 18?'] },
+    { name: 'target', data: ['42', '6', '9'] },
+  ]);
+  const suite = createDatasetSuite('parquet', file, { question: 'prompt', answer: 'target', checker: 'numeric' });
+  const tasks = await suite.tasks({});
+  assert.is(tasks.length, 3);
+  assert.equal(await rewards(tasks[0]!, 'It is \\boxed{42}', '\\boxed{41}'), [1, 0]);
+  for (const task of tasks) assert.is((await validateEnvironment(sandbox, task.program, { seed: task.seed })).verdict, 'valid');
+  write([{ name: 'prompt', data: ['What is 1 plus 1?', 'What is 2 plus 2?'] }, { name: 'target', data: ['2', null] }]);
+  await createDatasetSuite('parquet', file, { question: 'prompt', answer: 'target' }).tasks({}).then(
+    () => assert.unreachable('a row without its answer must stop the suite'),
+    (e: Error) => {
+      assert.instance(e, DataError);
+      assert.match(e.message, `${file}:2`);
+    },
+  );
+  writeFileSync(file, 'not parquet at all');
+  await createDatasetSuite('parquet', file).tasks({}).then(
+    () => assert.unreachable('should fail'),
+    (e: Error) => assert.match(e.message, 'not a readable Parquet file'),
+  );
 });
 
 test('hf:owner/dataset pages through the datasets-server rows API, caches, and then works offline', async () => {

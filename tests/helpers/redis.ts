@@ -6,7 +6,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
-import { tempDir } from './cli.js';
+import path from 'node:path';
+import { repoRoot, tempDir } from './cli.js';
 
 export interface RedisServer {
   url: string;
@@ -68,4 +69,35 @@ export async function startRedis(): Promise<RedisServer> {
         child.kill('SIGTERM');
       }),
   };
+}
+
+/**
+ * A `spade-bench worker` process on `url` (the worker command's own code), resolved once it
+ * says it is taking jobs. Short lock and stall-check times, so a killed worker's job comes back soon.
+ */
+export async function startWorkerProcess(url: string, name: string, options: { lockDuration?: number; stalledInterval?: number } = {}): Promise<ChildProcess> {
+  const entry = path.join(repoRoot, 'core/cli/worker-command.ts');
+  const code = `import(${JSON.stringify(entry)}).then((m) => m.workerCommand(JSON.parse(process.argv[1]))).then((c) => process.exit(c))`;
+  const args = { redis: url, name, lockDuration: options.lockDuration ?? 1500, stalledInterval: options.stalledInterval ?? 500 };
+  const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', '-e', code, JSON.stringify(args)], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stderr!.on('data', (d: Buffer) => {
+      stderr += d;
+      if (stderr.includes('taking jobs')) resolve();
+    });
+    child.once('exit', (c) => reject(new Error(`worker ${name} exited (${c}): ${stderr}`)));
+  });
+  return child;
+}
+
+/** Stop worker processes (SIGTERM: they finish the job in hand) and wait for them. */
+export function stopProcesses(children: Iterable<ChildProcess>): Promise<void> {
+  return Promise.all(
+    [...children].map((child) => new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    })),
+  ).then(() => {});
 }

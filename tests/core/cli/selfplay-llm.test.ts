@@ -7,7 +7,6 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCli, tempDir } from '../../helpers/cli.js';
 import { startWireServer } from '../../helpers/wire-servers.js';
-import { exportCommand } from '../../../core/cli/export-command.js';
 import { codeHash, type EpisodeLine, type PoolIndexLine } from '../../../core/export.js';
 import { createSpadePoolSuite } from '../../../benchmarks/spade-pool.js';
 import type { RunResults } from '../../../core/results.js';
@@ -38,14 +37,10 @@ test('a model designs and plays one round; export writes the episodes and the po
 
     // Episodes, one line each: messages, per-step rewards, how it ended, the environment's code hash and designer reward.
     const out = path.join(cwd, 'episodes.jsonl');
-    const stdout = process.stdout.write;
-    process.stdout.write = () => true;
-    try {
-      assert.is(await exportCommand({ run: path.join(cwd, 'out'), format: 'jsonl', output: out }), 0);
-      assert.is(await exportCommand({ run: path.join(cwd, 'out'), format: 'pool', output: path.join(cwd, 'pool') }), 0);
-    } finally {
-      process.stdout.write = stdout;
-    }
+    const jsonl = await runCli(['export', path.join(cwd, 'out'), '--format', 'jsonl', '-o', out]);
+    assert.is(jsonl.code, 0, jsonl.stderr);
+    const exported = await runCli(['export', path.join(cwd, 'out'), '--format', 'pool', '-o', path.join(cwd, 'pool')]);
+    assert.is(exported.code, 0, exported.stderr);
     const lines = jsonLines<EpisodeLine>(out);
     assert.is(lines.length, 4, 'two environments, played once with and once without the hint');
     const sources = new Map(suite.environments.map((e) => [e.id, e.source]));

@@ -3,11 +3,11 @@
 // retried by another, with nothing lost or counted twice.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { Queue, QueueEvents } from 'bullmq';
-import { redisMissing, startRedis, type RedisServer } from '../../helpers/redis.js';
+import { redisMissing, startRedis, startWorkerProcess, stopProcesses, type RedisServer } from '../../helpers/redis.js';
 import path from 'node:path';
-import { repoRoot, tempDir } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/cli.js';
 import { createDistributedEvaluator } from '../../../core/scale/distributed-evaluator.js';
 import { connectRedis, EVALUATION_QUEUE } from '../../../core/scale/redis-connection.js';
 import type { Suite } from '../../../core/types.js';
@@ -20,32 +20,13 @@ const it = missing ? test.skip : test;
 let redis: RedisServer;
 const workers = new Map<string, ChildProcess>();
 
-/** A `spade-bench worker` process (the command's own code), ready when it says so. */
 async function startWorker(name: string): Promise<ChildProcess> {
-  const code = `import(${JSON.stringify(`${repoRoot}/core/cli/worker-command.ts`)}).then((m) => m.workerCommand(JSON.parse(process.argv[1]))).then((c) => process.exit(c))`;
-  const args = { redis: redis.url, name, lockDuration: 1500, stalledInterval: 500 };
-  const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', '-e', code, JSON.stringify(args)], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = await startWorkerProcess(redis.url, name);
   workers.set(name, child);
-  let stderr = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stderr!.on('data', (d: Buffer) => {
-      stderr += d;
-      if (stderr.includes('taking jobs')) resolve();
-    });
-    child.once('exit', (c) => reject(new Error(`worker ${name} exited (${c}): ${stderr}`)));
-  });
   return child;
 }
 
-async function stopWorkers(): Promise<void> {
-  await Promise.all(
-    [...workers.values()].map((w) => new Promise<void>((resolve) => {
-      if (w.exitCode !== null || w.signalCode !== null) return resolve();
-      w.once('exit', () => resolve());
-      w.kill('SIGTERM');
-    })),
-  );
-}
+const stopWorkers = (): Promise<void> => stopProcesses(workers.values());
 
 async function runDistributed(config: ReturnType<typeof smallConfig>, extraSuites: Suite[] = []): Promise<string> {
   const outDir = path.join(tempDir('spade-dist-'), 'run');
@@ -67,12 +48,14 @@ async function processedBy(): Promise<Set<string>> {
   return new Set(jobs.map((j) => j.processedBy ?? '?'));
 }
 
-it.before(async () => {
+test.before(async () => {
+  if (missing) return;
   redis = await startRedis();
   await Promise.all([startWorker('a'), startWorker('b')]);
 });
 
-it.after(async () => {
+test.after(async () => {
+  if (missing) return;
   await stopWorkers();
   await redis?.stop();
 });
@@ -144,5 +127,5 @@ it('a worker killed with SIGKILL mid-job: its job is retried on the other worker
   }
 });
 
-it.run();
+test.run();
 

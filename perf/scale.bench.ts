@@ -1,0 +1,119 @@
+/**
+ * Scale: episodes/s of whole runs, from the run's own throughput (episodes over the suites'
+ * wall time, as results.json reports it; the report rendering and setup are not counted).
+ *   threads       the offline default (self-play 3 x 16, attempts 4, procedural limited to 100
+ *                 tasks) in 1 vs 2 worker threads               target: 2 threads >= 1.7 x 1
+ *   distributed   the same run through BullMQ on a local redis-server, 1 vs 2 worker processes
+ *                                                                target: 2 workers >= 1.5 x 1
+ *   single-turn   a static suite of 10,000 single-answer tasks (the reference families at
+ *                 horizon 1, difficulties 1-10), reference agent, 2 worker threads
+ *                                                                target: >= 2,000 episodes/s
+ * Pick sections with arguments: node --no-node-snapshot --import tsx perf/scale.bench.ts [threads] [distributed] [single-turn]
+ * Figures depend on free cores: run it on an otherwise idle machine (the load average is printed).
+ */
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import path from 'node:path';
+import { Bench } from 'tinybench';
+import { resolveConfig, type SpadeConfig } from '../core/config.js';
+import type { RunResults } from '../core/results.js';
+import type { Evaluator } from '../core/evaluate.js';
+import type { Suite, SuiteTask } from '../core/types.js';
+import { createThreadPool } from '../core/scale/thread-pool.js';
+import { createDistributedEvaluator } from '../core/scale/distributed-evaluator.js';
+import { FAMILIES } from '../plugins/providers/reference/families/index.js';
+import { runLocally } from '../tests/core/scale/local-run.js';
+import { redisMissing, startRedis, startWorkerProcess, stopProcesses } from '../tests/helpers/redis.js';
+import { tempDir } from '../tests/helpers/cli.js';
+
+const sections = process.argv.slice(2);
+const wanted = (name: string): boolean => sections.length === 0 || sections.includes(name);
+const rows: Record<string, string | number>[] = [];
+
+/** Episodes and suite wall time of a finished run. */
+function throughput(dir: string): { episodes: number; wallSec: number } {
+  const results = JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8')) as RunResults;
+  return results.suites.reduce((t, s) => ({ episodes: t.episodes + s.metrics.throughput.episodes, wallSec: t.wallSec + s.metrics.throughput.wallSec }), { episodes: 0, wallSec: 0 });
+}
+
+/** One run per setup (whole runs are long), through tinybench; rows of episodes/s and speed-up. */
+async function compare(title: string, config: SpadeConfig, setups: [string, () => Promise<{ evaluator: Evaluator; close(): Promise<void>; outDir?: string }>][], extraSuites: Suite[] = []): Promise<void> {
+  const bench = new Bench({ name: title, iterations: 1, time: 0, warmup: false });
+  const measured: { name: string; episodes: number; wallSec: number }[] = [];
+  for (const [name, make] of setups) {
+    bench.add(name, async () => {
+      const { evaluator, close, outDir } = await make();
+      try {
+        const dir = await runLocally(config, { evaluator, extraSuites, outDir });
+        measured.push({ name, ...throughput(dir) });
+      } finally {
+        await close();
+      }
+    });
+  }
+  await bench.run();
+  const base = measured[0]!.episodes / measured[0]!.wallSec;
+  for (const m of measured) {
+    const rate = m.episodes / m.wallSec;
+    rows.push({ section: title, setup: m.name, episodes: m.episodes, 'suite wall s': Number(m.wallSec.toFixed(2)), 'episodes/s': Math.round(rate), 'x first': Number((rate / base).toFixed(2)) });
+  }
+}
+
+const threadPool = (config: SpadeConfig, workers: number) => async () => {
+  const pool = createThreadPool({ config, workers });
+  return { evaluator: pool.evaluate, close: () => pool.close() };
+};
+
+const offlineDefault = resolveConfig({ limit: 100 });
+
+if (wanted('threads')) {
+  await compare('threads: offline default', offlineDefault, [
+    ['1 worker thread', threadPool(offlineDefault, 1)],
+    ['2 worker threads', threadPool(offlineDefault, 2)],
+  ]);
+}
+
+if (wanted('distributed')) {
+  const missing = redisMissing();
+  if (missing) console.log(`distributed: skipped: ${missing}`);
+  else {
+    const redis = await startRedis();
+    const distributed = (count: number) => async () => {
+      const workers = await Promise.all(Array.from({ length: count }, (_, i) => startWorkerProcess(redis.url, `bench-${count}-${i}`)));
+      const outDir = path.join(tempDir('spade-bench-dist-'), 'run');
+      const evaluator = await createDistributedEvaluator({ redis: redis.url, config: offlineDefault, outDir });
+      return { evaluator: evaluator.evaluate, outDir, close: async () => (await evaluator.close(), await stopProcesses(workers)) };
+    };
+    try {
+      await compare('distributed: offline default', offlineDefault, [
+        ['1 worker process', distributed(1)],
+        ['2 worker processes', distributed(2)],
+      ]);
+    } finally {
+      await redis.stop();
+    }
+  }
+}
+
+/** 10,000 single-answer tasks: every single-answer family at difficulties 1-10, distinct seeds. */
+function singleTurnSuite(size: number): Suite {
+  const families = FAMILIES.filter((f) => !f.multiTurn);
+  const sources = new Map<string, string>();
+  const tasks: SuiteTask[] = Array.from({ length: size }, (_, i) => {
+    const family = families[i % families.length]!;
+    const difficulty = 1 + (Math.floor(i / families.length) % 10);
+    const key = `${family.name}-d${difficulty}`;
+    if (!sources.has(key)) sources.set(key, family.program(difficulty));
+    return { program: { id: `single/${key}-${i}`, language: 'javascript', source: sources.get(key)!, meta: { family: family.name, difficulty, horizon: 1 } }, seed: 1000 + i };
+  });
+  return { id: 'single-turn', description: `${size} single-answer tasks`, language: 'javascript', tasks: async () => tasks };
+}
+
+if (wanted('single-turn')) {
+  const config = resolveConfig({ suites: ['procedural'], limit: 1 });
+  // Only the 10,000-task suite counts: the one procedural task is there because a run needs a configured suite.
+  await compare('single-turn: 10,000 tasks', config, [['2 worker threads', threadPool(config, 2)]], [singleTurnSuite(10_000)]);
+}
+
+console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on this machine (2 cores: other work slows the threads)`);
+console.table(rows);
