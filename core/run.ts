@@ -12,6 +12,7 @@ import { runSelfPlay } from './selfplay.js';
 import { mapLimit } from './concurrency.js';
 import { Journal } from './journal.js';
 import type { PriorWork } from './resume.js';
+import { emptyUsage, usageBetween } from './providers/stats.js';
 import type { EnvironmentReviewer } from './roles/llm-validator.js';
 import { writeFileAtomic } from './fs.js';
 import { RunStoppedError, UsageError } from './errors.js';
@@ -63,17 +64,8 @@ export function recordedConfig(config: SpadeConfig): Record<string, unknown> {
   return JSON.parse(JSON.stringify({ ...config, providers })) as Record<string, unknown>;
 }
 
-const ZERO_USAGE: UsageMetrics = { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, cachedCalls: 0 };
 
-function usageSince(before: UsageMetrics, after: UsageMetrics): UsageMetrics {
-  return {
-    calls: after.calls - before.calls,
-    inputTokens: after.inputTokens - before.inputTokens,
-    outputTokens: after.outputTokens - before.outputTokens,
-    costUsd: after.costUsd - before.costUsd,
-    cachedCalls: after.cachedCalls - before.cachedCalls,
-  };
-}
+
 
 /** Sum up one suite's evaluations into its metrics. */
 export function suiteResult(
@@ -150,7 +142,7 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
   if (prior?.config) journal.append({ type: 'resume', at: new Date().toISOString(), journaled: prior.size });
   else journal.append({ type: 'start', runId: info.id, startedAt, config: info.config });
   const results: RunResults = { schemaVersion: SCHEMA_VERSION, run: info, suites: [] };
-  const usageNow = setup.usage ?? (() => ZERO_USAGE);
+  const usageNow = setup.usage ?? emptyUsage;
   const evaluate = setup.evaluator ?? evaluateEnvironment;
   const emit = setup.onProgress ?? (() => {});
 
@@ -211,7 +203,7 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
         },
       });
       const wallSec = (performance.now() - started) / 1000;
-      const result = suiteResult(suite, 'selfplay', played.evaluations, wallSec, played.rounds, usageSince(usageBefore, usageNow()));
+      const result = suiteResult(suite, 'selfplay', played.evaluations, wallSec, played.rounds, usageBetween(usageBefore, usageNow()));
       results.suites.push(result);
       journal.append({ type: 'suite-end', suite, wallSec });
       journal.checkpoint();
@@ -239,7 +231,7 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
       );
       const wallSec = (performance.now() - started) / 1000;
       const done = evaluations.filter((e): e is Evaluation => e !== undefined);
-      const result = suiteResult(suite.id, 'static', done, wallSec, [], usageSince(usageBefore, usageNow()));
+      const result = suiteResult(suite.id, 'static', done, wallSec, [], usageBetween(usageBefore, usageNow()));
       if (skipped) result.skippedRecords = skipped;
       results.suites.push(result);
       journal.append({ type: 'suite-end', suite: suite.id, wallSec });

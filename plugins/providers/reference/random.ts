@@ -1,15 +1,10 @@
+import { mulberry32 } from '../../../core/random.js';
+
 /** The reference agent's own seeded randomness (mulberry32): same seed, same choices. */
 export type Random = () => number;
 
 export function createRandom(seed: number): Random {
-  let a = (Number.isFinite(seed) ? Math.floor(Math.abs(seed)) : 0) >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return mulberry32(Number.isFinite(seed) ? Math.floor(Math.abs(seed)) : 0);
 }
 
 /** An integer in [lo, hi], both inclusive. */
