@@ -227,31 +227,36 @@ export async function validateEnvironment(
       pass('wrong-answer-loses');
     }
 
-    phase = 'random-loses';
-    const random = mulberry32(deriveSeed(seed, program.id, 'random-play'));
-    // Random play draws from the moves the reference made, but never from its winning move
-    // alone: in a single-answer or deduction environment that move is the answer itself, and
-    // replaying it is not random play. A winning move the reference also made mid-episode
-    // (a step "right" on a grid) stays in.
-    const finalAction = once.actions.at(-1);
-    const midActions = new Set(once.actions.slice(0, -1));
-    const moves = capabilities.solution ? [] : once.actions.filter((a) => a !== finalAction || midActions.has(a));
-    const vocabulary = [...new Set([...moves, ...SMOKE_ACTIONS])];
-    const pick = (): string => {
-      const i = Math.floor(random() * (vocabulary.length + 1));
-      return i < vocabulary.length ? vocabulary[i]! : boxed(String(Math.floor(random() * 100)));
-    };
-    let randomWins = 0;
-    for (let trial = 0; trial < randomTrials; trial++) {
-      if ((await play(env, seed, turns, pick)).won) randomWins++;
-    }
     // A curated dataset's task (meta.curated) is not judged on what only judges a designer:
     // a one-digit answer that random play guesses, or a word problem that mentions its answer.
+    // Random play is not even played there (random text is no attempt at a GSM8K or HumanEval task).
     const curated = program.meta?.curated === true;
-    if (randomWins > RANDOM_WIN_LIMIT * randomTrials && !curated) {
-      throw new Rejection('random-wins', `random play won ${randomWins} of ${randomTrials} episodes`);
+    phase = 'random-loses';
+    if (curated) {
+      pass('random-loses', 'not played: a curated task (random play judges designers)');
+    } else {
+      const random = mulberry32(deriveSeed(seed, program.id, 'random-play'));
+      // Random play draws from the moves the reference made, but never from its winning move
+      // alone: in a single-answer or deduction environment that move is the answer itself, and
+      // replaying it is not random play. A winning move the reference also made mid-episode
+      // (a step "right" on a grid) stays in.
+      const finalAction = once.actions.at(-1);
+      const midActions = new Set(once.actions.slice(0, -1));
+      const moves = capabilities.solution ? [] : once.actions.filter((a) => a !== finalAction || midActions.has(a));
+      const vocabulary = [...new Set([...moves, ...SMOKE_ACTIONS])];
+      const pick = (): string => {
+        const i = Math.floor(random() * (vocabulary.length + 1));
+        return i < vocabulary.length ? vocabulary[i]! : boxed(String(Math.floor(random() * 100)));
+      };
+      let randomWins = 0;
+      for (let trial = 0; trial < randomTrials; trial++) {
+        if ((await play(env, seed, turns, pick)).won) randomWins++;
+      }
+      if (randomWins > RANDOM_WIN_LIMIT * randomTrials) {
+        throw new Rejection('random-wins', `random play won ${randomWins} of ${randomTrials} episodes`);
+      }
+      pass('random-loses', `${randomWins}/${randomTrials} won`);
     }
-    pass('random-loses', `${randomWins}/${randomTrials} won${curated && randomWins ? ' (curated task: not held against it)' : ''}`);
 
     if (solution !== undefined) {
       phase = 'no-answer-leak';
