@@ -34,6 +34,29 @@ export interface EvaluationContext {
   onVerdict?: (program: EnvironmentProgram, verdict: GateVerdict) => void;
   /** Called for each newly played episode. */
   onEpisode?: (episode: EpisodeResult) => void;
+  /** Receives the wall time (ms) of every sandboxed call made while playing (throughput latencies). */
+  sandboxCallMs?: number[];
+}
+
+/** The environment, with the wall time of each call added to `into`. */
+function timed(environment: LoadedEnvironment, into: number[] | undefined): LoadedEnvironment {
+  if (!into) return environment;
+  // The clock starts before the call: a sandbox may do all its work synchronously inside it.
+  const time = <T>(call: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    return call().finally(() => {
+      into.push(performance.now() - started);
+    });
+  };
+  return {
+    capabilities: environment.capabilities,
+    reset: (seed) => time(() => environment.reset(seed)),
+    step: (action) => time(() => environment.step(action)),
+    solution: () => time(() => environment.solution()),
+    hint: () => time(() => environment.hint()),
+    referenceAction: (observation) => time(() => environment.referenceAction(observation)),
+    dispose: () => environment.dispose(),
+  };
 }
 
 export interface Evaluation {
@@ -79,7 +102,7 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
         }
         await yieldToEventLoop();
         if (ctx.signal?.aborted) break;
-        environment ??= await sandbox.load(program, ctx.limits);
+        environment ??= timed(await sandbox.load(program, ctx.limits), ctx.sandboxCallMs);
         const episode = await playEpisode({
           suite: ctx.suite,
           program,

@@ -52,6 +52,9 @@ export interface RunSetup {
   reviewer?: EnvironmentReviewer;
   /** Model usage so far (all providers), for metrics.usage per suite. */
   usage?: () => UsageMetrics;
+  /** A mark in the providers' call latencies, and the latencies since a mark (ms). */
+  latencyMark?: () => number[];
+  latencySince?: (mark: number[]) => number[];
   onProgress?: (event: ProgressEvent) => void;
   signal?: AbortSignal;
 }
@@ -75,6 +78,7 @@ export function suiteResult(
   wallSec: number,
   rounds: RoundSummary[],
   usage: UsageMetrics,
+  latencies: { providerCallMs?: number[]; sandboxCallMs?: number[] } = {},
 ): SuiteResult {
   const episodes = evaluations.flatMap((e) => e.episodes);
   const accepted = evaluations.filter((e) => e.verdict.verdict !== 'invalid');
@@ -89,6 +93,7 @@ export function suiteResult(
       throughput: throughputMetrics(episodes, wallSec, kind === 'selfplay' ? evaluations.length : undefined, {
         valid: accepted.length,
         tokens: usage.inputTokens + usage.outputTokens,
+        ...latencies,
       }),
       // Success is measured without the hint, the way the agent meets the task.
       success: successMetrics(episodes.filter((e) => !e.withHint)),
@@ -146,8 +151,11 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
   const evaluate = setup.evaluator ?? evaluateEnvironment;
   const emit = setup.onProgress ?? (() => {});
 
-  const baseContext = (suite: string): Omit<EvaluationContext, 'round' | 'withHint'> => ({
+  const latencyMark = setup.latencyMark ?? (() => []);
+  const latencySince = setup.latencySince ?? (() => []);
+  const baseContext = (suite: string, sandboxCallMs: number[]): Omit<EvaluationContext, 'round' | 'withHint'> => ({
     suite,
+    sandboxCallMs,
     sandboxes: setup.sandboxes,
     agent: setup.agent,
     limits: config.limits,
@@ -181,13 +189,15 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
       emit({ type: 'suite-start', suite, kind: 'selfplay', environments: rounds * envsPerRound, episodes: rounds * envsPerRound * attempts * 2 });
       const started = performance.now();
       const usageBefore = usageNow();
+      const mark = latencyMark();
+      const sandboxCallMs: number[] = [];
       const played = await runSelfPlay({
         designer: setup.designer,
         rounds,
         envsPerRound,
         reward: config.selfplay.reward,
         concurrency: config.concurrency,
-        context: baseContext(suite),
+        context: baseContext(suite, sandboxCallMs),
         evaluator: evaluate,
         repairs: config.selfplay.repairs,
         reviewer: setup.reviewer,
@@ -203,7 +213,10 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
         },
       });
       const wallSec = (performance.now() - started) / 1000;
-      const result = suiteResult(suite, 'selfplay', played.evaluations, wallSec, played.rounds, usageBetween(usageBefore, usageNow()));
+      const result = suiteResult(suite, 'selfplay', played.evaluations, wallSec, played.rounds, usageBetween(usageBefore, usageNow()), {
+        providerCallMs: latencySince(mark),
+        sandboxCallMs,
+      });
       results.suites.push(result);
       journal.append({ type: 'suite-end', suite, wallSec });
       journal.checkpoint();
@@ -215,8 +228,10 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
       emit({ type: 'suite-start', suite: suite.id, kind: 'static', environments: tasks.length, episodes: tasks.length * config.selfplay.attempts });
       const started = performance.now();
       const usageBefore = usageNow();
+      const mark = latencyMark();
+      const sandboxCallMs: number[] = [];
       // A suite may need more than the run's limits (HumanEval's slowest canonical solution).
-      const context: EvaluationContext = { ...baseContext(suite.id), withHint: false, limits: { ...suite.limits, ...config.limits } };
+      const context: EvaluationContext = { ...baseContext(suite.id, sandboxCallMs), withHint: false, limits: { ...suite.limits, ...config.limits } };
       const skipped = (suite as { skipped?: number }).skipped ?? 0;
       if (skipped) emit({ type: 'notice', message: `${suite.id}: skipped ${skipped} malformed record(s) (--skip-bad); first: ${(suite as { firstProblem?: string }).firstProblem}` });
       const evaluations = await mapLimit(
@@ -231,7 +246,10 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
       );
       const wallSec = (performance.now() - started) / 1000;
       const done = evaluations.filter((e): e is Evaluation => e !== undefined);
-      const result = suiteResult(suite.id, 'static', done, wallSec, [], usageBetween(usageBefore, usageNow()));
+      const result = suiteResult(suite.id, 'static', done, wallSec, [], usageBetween(usageBefore, usageNow()), {
+        providerCallMs: latencySince(mark),
+        sandboxCallMs,
+      });
       if (skipped) result.skippedRecords = skipped;
       results.suites.push(result);
       journal.append({ type: 'suite-end', suite: suite.id, wallSec });

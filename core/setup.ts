@@ -63,6 +63,9 @@ export interface RunParts {
   providers: Provider[];
   /** Their usage so far, summed (metrics.usage). */
   usage: () => UsageMetrics;
+  /** A mark in their call latencies, and the latencies (ms) of the calls since a mark. */
+  latencyMark: () => number[];
+  latencySince: (mark: number[]) => number[];
   close(): Promise<void>;
 }
 
@@ -139,6 +142,8 @@ export async function resolveRunParts(registry: PluginRegistry, config: SpadeCon
     sandboxes,
     providers: [...providers.values()],
     usage: () => addUsage(emptyUsage(), ...[...providers.values()].map((p) => statsOf(p)?.usage() ?? emptyUsage())),
+    latencyMark: () => [...providers.values()].map((p) => statsOf(p)?.recorded ?? 0),
+    latencySince: (mark) => [...providers.values()].flatMap((p, i) => statsOf(p)?.samplesAfter(mark[i] ?? 0) ?? []),
     close: async () => {
       await sandboxes.close();
       await Promise.all([...providers.values()].map((p) => p.close?.()));

@@ -191,6 +191,8 @@ export async function runCommand(args: RunArgs): Promise<number> {
       outDir,
       versions: versions(),
       usage: parts.usage,
+      latencyMark: parts.latencyMark,
+      latencySince: parts.latencySince,
       onProgress: (e) => progress.onEvent(e),
       signal: controller.signal,
     });

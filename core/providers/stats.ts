@@ -67,6 +67,8 @@ export class ProviderStats {
   private failureCount = 0;
   private readonly samples: number[] = [];
   private next = 0;
+  /** Latency samples recorded so far (a mark for `samplesAfter`). */
+  recorded = 0;
 
   constructor(readonly providerId: string) {}
 
@@ -85,6 +87,16 @@ export class ProviderStats {
     this.totals.costUsd += costUsd ?? 0;
     if (this.samples.length < MAX_SAMPLES) this.samples.push(latencyMs);
     else this.samples[this.next++ % MAX_SAMPLES] = latencyMs;
+    this.recorded++;
+  }
+
+  /** The latencies recorded after `mark` (a past value of `recorded`), as far as the ring still holds them. */
+  samplesAfter(mark: number): number[] {
+    const count = Math.min(this.recorded - mark, this.samples.length);
+    if (count <= 0) return [];
+    if (this.samples.length < MAX_SAMPLES) return this.samples.slice(this.samples.length - count);
+    const end = this.next % MAX_SAMPLES;
+    return [...this.samples.slice(end), ...this.samples.slice(0, end)].slice(-count);
   }
 
   recordRetry(): void {

@@ -46,6 +46,10 @@ async function runAgainst(protocol: Protocol): Promise<void> {
     assert.is(suite.metrics.usage.calls, turns, 'one call per turn');
     assert.is(suite.metrics.usage.inputTokens, 120 * turns);
     assert.is(suite.metrics.usage.outputTokens, 7 * turns);
+    // Latency of every answered call, and of every sandboxed call made while playing.
+    assert.is(suite.metrics.throughput.latency?.providerCall?.calls, turns);
+    assert.ok(suite.metrics.throughput.latency!.providerCall!.p95Ms >= suite.metrics.throughput.latency!.providerCall!.p50Ms);
+    assert.ok((suite.metrics.throughput.latency?.sandboxCall?.calls ?? 0) >= 2 * 3, 'reset and step timed for each episode');
     // The three failures were retried: the server saw them plus one request per turn.
     assert.is(server.requests.length, turns + 3);
     const auth = server.requests[0]!.headers;
