@@ -6,6 +6,8 @@ import { hideBin } from 'yargs/helpers';
 import { DataError, EXIT, RunStoppedError, UsageError } from '../errors.js';
 import { runCommand, runOptions, type RunArgs } from './run-command.js';
 import { listCommand } from './list-command.js';
+import { workerCommand, workerOptions, type WorkerArgs } from './worker-command.js';
+import { mergeCommand, mergeOptions, type MergeArgs } from './merge-command.js';
 import { exportCommand, exportOptions, type ExportArgs } from './export-command.js';
 import { reportCommand, reportOptions, type ReportArgs } from './report-command.js';
 import { benchCommand, benchOptions, type BenchArgs } from './bench-command.js';
@@ -42,6 +44,12 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<numb
     })
     .command('export <run>', 'Export a run: episodes as JSONL for RL trainers, or the valid environments as a pool of program files', exportOptions, async (args) => {
       exitCode = await exportCommand(args as unknown as ExportArgs);
+    })
+    .command('worker', 'Take validation and episode jobs of distributed runs from Redis (BullMQ) until stopped', workerOptions, async (args) => {
+      exitCode = await workerCommand(args as unknown as WorkerArgs);
+    })
+    .command('merge <dirs..>', 'Combine the shards of a run (--shard i/n) into one run folder', mergeOptions, async (args) => {
+      exitCode = await mergeCommand(args as unknown as MergeArgs);
     })
     .example('$0', 'the offline default: reference designer and agent, self-play + procedural suite, into runs/<time>')
     .example('$0 run --out runs/x --rounds 4 --suites spade,procedural', 'choose rounds and suites')

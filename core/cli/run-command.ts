@@ -12,6 +12,9 @@ import { versions } from '../versions.js';
 import { createProgress } from './progress.js';
 import { readJournal } from '../journal.js';
 import { PriorWork } from '../resume.js';
+import { applyShard, parseShard } from '../scale/shard.js';
+import { createThreadPool } from '../scale/thread-pool.js';
+import { createDistributedEvaluator } from '../scale/distributed-evaluator.js';
 
 /** A numeric flag whose wrong value is reported as typed ("--rounds: expected a number, got \"many\""). */
 const numeric = (flag: string) => (value: unknown): number | undefined => {
@@ -44,6 +47,9 @@ export function runOptions(y: Argv): Argv {
     .option('limit', { type: 'string', coerce: numeric('limit'), describe: 'At most N tasks per static suite' })
     .option('data-dir', { type: 'string', describe: 'Dataset cache folder [default: ~/.cache/spade-bench]' })
     .option('max-errors', { type: 'string', describe: 'Stop cleanly (exit 3, results kept, resumable) after N errored episodes, or a share such as 20% (after 20 episodes)' })
+    .option('workers', { type: 'string', coerce: numeric('workers'), describe: 'Worker threads that run sandboxes and the reference agent [default: one per core]' })
+    .option('shard', { type: 'string', describe: 'Run the deterministic slice i of n ("i/n", from 0): static tasks by index modulo n; self-play in shard 0 only. Combine with "spade-bench merge"' })
+    .option('redis', { type: 'string', describe: 'Fan the run out to "spade-bench worker" processes through BullMQ on this Redis (redis://host:port)' })
     .option('skip-bad', { type: 'boolean', describe: 'Skip malformed dataset lines and report how many, instead of stopping at the first' })
     .option('resume', { type: 'boolean', describe: 'Continue the run journaled in --out (after a crash, a kill or Ctrl-C): finished work is kept, the rest is done, with the config the run started with' })
     .option('validate-only', { type: 'boolean', describe: 'Run the validation gate and the pool metrics (validity, diversity) without any agent' })
@@ -75,6 +81,9 @@ export interface RunArgs {
   cache?: boolean;
   resume?: boolean;
   validateOnly?: boolean;
+  workers?: number;
+  shard?: string;
+  redis?: string;
 }
 
 /** CLI flags as a partial config, validated with the same schema as the file. */
@@ -158,10 +167,17 @@ export async function runCommand(args: RunArgs): Promise<number> {
     return relative.startsWith('..') ? file : relative || '.';
   };
   const { config, prior } = args.resume ? await resumeConfig(args, cwd) : { ...(await resolveRunConfig(args, cwd)), prior: undefined };
+  if (args.workers !== undefined && !(Number.isInteger(args.workers) && args.workers > 0)) throw new UsageError(`--workers: expected a positive integer, got ${args.workers}`);
+  const shard = args.shard ? parseShard(args.shard) : undefined;
   const registry = createRegistry(cwd);
   const parts = await resolveRunParts(registry, config);
   const outDir = path.resolve(cwd, config.out);
   prepareOutDir(outDir, { resume: Boolean(prior) });
+  const { suites, selfplay } = shard ? applyShard(parts, shard, outDir) : parts;
+  // Environments are evaluated by worker threads (one per core), or by remote workers on Redis.
+  const scaler = args.redis
+    ? await createDistributedEvaluator({ redis: args.redis, config, outDir, validateOnly: args.validateOnly })
+    : createThreadPool({ config, workers: args.workers, cwd });
 
   const progress = createProgress();
   const controller = new AbortController();
@@ -185,8 +201,9 @@ export async function runCommand(args: RunArgs): Promise<number> {
       designer: parts.designer,
       agent: parts.agent,
       sandboxes: parts.sandboxes,
-      suites: parts.suites,
-      selfplay: parts.selfplay,
+      suites,
+      selfplay,
+      evaluator: scaler.evaluate,
       reviewer: parts.reviewer,
       outDir,
       versions: versions(),
@@ -207,6 +224,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    await scaler.close();
     await parts.close();
   }
   if (signalName) return signalName === 'SIGINT' ? EXIT.sigint : EXIT.sigterm;

@@ -36,14 +36,22 @@ export function singleAnswerProgram(spec: ProgramSpec & { customCheck?: boolean 
 class ${spec.className} {
   constructor() { this.task = null; this.done = false; }
   reset(seed) {
-    const rng = episodeRandom(seed);
-    let task = generate(rng, P);
-    let fallback = null;
-    for (let tries = 0; tries < 40 && task.observation.toLowerCase().includes(asText(task.answer).toLowerCase()); tries++) {
-      if (fallback === null && !containsToken(task.observation, task.answer)) fallback = task;
+    // A task is a pure function of the seed, and some cost milliseconds to generate (deduction
+    // clues, subset searches): the last few are kept, so replaying a seed is cheap.
+    this.tasks = this.tasks || new Map();
+    let task = this.tasks.get(seed);
+    if (task === undefined) {
+      const rng = episodeRandom(seed);
       task = generate(rng, P);
+      let fallback = null;
+      for (let tries = 0; tries < 40 && task.observation.toLowerCase().includes(asText(task.answer).toLowerCase()); tries++) {
+        if (fallback === null && !containsToken(task.observation, task.answer)) fallback = task;
+        task = generate(rng, P);
+      }
+      if (task.observation.toLowerCase().includes(asText(task.answer).toLowerCase()) && fallback !== null) task = fallback;
+      if (this.tasks.size >= 8) this.tasks.delete(this.tasks.keys().next().value);
+      this.tasks.set(seed, task);
     }
-    if (task.observation.toLowerCase().includes(asText(task.answer).toLowerCase()) && fallback !== null) task = fallback;
     this.task = task;
     this.done = false;
     return [task.observation + '\\nReply with your final answer in \\\\boxed{...}. You have one attempt.', { horizon: 1, family: FAMILY }];
