@@ -80,8 +80,11 @@ export type Evaluator = (program: EnvironmentProgram, taskSeed: number, ctx: Eva
 export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed: number, ctx: EvaluationContext): Promise<Evaluation> {
   const sandbox = await ctx.sandboxes.get(program.language);
   let verdict = ctx.prior?.verdict(ctx.suite, program.id);
+  // The environment the gate loaded is played on, rather than loaded a second time.
+  let kept: LoadedEnvironment | undefined;
   if (!verdict) {
-    verdict = await validateEnvironment(sandbox, program, { seed: taskSeed, limits: ctx.limits });
+    const keep = ctx.validateOnly ? undefined : (environment: LoadedEnvironment) => void (kept = environment);
+    verdict = await validateEnvironment(sandbox, program, { seed: taskSeed, limits: ctx.limits, keep });
     ctx.onVerdict?.(program, verdict);
   }
   const episodes: EpisodeResult[] = [];
@@ -92,7 +95,8 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
       withHint: i >= ctx.attempts,
     }));
     // One loaded environment plays every attempt: reset(seed) starts each episode afresh.
-    let environment: LoadedEnvironment | undefined;
+    let environment = kept && timed(kept, ctx.sandboxCallMs);
+    kept = undefined;
     try {
       for (const play of plays) {
         const done = ctx.prior?.episode(ctx.suite, program.id, play.attempt, play.withHint);
@@ -124,6 +128,7 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
       await environment?.dispose();
     }
   }
+  await kept?.dispose();
   const plain = episodes.filter((e) => !e.withHint);
   const hinted = episodes.filter((e) => e.withHint);
   const sample = episodes.find((e) => e.steps);

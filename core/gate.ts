@@ -28,6 +28,11 @@ export interface GateOptions {
   /** Episodes of random play. Default 8. */
   randomTrials?: number;
   limits?: Partial<SandboxLimits>;
+  /**
+   * Called with the loaded environment when it passed (valid or unproven): the caller then
+   * owns it and disposes it, so playing it needs no second load.
+   */
+  keep?: (environment: LoadedEnvironment) => void;
 }
 
 /** Every reason code the gate can give a rejected (or unproven) environment. */
@@ -135,7 +140,7 @@ export function leaksAnswer(text: string, solution: string): boolean {
   const answer = solution.trim();
   if (!answer) return false;
   if (text.includes(boxed(answer))) return true;
-  if (answer.length < 2) return false;
+  if (answer.length < 2 || !text.includes(answer)) return false;
   const escaped = answer.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, 'u').test(text);
 }
@@ -272,6 +277,10 @@ export async function validateEnvironment(
       pass('hint', `${hint.length} characters`);
     }
 
+    if (options.keep) {
+      options.keep(env);
+      env = undefined; // the caller's now
+    }
     return verdict({ verdict: proven ? 'valid' : 'unproven', ...(proven ? {} : { reason: 'unproven' as const }), firstObservation, horizon });
   } catch (error) {
     const { reason, detail } = rejectionOf(error, phase);

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { Bench } from 'tinybench';
 import { resolveConfig, type SpadeConfig } from '../core/config.js';
 import type { RunResults } from '../core/results.js';
-import type { Evaluator } from '../core/evaluate.js';
+import { evaluateEnvironment, type Evaluator } from '../core/evaluate.js';
 import type { Suite, SuiteTask } from '../core/types.js';
 import { createThreadPool } from '../core/scale/thread-pool.js';
 import { createDistributedEvaluator } from '../core/scale/distributed-evaluator.js';
@@ -113,9 +113,10 @@ function singleTurnSuite(size: number): Suite {
 }
 
 if (wanted('single-turn')) {
-  const config = resolveConfig({ suites: ['procedural'], limit: 1 });
+  const config = resolveConfig({ suites: ['procedural'], limit: 1, concurrency: Number(process.env.CONC ?? 8) });
   // Only the 10,000-task suite counts: the one procedural task is there because a run needs a configured suite.
-  await compare(`single-turn: ${singleTurnTasks} tasks`, config, [['2 worker threads', threadPool(config, 2)]], [singleTurnSuite(singleTurnTasks)]);
+  const inThisThread = async () => ({ evaluator: evaluateEnvironment, close: async () => {} });
+  await compare(`single-turn: ${singleTurnTasks} tasks`, config, (process.env.ONLY_POOL ? [['2 worker threads', threadPool(config, 2)]] : [['in the main thread', inThisThread], ['1 worker thread', threadPool(config, 1)], ['2 worker threads', threadPool(config, 2)]]) as never, [singleTurnSuite(singleTurnTasks)]);
 }
 
 console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on this machine (2 cores: other work slows the threads)`);

@@ -22,8 +22,23 @@ export function textFeatures(text: string): string[] {
 }
 
 /** Structural features of a program: its AST node-type n-grams. */
+/**
+ * Static suites repeat a few sources across thousands of tasks (one program per family and
+ * difficulty), and the equal-size comparison asks again: parse each distinct source once.
+ */
+const featureCache = new Map<string, string[]>();
+const FEATURE_CACHE_LIMIT = 5_000;
+
 export function programFeatures(program: ProgramForStructure): string[] {
-  return structureFeatures(programNodeTypes(program));
+  if (program.nodeTypes) return structureFeatures(program.nodeTypes);
+  const key = `${program.language}\u0000${program.source}`;
+  let features = featureCache.get(key);
+  if (!features) {
+    features = structureFeatures(programNodeTypes(program));
+    if (featureCache.size >= FEATURE_CACHE_LIMIT) featureCache.clear();
+    featureCache.set(key, features);
+  }
+  return features;
 }
 
 /**

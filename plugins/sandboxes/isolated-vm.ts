@@ -24,13 +24,13 @@ import type {
   LoadedEnvironment,
   ResetResult,
   Sandbox,
-  SandboxFailureKind,
   SandboxLimits,
   StepResult,
 } from '../../core/types.js';
 import { toResetResult, toStepResult, toText } from '../../core/contract.js';
 import { prepareScript } from './program.js';
 import { BOOTSTRAP_SOURCE } from './isolated-vm-bootstrap.js';
+import { replyFailure, replyValue } from './dispatch-reply.js';
 
 export interface IsolatedVmSandboxOptions {
   /** Default limits of every environment (each load may override them). */
@@ -42,9 +42,6 @@ const SCRIPT_CACHE_SIZE = 256;
 
 /** The smallest memory limit isolated-vm accepts, in MiB. */
 const MIN_MEMORY_MB = 8;
-
-/** A ReferenceError naming one of these means the program looked for the host. */
-const HOST_GLOBALS = /^(process|require|module|exports|__dirname|__filename|global|Buffer|fetch|XMLHttpRequest|WebSocket|importScripts|Deno|Bun) is not defined/;
 
 const PROTECTIONS = [
   'separate V8 isolate (isolated-vm) with a heap limit',
@@ -113,51 +110,6 @@ function fromIsolateError(error: unknown, isolate: ivm.Isolate, method: string, 
   return new SandboxError('crash', message, method);
 }
 
-/** Read a dispatcher reply that is not a plain result. */
-function failure(reply: string, method: string, limits: SandboxLimits): SandboxError {
-  const tag = reply[0];
-  const body = reply.slice(1);
-  const thrown = (): [string, string] => JSON.parse(body) as [string, string];
-  switch (tag) {
-    case 'E': {
-      const [name, message] = thrown();
-      const kind: SandboxFailureKind = name === 'ReferenceError' && HOST_GLOBALS.test(message)
-        ? 'escape-attempt'
-        : method === 'create' ? 'load' : 'crash';
-      return new SandboxError(kind, `${name}: ${message}`, method === 'create' ? undefined : method);
-    }
-    case 'L':
-      return new SandboxError('load', body);
-    case 'M':
-      return new SandboxError('missing-method', `the environment has no ${method}() method`, method);
-    case 'P':
-      return new SandboxError('contract', `${method}() returned a promise; environment methods must be synchronous`, method);
-    case 'J': {
-      const [name, message] = thrown();
-      return new SandboxError('contract', `${method}() returned a value that is not JSON (${name}: ${message})`, method);
-    }
-    case 'O':
-      return new SandboxError('output-limit', `${method}() returned ${body} characters, more than the limit of ${limits.maxOutputBytes} bytes`, method);
-    default:
-      return new SandboxError('contract', `unexpected reply from the sandbox: ${reply.slice(0, 80)}`, method);
-  }
-}
-
-/** The raw value of a reply: R<json>, U, or F<[json, index, text]> (a non-finite number put back). */
-function rawValue(reply: string): { ok: true; value: unknown } | { ok: false } {
-  const tag = reply[0];
-  if (tag === 'R') return { ok: true, value: JSON.parse(reply.slice(1)) };
-  if (tag === 'U') return { ok: true, value: undefined };
-  if (tag === 'F') {
-    const [json, index, text] = JSON.parse(reply.slice(1)) as [string, number, string];
-    const number = Number(text);
-    if (index === -1) return { ok: true, value: number };
-    const value = JSON.parse(json) as unknown[];
-    value[index] = number;
-    return { ok: true, value };
-  }
-  return { ok: false };
-}
 
 class IsolatedVmEnvironment implements LoadedEnvironment {
   private calls = 0;
@@ -189,8 +141,8 @@ class IsolatedVmEnvironment implements LoadedEnvironment {
       throw fromIsolateError(error, this.isolate, method, this.limits);
     }
     if (typeof reply !== 'string') throw new SandboxError('contract', 'the sandbox returned no reply', method);
-    const raw = rawValue(reply);
-    if (!raw.ok) throw failure(reply, method, this.limits);
+    const raw = replyValue(reply);
+    if (!raw.ok) throw replyFailure(reply, method, this.limits);
     return raw.value;
   }
 
@@ -247,7 +199,7 @@ export function createIsolatedVmSandbox(options: IsolatedVmSandboxOptions = {}):
       } finally {
         factory.release();
       }
-      if (typeof reply !== 'string' || reply[0] !== 'R') throw failure(String(reply), 'create', limits);
+      if (typeof reply !== 'string' || reply[0] !== 'R') throw replyFailure(String(reply), 'create', limits);
       const [solution, hint, referenceAction] = JSON.parse(reply.slice(1)) as boolean[];
       return new IsolatedVmEnvironment({ solution: !!solution, hint: !!hint, referenceAction: !!referenceAction }, isolate, context, dispatch, limits);
     } catch (error) {
