@@ -69,6 +69,10 @@ test('a wrong flag, an unknown plugin and a taken --out exit 2 with a clear mess
   r = await runCli(['run', '--out', '.'], { cwd });
   assert.is(r.code, 2);
   assert.match(r.stderr, 'already holds a run');
+  // An output folder that cannot be made (a file stands in its path): before any work.
+  r = await runCli(['run', '--out', path.join(cwd, 'journal.jsonl', 'run')], { cwd });
+  assert.is(r.code, 2);
+  assert.match(r.stderr, 'cannot create output folder');
 });
 
 test('list, --help and --version', async () => {
