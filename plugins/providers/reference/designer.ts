@@ -14,21 +14,40 @@ export const START_DIFFICULTY = 3;
 /** SPADE's difficulty band on the no-hint solve rate. */
 export const SOLVE_RATE_BAND: readonly [number, number] = [0.4, 0.6];
 
-/** The next difficulty of a family from its records of the latest round it appeared in. */
+/**
+ * The next difficulty of a family from its records of the latest round it appeared in. Above
+ * the band everywhere: harder (two steps when it is solved nearly always); below it
+ * everywhere: easier; otherwise the probed difficulty whose solve rate was closest to the
+ * band's middle (the easier one on a tie, so a family in the band holds).
+ */
 export function nextDifficulty(records: readonly EnvironmentRecord[]): number {
   const rated = records.filter((r) => r.valid && typeof r.solveRate === 'number' && typeof r.difficulty === 'number');
   if (rated.length === 0) return START_DIFFICULTY;
   const latestRound = Math.max(...rated.map((r) => r.round));
-  const latest = rated.filter((r) => r.round === latestRound);
-  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-  const difficulty = mean(latest.map((r) => r.difficulty!));
-  const solveRate = mean(latest.map((r) => r.solveRate!));
+  // Solve rate per probed difficulty (several environments at one difficulty are averaged).
+  const byDifficulty = new Map<number, number[]>();
+  for (const r of rated.filter((x) => x.round === latestRound)) {
+    const rates = byDifficulty.get(r.difficulty!) ?? [];
+    rates.push(r.solveRate!);
+    byDifficulty.set(r.difficulty!, rates);
+  }
+  const points = [...byDifficulty].map(([difficulty, rates]) => ({ difficulty, rate: rates.reduce((a, b) => a + b, 0) / rates.length }));
   const [low, high] = SOLVE_RATE_BAND;
-  // Far outside the band: take two steps; just outside: one; inside: stay.
-  let step = 0;
-  if (solveRate > high) step = solveRate >= 0.9 ? 2 : 1;
-  else if (solveRate < low) step = solveRate <= 0.1 ? -2 : -1;
-  return clampDifficulty(difficulty + step);
+  const middle = (low + high) / 2;
+  if (points.every((p) => p.rate > high)) {
+    const hardest = Math.max(...points.map((p) => p.difficulty));
+    return clampDifficulty(hardest + (points.every((p) => p.rate >= 0.9) ? 2 : 1));
+  }
+  if (points.every((p) => p.rate < low)) {
+    const easiest = Math.min(...points.map((p) => p.difficulty));
+    return clampDifficulty(easiest - (points.every((p) => p.rate <= 0.1) ? 2 : 1));
+  }
+  const best = points.reduce((a, b) => {
+    const da = Math.abs(a.rate - middle);
+    const db = Math.abs(b.rate - middle);
+    return db < da || (db === da && b.difficulty < a.difficulty) ? b : a;
+  });
+  return clampDifficulty(best.difficulty);
 }
 
 export function createReferenceDesigner(families: readonly Family[] = FAMILIES): Designer {
@@ -44,9 +63,11 @@ export function createReferenceDesigner(families: readonly Family[] = FAMILIES):
       const programs: EnvironmentProgram[] = [];
       for (let i = 0; i < request.count; i++) {
         const family = families[(offset + i) % families.length]!;
-        // Repeats of a family in one round probe around its difficulty: d, d+1, d-1, d, ...
+        // Repeats of a family in one round probe around its difficulty: d, then one step harder
+        // in even rounds and one easier in odd ones (then the other), so probes are not biased.
         const lap = Math.floor(i / families.length);
-        const difficulty = clampDifficulty(base.get(family.name)! + [0, 1, -1][lap % 3]!);
+        const probes = request.round % 2 === 0 ? [0, 1, -1] : [0, -1, 1];
+        const difficulty = clampDifficulty(base.get(family.name)! + probes[lap % 3]!);
         const variant = randomInt(random, 1, 2 ** 30);
         programs.push({
           id: `r${request.round}-e${i}`,
