@@ -4,7 +4,8 @@
  * Shared by the JavaScript sandboxes that run that dispatcher.
  */
 import { SandboxError } from '../../core/types.js';
-import type { SandboxFailureKind, SandboxLimits } from '../../core/types.js';
+import type { EnvironmentCapabilities, LoadedEnvironment, ResetResult, SandboxFailureKind, SandboxLimits, StepResult } from '../../core/types.js';
+import { toResetResult, toStepResult, toText } from '../../core/contract.js';
 
 /** A ReferenceError naming one of these means the program looked for the host. */
 const HOST_GLOBALS = /^(process|require|module|exports|__dirname|__filename|global|Buffer|fetch|XMLHttpRequest|WebSocket|importScripts|Deno|Bun) is not defined/;
@@ -61,4 +62,40 @@ export function readReply(reply: unknown, method: string, limits: Pick<SandboxLi
   const raw = replyValue(reply);
   if (!raw.ok) throw replyFailure(reply, method, limits);
   return raw.value;
+}
+
+/**
+ * An environment behind the JavaScript dispatcher: SPADE's methods are one `call` each, whose
+ * raw value the shared contract checks turn into results. A sandbox supplies `call` and `dispose`.
+ */
+export abstract class DispatchedEnvironment implements LoadedEnvironment {
+  constructor(
+    readonly capabilities: EnvironmentCapabilities,
+    protected readonly limits: SandboxLimits,
+  ) {}
+
+  /** Call a method of the environment instance; returns its raw value (a host copy) or throws a SandboxError. */
+  protected abstract call(method: string, argument?: string | number): unknown;
+
+  abstract dispose(): Promise<void>;
+
+  async reset(seed: number): Promise<ResetResult> {
+    return toResetResult(this.call('reset', seed), this.limits);
+  }
+
+  async step(action: string): Promise<StepResult> {
+    return toStepResult(this.call('step', action), this.limits);
+  }
+
+  async solution(): Promise<string> {
+    return toText(this.call('solution'), 'solution', this.limits);
+  }
+
+  async hint(): Promise<string> {
+    return toText(this.call('hint'), 'hint', this.limits);
+  }
+
+  async referenceAction(observation: string): Promise<string> {
+    return toText(this.call('referenceAction', observation), 'referenceAction', this.limits);
+  }
 }

@@ -22,15 +22,12 @@ import type {
   EnvironmentCapabilities,
   EnvironmentProgram,
   LoadedEnvironment,
-  ResetResult,
   Sandbox,
   SandboxLimits,
-  StepResult,
 } from '../../core/types.js';
-import { toResetResult, toStepResult, toText } from '../../core/contract.js';
 import { prepareScript } from './program.js';
 import { BOOTSTRAP_SOURCE } from './isolated-vm-bootstrap.js';
-import { replyFailure, replyValue } from './dispatch-reply.js';
+import { DispatchedEnvironment, replyFailure, replyValue } from './dispatch-reply.js';
 
 export interface IsolatedVmSandboxOptions {
   /** Default limits of every environment (each load may override them). */
@@ -111,20 +108,22 @@ function fromIsolateError(error: unknown, isolate: ivm.Isolate, method: string, 
 }
 
 
-class IsolatedVmEnvironment implements LoadedEnvironment {
+class IsolatedVmEnvironment extends DispatchedEnvironment {
   private calls = 0;
   private disposed = false;
 
   constructor(
-    readonly capabilities: EnvironmentCapabilities,
+    capabilities: EnvironmentCapabilities,
     private readonly isolate: ivm.Isolate,
     private readonly context: ivm.Context,
     private readonly dispatch: ivm.Reference<(method: string, argument: unknown, maxChars: number) => string>,
-    private readonly limits: SandboxLimits,
-  ) {}
+    limits: SandboxLimits,
+  ) {
+    super(capabilities, limits);
+  }
 
   /** Call a method of the environment instance; returns its raw value (a host copy). */
-  private call(method: string, argument?: string | number): unknown {
+  protected call(method: string, argument?: string | number): unknown {
     if (this.disposed) throw new SandboxError('crash', 'the environment was disposed', method);
     if (this.isolate.isDisposed) {
       throw new SandboxError('memory', 'the isolate was disposed after an environment exceeded the memory limit', method);
@@ -144,26 +143,6 @@ class IsolatedVmEnvironment implements LoadedEnvironment {
     const raw = replyValue(reply);
     if (!raw.ok) throw replyFailure(reply, method, this.limits);
     return raw.value;
-  }
-
-  async reset(seed: number): Promise<ResetResult> {
-    return toResetResult(this.call('reset', seed), this.limits);
-  }
-
-  async step(action: string): Promise<StepResult> {
-    return toStepResult(this.call('step', action), this.limits);
-  }
-
-  async solution(): Promise<string> {
-    return toText(this.call('solution'), 'solution', this.limits);
-  }
-
-  async hint(): Promise<string> {
-    return toText(this.call('hint'), 'hint', this.limits);
-  }
-
-  async referenceAction(observation: string): Promise<string> {
-    return toText(this.call('referenceAction', observation), 'referenceAction', this.limits);
   }
 
   async dispose(): Promise<void> {

@@ -16,15 +16,12 @@ import type {
   EnvironmentCapabilities,
   EnvironmentProgram,
   LoadedEnvironment,
-  ResetResult,
   Sandbox,
   SandboxLimits,
-  StepResult,
 } from '../../core/types.js';
-import { toResetResult, toStepResult, toText } from '../../core/contract.js';
 import { prepareScript } from './program.js';
 import { BOOTSTRAP_SOURCE } from './isolated-vm-bootstrap.js';
-import { readReply } from './dispatch-reply.js';
+import { DispatchedEnvironment, readReply } from './dispatch-reply.js';
 
 const { VM, VMScript } = vm2;
 type VmInstance = InstanceType<typeof VM>;
@@ -62,42 +59,24 @@ function fromVmError(error: unknown, method: string, limits: SandboxLimits): San
   return new SandboxError(method === 'create' ? 'load' : 'crash', message, method === 'create' ? undefined : method);
 }
 
-class Vm2Environment implements LoadedEnvironment {
+class Vm2Environment extends DispatchedEnvironment {
   private calls = 0;
   private disposed = false;
 
   constructor(
-    readonly capabilities: EnvironmentCapabilities,
+    capabilities: EnvironmentCapabilities,
     private vm: VmInstance | undefined,
-    private readonly limits: SandboxLimits,
-  ) {}
+    limits: SandboxLimits,
+  ) {
+    super(capabilities, limits);
+  }
 
-  private call(method: string, argument?: string | number): unknown {
+  protected call(method: string, argument?: string | number): unknown {
     if (this.disposed || !this.vm) throw new SandboxError('crash', 'the environment was disposed', method);
     if (++this.calls > this.limits.maxCalls) {
       throw new SandboxError('call-limit', `more than ${this.limits.maxCalls} calls on one environment`, method);
     }
     return runDispatch(this.vm, method, argument, this.limits);
-  }
-
-  async reset(seed: number): Promise<ResetResult> {
-    return toResetResult(this.call('reset', seed), this.limits);
-  }
-
-  async step(action: string): Promise<StepResult> {
-    return toStepResult(this.call('step', action), this.limits);
-  }
-
-  async solution(): Promise<string> {
-    return toText(this.call('solution'), 'solution', this.limits);
-  }
-
-  async hint(): Promise<string> {
-    return toText(this.call('hint'), 'hint', this.limits);
-  }
-
-  async referenceAction(observation: string): Promise<string> {
-    return toText(this.call('referenceAction', observation), 'referenceAction', this.limits);
   }
 
   async dispose(): Promise<void> {
