@@ -25,8 +25,6 @@ interface ShardRun {
   records: JournalRecord[];
 }
 
-const key = (suite: string, id: string): string => `${suite}\u0000${id}`;
-
 /**
  * A suite's evaluations rebuilt from journal records, for the environments `summaries` lists
  * (in that order): the gate verdict and every episode as journaled, the program from the
