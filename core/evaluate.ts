@@ -34,13 +34,10 @@ export interface EvaluationContext {
   onVerdict?: (program: EnvironmentProgram, verdict: GateVerdict) => void;
   /** Called for each newly played episode. */
   onEpisode?: (episode: EpisodeResult) => void;
-  /** Receives the wall time (ms) of every sandboxed call made while playing (throughput latencies). */
-  sandboxCallMs?: number[];
 }
 
 /** The environment, with the wall time of each call added to `into`. */
-function timed(environment: LoadedEnvironment, into: number[] | undefined): LoadedEnvironment {
-  if (!into) return environment;
+function timed(environment: LoadedEnvironment, into: number[]): LoadedEnvironment {
   // The clock starts before the call: a sandbox may do all its work synchronously inside it.
   const time = <T>(call: () => Promise<T>): Promise<T> => {
     const started = performance.now();
@@ -64,6 +61,8 @@ export interface Evaluation {
   verdict: GateVerdict;
   episodes: EpisodeResult[];
   summary: EnvironmentSummary;
+  /** Wall time (ms) of each sandboxed call made while playing (for throughput latencies). */
+  sandboxCallMs?: number[];
 }
 
 const winRate = (episodes: EpisodeResult[]): number | undefined => {
@@ -88,6 +87,7 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
     ctx.onVerdict?.(program, verdict);
   }
   const episodes: EpisodeResult[] = [];
+  const sandboxCallMs: number[] = [];
   if (verdict.verdict !== 'invalid' && !ctx.validateOnly) {
     const horizon = verdict.horizon ?? program.meta?.horizon ?? 1;
     const plays = Array.from({ length: ctx.attempts * (ctx.withHint ? 2 : 1) }, (_, i) => ({
@@ -95,7 +95,7 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
       withHint: i >= ctx.attempts,
     }));
     // One loaded environment plays every attempt: reset(seed) starts each episode afresh.
-    let environment = kept && timed(kept, ctx.sandboxCallMs);
+    let environment = kept && timed(kept, sandboxCallMs);
     kept = undefined;
     try {
       for (const play of plays) {
@@ -106,7 +106,7 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
         }
         await yieldToEventLoop();
         if (ctx.signal?.aborted) break;
-        environment ??= timed(await sandbox.load(program, ctx.limits), ctx.sandboxCallMs);
+        environment ??= timed(await sandbox.load(program, ctx.limits), sandboxCallMs);
         const episode = await playEpisode({
           suite: ctx.suite,
           program,
@@ -155,5 +155,5 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
     delete sample.steps;
     delete sample.firstObservation;
   }
-  return { program, verdict, episodes, summary };
+  return sandboxCallMs.length ? { program, verdict, episodes, summary, sandboxCallMs } : { program, verdict, episodes, summary };
 }

@@ -78,7 +78,7 @@ export function suiteResult(
   wallSec: number,
   rounds: RoundSummary[],
   usage: UsageMetrics,
-  latencies: { providerCallMs?: number[]; sandboxCallMs?: number[] } = {},
+  providerCallMs: number[] = [],
 ): SuiteResult {
   const episodes = evaluations.flatMap((e) => e.episodes);
   const accepted = evaluations.filter((e) => e.verdict.verdict !== 'invalid');
@@ -93,7 +93,8 @@ export function suiteResult(
       throughput: throughputMetrics(episodes, wallSec, kind === 'selfplay' ? evaluations.length : undefined, {
         valid: accepted.length,
         tokens: usage.inputTokens + usage.outputTokens,
-        ...latencies,
+        providerCallMs,
+        sandboxCallMs: evaluations.flatMap((e) => e.sandboxCallMs ?? []),
       }),
       // Success is measured without the hint, the way the agent meets the task.
       success: successMetrics(episodes.filter((e) => !e.withHint)),
@@ -153,9 +154,8 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
 
   const latencyMark = setup.latencyMark ?? (() => []);
   const latencySince = setup.latencySince ?? (() => []);
-  const baseContext = (suite: string, sandboxCallMs: number[]): Omit<EvaluationContext, 'round' | 'withHint'> => ({
+  const baseContext = (suite: string): Omit<EvaluationContext, 'round' | 'withHint'> => ({
     suite,
-    sandboxCallMs,
     sandboxes: setup.sandboxes,
     agent: setup.agent,
     limits: config.limits,
@@ -190,14 +190,13 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
       const started = performance.now();
       const usageBefore = usageNow();
       const mark = latencyMark();
-      const sandboxCallMs: number[] = [];
       const played = await runSelfPlay({
         designer: setup.designer,
         rounds,
         envsPerRound,
         reward: config.selfplay.reward,
         concurrency: config.concurrency,
-        context: baseContext(suite, sandboxCallMs),
+        context: baseContext(suite),
         evaluator: evaluate,
         repairs: config.selfplay.repairs,
         reviewer: setup.reviewer,
@@ -213,10 +212,7 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
         },
       });
       const wallSec = (performance.now() - started) / 1000;
-      const result = suiteResult(suite, 'selfplay', played.evaluations, wallSec, played.rounds, usageBetween(usageBefore, usageNow()), {
-        providerCallMs: latencySince(mark),
-        sandboxCallMs,
-      });
+      const result = suiteResult(suite, 'selfplay', played.evaluations, wallSec, played.rounds, usageBetween(usageBefore, usageNow()), latencySince(mark));
       results.suites.push(result);
       journal.append({ type: 'suite-end', suite, wallSec });
       journal.checkpoint();
@@ -229,9 +225,8 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
       const started = performance.now();
       const usageBefore = usageNow();
       const mark = latencyMark();
-      const sandboxCallMs: number[] = [];
       // A suite may need more than the run's limits (HumanEval's slowest canonical solution).
-      const context: EvaluationContext = { ...baseContext(suite.id, sandboxCallMs), withHint: false, limits: { ...suite.limits, ...config.limits } };
+      const context: EvaluationContext = { ...baseContext(suite.id), withHint: false, limits: { ...suite.limits, ...config.limits } };
       const skipped = (suite as { skipped?: number }).skipped ?? 0;
       if (skipped) emit({ type: 'notice', message: `${suite.id}: skipped ${skipped} malformed record(s) (--skip-bad); first: ${(suite as { firstProblem?: string }).firstProblem}` });
       const evaluations = await mapLimit(
@@ -246,10 +241,7 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
       );
       const wallSec = (performance.now() - started) / 1000;
       const done = evaluations.filter((e): e is Evaluation => e !== undefined);
-      const result = suiteResult(suite.id, 'static', done, wallSec, [], usageBetween(usageBefore, usageNow()), {
-        providerCallMs: latencySince(mark),
-        sandboxCallMs,
-      });
+      const result = suiteResult(suite.id, 'static', done, wallSec, [], usageBetween(usageBefore, usageNow()), latencySince(mark));
       if (skipped) result.skippedRecords = skipped;
       results.suites.push(result);
       journal.append({ type: 'suite-end', suite: suite.id, wallSec });
