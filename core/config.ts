@@ -8,9 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { cosmiconfig, type Loader } from 'cosmiconfig';
 import type { Language, SandboxLimits } from './types.js';
 import { UsageError } from './errors.js';
-
-import type { DesignerRewardName } from './rewards.js';
-export type { DesignerRewardName };
+import { DESIGNER_REWARDS, type DesignerRewardName } from './rewards.js';
 
 export interface SelfPlayConfig {
   /** Rounds of design → gate → play → reward. */
@@ -200,7 +198,7 @@ const configSchema = object({
     rounds: posInt,
     envsPerRound: posInt,
     attempts: posInt,
-    reward: oneOf(['spade', 'solve-rate', 'learnability', 'uncertainty']),
+    reward: oneOf(DESIGNER_REWARDS),
     language: oneOf(['python', 'javascript']),
     corpus: str,
     repairs: nonNegInt,

@@ -45,7 +45,8 @@ export function uncertaintyReward(p: number): number {
   return 1 - 2 * Math.abs(p - 0.5);
 }
 
-export type DesignerRewardName = 'spade' | 'solve-rate' | 'learnability' | 'uncertainty';
+export const DESIGNER_REWARDS = ['spade', 'solve-rate', 'learnability', 'uncertainty'] as const;
+export type DesignerRewardName = (typeof DESIGNER_REWARDS)[number];
 
 /** The reward named in config, for one environment's win rates. */
 export function designerReward(name: DesignerRewardName, input: SpadeRewardInput): number {

@@ -3,7 +3,7 @@
  */
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { DataError, EXIT, RunStoppedError, UsageError } from '../errors.js';
+import { EXIT, RunStoppedError, UsageError } from '../errors.js';
 import { runCommand, runOptions, type RunArgs } from './run-command.js';
 import { listCommand } from './list-command.js';
 import { workerCommand, workerOptions, type WorkerArgs } from './worker-command.js';
@@ -67,7 +67,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<numb
   try {
     await cli.parseAsync();
   } catch (error) {
-    if (error instanceof UsageError || error instanceof DataError || error instanceof RunStoppedError) {
+    if (error instanceof UsageError || error instanceof RunStoppedError) {
       process.stderr.write(`spade-bench: ${error instanceof RunStoppedError ? 'stopped: ' : ''}${error.message}\n`);
       return error.exitCode;
     }

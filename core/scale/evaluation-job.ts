@@ -5,22 +5,16 @@
  * runs it, and how its fresh work is handed back to the run's journal on the main thread.
  */
 import type { GateVerdict } from '../results.js';
-import type { EnvironmentProgram, EpisodeResult, SandboxLimits } from '../types.js';
+import type { EnvironmentProgram, EpisodeResult } from '../types.js';
 import type { JournalRecord } from '../journal.js';
 import { evaluateEnvironment, type Evaluation, type EvaluationContext } from '../evaluate.js';
 import { PriorWork } from '../resume.js';
 import type { WorkerParts } from './worker-parts.js';
 
-export interface EvaluationJob {
-  suite: string;
+/** The serialisable parts of an EvaluationContext, with the program and its task seed. */
+export interface EvaluationJob extends Pick<EvaluationContext, 'suite' | 'limits' | 'attempts' | 'withHint' | 'validateOnly' | 'runSeed' | 'round'> {
   program: EnvironmentProgram;
   taskSeed: number;
-  limits: Partial<SandboxLimits>;
-  attempts: number;
-  withHint: boolean;
-  validateOnly?: boolean;
-  runSeed: number;
-  round?: number;
   /** This environment's verdict and episodes from an earlier, interrupted invocation. */
   prior: { verdict?: GateVerdict; episodes: EpisodeResult[] };
 }

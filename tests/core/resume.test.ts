@@ -7,30 +7,14 @@ import path from 'node:path';
 import { runCli, startCli, tempDir } from '../helpers/cli.js';
 import { mulberry32 } from '../../core/random.js';
 import type { RunResults } from '../../core/results.js';
+import { comparable, journaledEpisodes } from '../helpers/results.js';
 
 const args = ['--seed', '5', '--rounds', '3', '--envs-per-round', '5', '--attempts', '2', '--limit', '16', '--concurrency', '2'];
-
-/** Results without what depends on the clock. */
-function comparable(file: string): unknown {
-  const r = JSON.parse(readFileSync(file, 'utf8')) as RunResults;
-  const { id, startedAt, finishedAt, config, ...run } = r.run;
-  void id, startedAt, finishedAt;
-  return {
-    run: { ...run, config: { ...config, out: undefined } },
-    suites: r.suites.map((s) => ({ ...s, metrics: { ...s.metrics, throughput: undefined } })),
-  };
-}
 
 const journalLines = (dir: string): string[] => {
   const file = path.join(dir, 'journal.jsonl');
   return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
 };
-
-const episodeKeys = (dir: string): string[] =>
-  journalLines(dir)
-    .map((l) => JSON.parse(l) as { type: string; episode?: { suite: string; environmentId: string; attempt: number; withHint: boolean } })
-    .filter((r) => r.type === 'episode')
-    .map(({ episode: e }) => `${e!.suite}/${e!.environmentId}/${e!.attempt}/${e!.withHint}`);
 
 async function killAt(out: string, lines: number): Promise<boolean> {
   const { child, done } = startCli(['run', '--out', out, ...args]);
@@ -50,9 +34,9 @@ test('killed with SIGKILL at random points and resumed: identical results, nothi
   const reference = path.join(tempDir(), 'whole');
   const whole = await runCli(['run', '--out', reference, ...args]);
   assert.is(whole.code, 0, whole.stderr);
-  const expected = comparable(path.join(reference, 'results.json'));
+  const expected = comparable(reference);
   const total = journalLines(reference).length;
-  const expectedEpisodes = episodeKeys(reference).sort();
+  const expectedEpisodes = journaledEpisodes(reference);
   assert.ok(total > 20, `a journal long enough to cut (${total} lines)`);
 
   const random = mulberry32(Date.now() >>> 0);
@@ -65,10 +49,10 @@ test('killed with SIGKILL at random points and resumed: identical results, nothi
     assert.not.ok(existsSync(path.join(out, 'results.json')) && killed && JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')).run.complete, 'a killed run is not complete');
     const resumed = await runCli(['run', '--out', out, '--resume']);
     assert.is(resumed.code, 0, `resume after a kill at line ${point}: ${resumed.stderr}`);
-    assert.equal(comparable(path.join(out, 'results.json')), expected, `results after a kill at journal line ${point}`);
-    const keys = episodeKeys(out);
+    assert.equal(comparable(out), expected, `results after a kill at journal line ${point}`);
+    const keys = journaledEpisodes(out);
     assert.is(new Set(keys).size, keys.length, `no episode journaled twice (kill at line ${point})`);
-    assert.equal(keys.sort(), expectedEpisodes, `every episode present once (kill at line ${point})`);
+    assert.equal(keys, expectedEpisodes, `every episode present once (kill at line ${point})`);
   }
   assert.ok(kills >= 2, `at least two runs were really killed mid-way (${kills} of ${points.length})`);
 });

@@ -11,7 +11,8 @@ import { tempDir } from '../../helpers/cli.js';
 import { createDistributedEvaluator } from '../../../core/scale/distributed-evaluator.js';
 import { connectRedis, EVALUATION_QUEUE } from '../../../core/scale/redis-connection.js';
 import type { Suite } from '../../../core/types.js';
-import { comparable, journaledEpisodes, runLocally, smallConfig } from './local-run.js';
+import { runLocally, smallConfig } from './local-run.js';
+import { comparable, journaledEpisodes } from '../../helpers/results.js';
 
 const missing = redisMissing();
 if (missing) console.log(`skipped: ${missing}`);

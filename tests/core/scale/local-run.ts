@@ -1,13 +1,12 @@
 /**
  * Test helpers for the scale tests: a run executed in this process with a chosen evaluator or
- * shard, and results.json without what depends on the clock (as tests/core/resume.test.ts does).
+ * shard (compare runs with tests/helpers/results.ts).
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { resolveConfig, type SpadeConfig, type UserConfig } from '../../../core/config.js';
 import type { Evaluator } from '../../../core/evaluate.js';
 import type { Suite } from '../../../core/types.js';
-import type { RunResults } from '../../../core/results.js';
 import { executeRun } from '../../../core/run.js';
 import { createRegistry, resolveRunParts } from '../../../core/setup.js';
 import { applyShard, type Shard } from '../../../core/scale/shard.js';
@@ -48,26 +47,4 @@ export async function runLocally(config: SpadeConfig, options: { evaluator?: Eva
     await parts.close();
   }
   return outDir;
-}
-
-/** results.json without run ids, clock times, the output folder or throughput. */
-export function comparable(dir: string): unknown {
-  const r = JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8')) as RunResults;
-  const { id, startedAt, finishedAt, config, ...run } = r.run;
-  void id, startedAt, finishedAt;
-  return {
-    run: { ...run, config: { ...config, out: undefined } },
-    suites: r.suites.map((s) => ({ ...s, metrics: { ...s.metrics, throughput: undefined } })),
-  };
-}
-
-/** Every episode journaled, as suite/environment/attempt/hint keys, sorted. */
-export function journaledEpisodes(dir: string): string[] {
-  return readFileSync(path.join(dir, 'journal.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as { type: string; episode?: { suite: string; environmentId: string; attempt: number; withHint: boolean } })
-    .filter((r) => r.type === 'episode')
-    .map(({ episode: e }) => `${e!.suite}/${e!.environmentId}/${e!.attempt}/${e!.withHint}`)
-    .sort();
 }

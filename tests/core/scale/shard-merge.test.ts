@@ -7,7 +7,8 @@ import path from 'node:path';
 import { parseShard, shardSuite } from '../../../core/scale/shard.js';
 import { mergeShardRuns } from '../../../core/scale/merge.js';
 import { createProceduralSuite } from '../../../benchmarks/procedural.js';
-import { comparable, journaledEpisodes, runLocally, smallConfig } from './local-run.js';
+import { runLocally, smallConfig } from './local-run.js';
+import { comparable, journaledEpisodes } from '../../helpers/results.js';
 import { tempDir } from '../../helpers/cli.js';
 import type { RunResults } from '../../../core/results.js';
 

@@ -4,7 +4,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { threadId } from 'node:worker_threads';
 import { createThreadPool } from '../../../core/scale/thread-pool.js';
-import { comparable, journaledEpisodes, runLocally, smallConfig } from './local-run.js';
+import { runLocally, smallConfig } from './local-run.js';
+import { comparable, journaledEpisodes } from '../../helpers/results.js';
 import type { EnvironmentProgram } from '../../../core/types.js';
 
 test('two worker threads: results.json and journaled episodes equal the in-thread run of the same seed', async () => {
