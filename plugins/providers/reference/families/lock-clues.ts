@@ -15,36 +15,44 @@ ${GUESS_FEEDBACK}
 function generate(rng, P) {
   const size = P.digits ** P.length;
   const L = P.length;
+  // Every code's digits, most significant first (an odometer: no division per digit).
   const digitsOf = new Uint8Array(size * L);
+  const wheel = new Uint8Array(L);
   for (let i = 0; i < size; i++) {
-    let rest = i;
-    for (let j = L - 1; j >= 0; j--) { digitsOf[i * L + j] = rest % P.digits; rest = Math.floor(rest / P.digits); }
+    digitsOf.set(wheel, i * L);
+    for (let j = L - 1; j >= 0 && ++wheel[j] === P.digits; j--) wheel[j] = 0;
   }
   const codeAt = (i) => Array.from(digitsOf.subarray(i * L, i * L + L));
   const code = codeAt(randInt(rng, 0, size - 1));
-  let candidates = [];
-  for (let i = 0; i < size; i++) candidates.push(i);
+  // The codes still consistent with every clue so far (all of them at first), filtered in place.
+  let candidates = new Int32Array(size);
+  for (let i = 0; i < size; i++) candidates[i] = i;
+  let count = size;
+  const wanted = new Int8Array(10);
+  const used = new Int8Array(10);
   const clues = [];
-  while (candidates.length > 1 && clues.length < 30) {
+  while (count > 1 && clues.length < 30) {
     const guess = codeAt(randInt(rng, 0, size - 1));
     if (guess.join('') === code.join('')) continue;
     const [exact, near] = guessFeedback(code, guess);
-    const counts = new Int8Array(10);
-    const kept = candidates.filter((i) => {
+    wanted.fill(0);
+    for (let j = 0; j < L; j++) wanted[guess[j]]++;
+    const kept = new Int32Array(count);
+    let n = 0;
+    for (let c = 0; c < count; c++) {
+      const at = candidates[c] * L;
       let e = 0;
+      for (let j = 0; j < L; j++) if (digitsOf[at + j] === guess[j]) e++;
+      if (e !== exact) continue;
+      // Digits in common, wherever they stand: the sum over digits of the smaller count.
       let common = 0;
-      counts.fill(0);
-      for (let j = 0; j < L; j++) {
-        const d = digitsOf[i * L + j];
-        if (d === guess[j]) e++;
-        counts[d]++;
-      }
-      if (e !== exact) return false;
-      for (let j = 0; j < L; j++) if (counts[guess[j]] > 0) { counts[guess[j]]--; common++; }
-      return common - e === near;
-    });
-    if (kept.length === candidates.length) continue;
+      for (let j = 0; j < L; j++) { const d = digitsOf[at + j]; if (used[d] < wanted[d]) { used[d]++; common++; } }
+      for (let j = 0; j < L; j++) used[digitsOf[at + j]] = 0;
+      if (common - e === near) kept[n++] = candidates[c];
+    }
+    if (n === count) continue;
     candidates = kept;
+    count = n;
     clues.push('  ' + guess.join('') + ': ' + exact + ' right place, ' + near + ' wrong place');
   }
   const hints = [];

@@ -7,7 +7,7 @@
  *   generate(rng, P) -> { observation, answer, hint }
  *   optionally isCorrect(answer, task) -> boolean   (default: normalised equality with task.answer)
  * Multi-turn body must define:
- *   generate(rng, P) -> state
+ *   generate(rng, P) -> state                     (plain JSON data: each reset gets a copy)
  *   render(state) -> string                       (task statement and current state)
  *   apply(state, command) -> { message, won?, lost? }   (mutates state)
  *   plan(state) -> string[]                       (winning commands from the current state)
@@ -83,8 +83,16 @@ class ${spec.className} {
     return (message ? message + '\\n\\n' : '') + render(this.state) + '\\n' + status;
   }
   reset(seed) {
-    const rng = episodeRandom(seed);
-    this.state = generate(rng, P);
+    // A start state is a pure function of the seed, and some cost a millisecond to generate
+    // (mazes checked by search): the last few are kept as JSON, and each episode gets a copy.
+    this.starts = this.starts || new Map();
+    let start = this.starts.get(seed);
+    if (start === undefined) {
+      start = JSON.stringify(generate(episodeRandom(seed), P));
+      if (this.starts.size >= 8) this.starts.delete(this.starts.keys().next().value);
+      this.starts.set(seed, start);
+    }
+    this.state = JSON.parse(start);
     this.turn = 0;
     this.done = false;
     return [this.view(''), { horizon: P.horizon, family: FAMILY }];

@@ -40,6 +40,19 @@ for (const family of FAMILIES) {
       assert.is.not(taskText(loadProgram(family.program(difficulty, 99)), 7), taskText(make, 7), 'variant changes the task');
     });
 
+    test(`${family.name} d${difficulty}: reset(seed) after play starts afresh (kept tasks are copies)`, () => {
+      const env = make();
+      const first = env.reset(5);
+      const reference = referenceWins(() => env, 5);
+      assert.ok(reference.won);
+      // Played through to the win (state changed); the same seed again gives the untouched start,
+      // and so does the same seed after another one.
+      assert.equal(env.reset(5), first);
+      env.reset(6);
+      assert.equal(env.reset(5), first);
+      assert.equal(referenceWins(() => env, 5), reference);
+    });
+
     test(`${family.name} d${difficulty}: SPADE's smoke test and odd input never throw`, () => {
       const env = make();
       assert.not.throws(() => env.step('1'), 'step before reset');
