@@ -128,6 +128,10 @@ export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
     }
   }
 
+  // The offline agent always uses the threads: start them now, so they load their modules and
+  // sandboxes while the run sets up (a model-driven agent never does, so none start for it).
+  if (options.config.agent === 'reference') while (threads.length < workers) spawn();
+
   const evaluate: Evaluator = (program, taskSeed, ctx) => {
     if (ctx.agent.kind !== 'reference') return evaluateEnvironment(program, taskSeed, ctx);
     if (closed) return Promise.reject(new Error('the thread pool is closed'));
