@@ -17,7 +17,7 @@ import { Queue, QueueEvents } from 'bullmq';
 import type { SpadeConfig } from '../config.js';
 import type { Evaluator } from '../evaluate.js';
 import { recordedConfig } from '../run.js';
-import { deliverFreshWork, toEvaluationJob, type EvaluationJob, type JobOutcome } from './evaluation-job.js';
+import { deliverFreshWork, toEvaluationJob, unpackEvaluation, type EvaluationJob, type JobOutcome } from './evaluation-job.js';
 import { connectRedis, EVALUATION_QUEUE } from './redis-connection.js';
 
 export interface DistributedOptions {
@@ -83,7 +83,7 @@ export async function createDistributedEvaluator(options: DistributedOptions): P
     // In-flight jobs finish after an abort (Ctrl-C), as in-thread evaluations do; no new ones start.
     const outcome = (await job.waitUntilFinished(events)) as JobOutcome;
     for (const work of outcome.fresh) deliverFreshWork(work, program, ctx);
-    return outcome.evaluation;
+    return unpackEvaluation(outcome.evaluation, program);
   };
 
   return {

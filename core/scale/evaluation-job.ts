@@ -22,10 +22,29 @@ export interface EvaluationJob extends Pick<EvaluationContext, 'suite' | 'limits
 /** Work done for the journal, in the order it was done (the verdict first). */
 export type FreshWork = { type: 'verdict'; verdict: GateVerdict } | { type: 'episode'; episode: EpisodeResult };
 
+/** An Evaluation without the program's source, which the side that sent the job already has. */
+export type PackedEvaluation = Omit<Evaluation, 'program' | 'summary'> & { summary: Omit<Evaluation['summary'], 'source'> };
+
 /** What a worker sends back for a job. */
 export interface JobOutcome {
-  evaluation: Evaluation;
+  evaluation: PackedEvaluation;
   fresh: FreshWork[];
+}
+
+/** The Evaluation to send back: the program (and its source, twice) stay behind. */
+export function packEvaluation(evaluation: Evaluation): PackedEvaluation {
+  const { program, summary, ...rest } = evaluation;
+  const { source, ...kept } = summary;
+  void program;
+  void source;
+  return { ...rest, summary: kept };
+}
+
+/** The Evaluation of `program` from what a worker sent back. */
+export function unpackEvaluation(packed: PackedEvaluation, program: EnvironmentProgram): Evaluation {
+  const { id, language, verdict, checks, ...rest } = packed.summary;
+  // The summary's keys keep their order (id, language, verdict, checks, source, ...), as in-thread.
+  return { ...packed, program, summary: { id, language, verdict, checks, source: program.source, ...rest } };
 }
 
 /** The job for evaluating `program` in `ctx`: everything but the sandboxes, agent, signal and callbacks. */
@@ -89,7 +108,7 @@ export async function runEvaluationJob(
     onEpisode: (episode) => push({ type: 'episode', episode: structuredClone(episode) }),
   };
   const evaluation = await evaluateEnvironment(job.program, job.taskSeed, ctx);
-  return { evaluation, fresh };
+  return { evaluation: packEvaluation(evaluation), fresh };
 }
 
 /**

@@ -18,7 +18,7 @@ import { availableParallelism } from 'node:os';
 import type { SpadeConfig } from '../config.js';
 import { evaluateEnvironment, type Evaluation, type EvaluationContext, type Evaluator } from '../evaluate.js';
 import type { EnvironmentProgram } from '../types.js';
-import { deliverFreshWork, toEvaluationJob } from './evaluation-job.js';
+import { deliverFreshWork, toEvaluationJob, unpackEvaluation } from './evaluation-job.js';
 import type { FromThread, ThreadData, ToThread } from './thread-entry.js';
 
 export interface ThreadPoolOptions {
@@ -90,12 +90,14 @@ export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
       const pending = thread.inFlight.get(message.id);
       if (!pending) return;
       if (message.type === 'fresh') {
-        deliverFreshWork(message.work, pending.program, pending.ctx);
+        for (const work of message.work) deliverFreshWork(work, pending.program, pending.ctx);
         return;
       }
       thread.inFlight.delete(message.id);
-      if (message.type === 'done') pending.resolve(message.evaluation);
-      else pending.reject(new Error(`worker thread: ${message.message}`));
+      if (message.type === 'done') {
+        for (const work of message.fresh) deliverFreshWork(work, pending.program, pending.ctx);
+        pending.resolve(unpackEvaluation(message.evaluation, pending.program));
+      } else pending.reject(new Error(`worker thread: ${message.message}`));
       dispatch();
     });
     thread.worker.on('error', (error) => lose(thread, error));
