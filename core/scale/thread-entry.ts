@@ -13,6 +13,7 @@ export type FromThread =
   | { type: 'fresh'; id: number; work: FreshWork[] }
   | { type: 'done'; id: number; evaluation: PackedEvaluation; fresh: FreshWork[] }
   | { type: 'failed'; id: number; message: string }
+  | { type: 'ready' }
   | { type: 'closed' };
 
 export interface ThreadData {
@@ -23,6 +24,8 @@ export interface ThreadData {
 const port = parentPort!;
 const { config, cwd } = workerData as ThreadData;
 const parts = createWorkerParts(config, cwd);
+// Told once the sandboxes and agent are built (a failure shows at the first job instead).
+parts.then(() => port.postMessage({ type: 'ready' } satisfies FromThread), () => {});
 const running = new Map<number, AbortController>();
 const send = (message: FromThread): void => port.postMessage(message);
 

@@ -35,6 +35,8 @@ export interface ThreadPool {
   /** Pass as `RunSetup.evaluator`. */
   readonly evaluate: Evaluator;
   readonly workers: number;
+  /** Resolves when every thread has started and built its sandboxes and agent (benchmarks wait for it). */
+  ready(): Promise<void>;
   /** Stop the threads (after their sandboxes are closed). */
   close(): Promise<void>;
 }
@@ -51,6 +53,8 @@ interface Pending {
 interface Thread {
   worker: Worker;
   inFlight: Map<number, Pending>;
+  /** Settles when the thread has built its parts, or is lost. */
+  ready: Promise<void>;
 }
 
 /** Start the thread entry: compiled JavaScript as is, TypeScript sources (tsx) through tsx's loader. */
@@ -84,9 +88,14 @@ export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
   }
 
   function spawn(): Thread {
-    const thread: Thread = { worker: startThread(data), inFlight: new Map() };
+    const worker = startThread(data);
+    const ready = new Promise<void>((resolve) => {
+      worker.on('message', (message: FromThread) => message.type === 'ready' && resolve());
+      worker.once('exit', () => resolve());
+    });
+    const thread: Thread = { worker, inFlight: new Map(), ready };
     thread.worker.on('message', (message: FromThread) => {
-      if (message.type === 'closed') return;
+      if (message.type === 'closed' || message.type === 'ready') return;
       const pending = thread.inFlight.get(message.id);
       if (!pending) return;
       if (message.type === 'fresh') {
@@ -146,6 +155,10 @@ export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
   return {
     evaluate,
     workers,
+    async ready() {
+      while (threads.length < workers && !closed) spawn();
+      await Promise.all(threads.map((t) => t.ready));
+    },
     async close() {
       closed = true;
       for (const pending of queue.splice(0)) pending.reject(new Error('the thread pool is closed'));

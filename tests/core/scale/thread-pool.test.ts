@@ -50,6 +50,17 @@ test('an evaluation runs in a thread with its own sandbox; its verdict is journa
   }
 });
 
+test('ready() resolves once every thread has built its sandboxes and agent', async () => {
+  const pool = createThreadPool({ config: smallConfig(), workers: 2 });
+  try {
+    const timedOut = new Promise<string>((resolve) => setTimeout(() => resolve('timed out'), 30_000).unref());
+    assert.is(await Promise.race([pool.ready().then(() => 'ready'), timedOut]), 'ready');
+    assert.is(pool.workers, 2);
+  } finally {
+    await pool.close();
+  }
+});
+
 test('a closed pool refuses work', async () => {
   const pool = createThreadPool({ config: smallConfig(), workers: 1 });
   await pool.close();
