@@ -42,14 +42,20 @@ export interface PreparedFeatures {
 
 export function prepareFeatures(bags: readonly (readonly string[])[]): PreparedFeatures {
   const ids = new Map<string, number>();
+  // A static suite repeats a program thousands of times with one cached bag: one vector for it.
+  const made = new Map<readonly string[], SparseUnit>();
   const vectors = bags.map((bag) => {
+    const known = made.get(bag);
+    if (known) return known;
     const counts = new Map<number, number>();
     for (const feature of bag.length > 0 ? bag : ['<empty>']) {
       let id = ids.get(feature);
       if (id === undefined) ids.set(feature, (id = ids.size));
       counts.set(id, (counts.get(id) ?? 0) + 1);
     }
-    return unitVector(counts);
+    const vector = unitVector(counts);
+    made.set(bag, vector);
+    return vector;
   });
   return { vectors, dimension: ids.size };
 }
@@ -67,29 +73,74 @@ export function preparedVendi(prepared: PreparedFeatures, indices?: readonly num
   const d = prepared.dimension;
   if (n <= d && n <= EXACT_LIMIT) return { vendi: vendiFromEigenvalues(kernelEigenvalues(vectors), q), approximate: false };
   if (d <= EXACT_LIMIT) return { vendi: vendiFromEigenvalues(covarianceEigenvalues(vectors, d), q), approximate: false };
+  const { bucket, sign } = hashingOf(prepared);
+  const sums = new Float64Array(HASHED_DIMENSION);
+  const touched = new Uint8Array(HASHED_DIMENSION);
+  const folded = new Map<SparseUnit, SparseUnit>();
   const hashed = vectors.map((vector) => {
-    const folded = new Map<number, number>();
+    const known = folded.get(vector);
+    if (known) return known;
+    touched.fill(0);
+    let count = 0;
     for (let k = 0; k < vector.ids.length; k++) {
-      const hash = deriveSeed(0, vector.ids[k]!);
-      const bucket = hash % HASHED_DIMENSION;
-      const sign = (hash >>> 16) & 1 ? -1 : 1;
-      folded.set(bucket, (folded.get(bucket) ?? 0) + sign * vector.values[k]!);
+      const b = bucket[vector.ids[k]!]!;
+      if (!touched[b]) {
+        touched[b] = 1;
+        sums[b] = 0;
+        count++;
+      }
+      sums[b] = sums[b]! + sign[vector.ids[k]!]! * vector.values[k]!;
     }
-    return unitVector(folded);
+    const ids = new Int32Array(count);
+    const values = new Float64Array(count);
+    for (let b = 0, i = 0; b < HASHED_DIMENSION; b++) {
+      if (touched[b]) {
+        ids[i] = b;
+        values[i++] = sums[b]!;
+      }
+    }
+    const unit = normalised(ids, values);
+    folded.set(vector, unit);
+    return unit;
   });
   return { vendi: vendiFromEigenvalues(covarianceEigenvalues(hashed, HASHED_DIMENSION), q), approximate: true };
 }
 
+/** Each feature's bucket and sign under hashing, computed once per prepared pool. */
+const hashings = new WeakMap<PreparedFeatures, { bucket: Int32Array; sign: Int8Array }>();
+function hashingOf(prepared: PreparedFeatures): { bucket: Int32Array; sign: Int8Array } {
+  let hashing = hashings.get(prepared);
+  if (!hashing) {
+    const bucket = new Int32Array(prepared.dimension);
+    const sign = new Int8Array(prepared.dimension);
+    for (let id = 0; id < prepared.dimension; id++) {
+      const hash = deriveSeed(0, id);
+      bucket[id] = hash % HASHED_DIMENSION;
+      sign[id] = (hash >>> 16) & 1 ? -1 : 1;
+    }
+    hashings.set(prepared, (hashing = { bucket, sign }));
+  }
+  return hashing;
+}
+
 function unitVector(entries: Map<number, number>): SparseUnit {
-  const sorted = [...entries].sort((a, b) => a[0] - b[0]);
+  const ids = new Int32Array(entries.size);
+  let k = 0;
+  for (const id of entries.keys()) ids[k++] = id;
+  ids.sort();
+  const values = new Float64Array(ids.length);
+  for (let i = 0; i < ids.length; i++) values[i] = entries.get(ids[i]!)!;
+  return normalised(ids, values);
+}
+
+/** The vector (ids ascending) scaled to unit length, in place. */
+function normalised(ids: Int32Array, values: Float64Array): SparseUnit {
   let norm = 0;
-  for (const [, value] of sorted) norm += value * value;
+  for (let i = 0; i < values.length; i++) norm += values[i]! * values[i]!;
   norm = Math.sqrt(norm);
   // A vector that cancelled out under hashing stays zero: it adds no mass to the spectrum.
-  return {
-    ids: Int32Array.from(sorted, ([id]) => id),
-    values: Float64Array.from(sorted, ([, value]) => (norm > 0 ? value / norm : 0)),
-  };
+  for (let i = 0; i < values.length; i++) values[i] = norm > 0 ? values[i]! / norm : 0;
+  return { ids, values };
 }
 
 function dot(a: SparseUnit, b: SparseUnit): number {
@@ -122,10 +173,13 @@ function kernelEigenvalues(vectors: readonly SparseUnit[]): number[] {
 function covarianceEigenvalues(vectors: readonly SparseUnit[], d: number): number[] {
   const n = vectors.length;
   const C = Array.from({ length: d }, () => new Float64Array(d));
-  for (const { ids, values } of vectors) {
+  // The same vector m times adds m x x^T once (in order of first appearance).
+  const times = new Map<SparseUnit, number>();
+  for (const vector of vectors) times.set(vector, (times.get(vector) ?? 0) + 1);
+  for (const [{ ids, values }, m] of times) {
     for (let a = 0; a < ids.length; a++) {
       const row = C[ids[a]!]!;
-      const va = values[a]! / n;
+      const va = (values[a]! * m) / n;
       for (let b = 0; b < ids.length; b++) row[ids[b]!] = row[ids[b]!]! + va * values[b]!;
     }
   }

@@ -56,4 +56,23 @@ test('beyond the limit on both sides, hashing approximates and says so', () => {
   assert.ok(Math.abs(result.vendi - 20) < 2, `hashed score ${result.vendi} should be near 20`);
 });
 
+test('one bag shared by many items scores as the same bag copied for each (all three paths)', () => {
+  // A static suite's items share one cached feature array per program; copies must score the same.
+  const pools = [
+    Array.from({ length: 12 }, (_, i) => [`a${i % 3}`, `b${i % 3}`, 'shared', `c${i}`]), // n x n kernel
+    Array.from({ length: EXACT_LIMIT + 50 }, (_, i) => [`w${i % 7}`, `v${i % 5}`]), // d x d covariance
+    Array.from({ length: 600 }, (_, i) => Array.from({ length: 30 }, (_, w) => `c${i % 20}w${w}`)), // hashed
+  ];
+  for (const bags of pools) {
+    const distinct = [...new Set(bags.map((bag) => bag.join(' ')))];
+    const one = new Map(distinct.map((text) => [text, text.split(' ')]));
+    const shared = bags.map((bag) => one.get(bag.join(' '))!);
+    const copied = bags.map((bag) => [...bag]);
+    const a = featureVendi(shared);
+    const b = featureVendi(copied);
+    assert.is(a.approximate, b.approximate);
+    close(a.vendi, b.vendi, 1e-9 * b.vendi);
+  }
+});
+
 test.run();
