@@ -5,6 +5,7 @@
  *                 tasks) in 1 vs 2 worker threads, started before the run
  *                                                                target: 2 threads >= 1.7 x 1
  *   distributed   the same run through BullMQ on a local redis-server, 1 vs 2 worker processes
+ *                 (warmed by a few jobs first)
  *                                                                target: 2 workers >= 1.5 x 1
  *   single-turn   a static suite of 10,000 single-answer tasks (the reference families at
  *                 horizon 1, difficulties 1-10), reference agent, 2 worker threads
@@ -88,6 +89,12 @@ if (wanted('distributed')) {
     const redis = await startRedis();
     const distributed = (count: number) => async () => {
       const workers = await Promise.all(Array.from({ length: count }, (_, i) => startWorkerProcess(redis.url, `bench-${count}-${i}`)));
+      // A few jobs first, so that each worker has loaded its modules and built its sandbox and
+      // agent (as for the threads): the figure is steady-state throughput.
+      const warmConfig = resolveConfig({ suites: ['procedural'], limit: 6 * count, selfplay: { rounds: 1, envsPerRound: 2 * count } });
+      const warmDir = path.join(tempDir('spade-bench-dist-'), 'warm');
+      const warm = await createDistributedEvaluator({ redis: redis.url, config: warmConfig, outDir: warmDir });
+      await runLocally(warmConfig, { evaluator: warm.evaluate, outDir: warmDir }).finally(() => warm.close());
       const outDir = path.join(tempDir('spade-bench-dist-'), 'run');
       const evaluator = await createDistributedEvaluator({ redis: redis.url, config: offlineDefault, outDir });
       return { evaluator: evaluator.evaluate, outDir, close: async () => (await evaluator.close(), await stopProcesses(workers)) };
