@@ -28,12 +28,16 @@ export function createRegistry(cwd = process.cwd()): PluginRegistry {
   return new PluginRegistry(BUILTINS, cwd);
 }
 
-/** The sandbox for JavaScript is the configured one; Python gets `pyodide` on first use. */
-export function createSandboxSet(registry: PluginRegistry, config: SpadeConfig): SandboxSet {
+/**
+ * The sandbox for JavaScript is the configured one; Python gets `pyodide` on first use.
+ * `workers` is how many processes a sandbox that has them (Pyodide) may start: one per core
+ * by default, fewer where several sets share the cores (worker threads, queue workers).
+ */
+export function createSandboxSet(registry: PluginRegistry, config: SpadeConfig, workers = availableParallelism()): SandboxSet {
   const made = new Map<Language, Promise<Sandbox>>();
   const create = async (id: string): Promise<Sandbox> => {
     const { plugin } = await registry.resolve('sandbox', id);
-    return (plugin as SandboxPlugin).create({ limits: config.limits, workers: availableParallelism() });
+    return (plugin as SandboxPlugin).create({ limits: config.limits, workers: Math.max(1, Math.floor(workers)) });
   };
   return {
     get(language) {
@@ -111,7 +115,7 @@ async function resolveRole(registry: PluginRegistry, kind: 'designer' | 'agent',
   return createLLMDesigner(provider, { language, corpus: corpus ? await loadCorpus(path.resolve(corpus)) : undefined });
 }
 
-export async function resolveRunParts(registry: PluginRegistry, config: SpadeConfig): Promise<RunParts> {
+export async function resolveRunParts(registry: PluginRegistry, config: SpadeConfig, options: { sandboxWorkers?: number } = {}): Promise<RunParts> {
   await registry.register(config.plugins);
   const selfplay = config.suites.some((s) => SELFPLAY_ALIASES.includes(s));
   const suites: Suite[] = [];
@@ -132,7 +136,7 @@ export async function resolveRunParts(registry: PluginRegistry, config: SpadeCon
     if (!provider) providers.set(id, (provider = await createProvider(registry, id, config, 'validator')));
     reviewer = createLLMValidator(provider);
   }
-  const sandboxes = createSandboxSet(registry, config);
+  const sandboxes = createSandboxSet(registry, config, options.sandboxWorkers);
   return {
     designer,
     agent,

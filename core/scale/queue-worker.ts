@@ -42,14 +42,16 @@ const MAX_STALLS = 5;
 
 export async function startQueueWorker(options: QueueWorkerOptions): Promise<QueueWorker> {
   const connection = await connectRedis(options.redis);
-  const parts = new WorkerPartsCache(options.cwd);
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
+  // One Python interpreter per job this worker runs at once.
+  const parts = new WorkerPartsCache(options.cwd, 4, concurrency);
   const worker = new Worker<EvaluationJobData, JobOutcome>(
     options.queueName ?? EVALUATION_QUEUE,
     async (job) => runEvaluationJob(job.data.job, await parts.get(job.data.config)),
     {
       connection: connection as never,
       name: options.name ?? `${hostname()}-${process.pid}`,
-      concurrency: Math.max(1, Math.floor(options.concurrency ?? 1)),
+      concurrency,
       lockDuration: options.lockDurationMs ?? 30_000,
       stalledInterval: options.stalledIntervalMs ?? 30_000,
       maxStalledCount: MAX_STALLS,

@@ -19,11 +19,13 @@ export type FromThread =
 export interface ThreadData {
   config: SpadeConfig;
   cwd: string;
+  /** This thread's share of the cores: Python interpreter processes it may start. */
+  sandboxWorkers: number;
 }
 
 const port = parentPort!;
-const { config, cwd } = workerData as ThreadData;
-const parts = createWorkerParts(config, cwd);
+const { config, cwd, sandboxWorkers } = workerData as ThreadData;
+const parts = createWorkerParts(config, cwd, sandboxWorkers);
 // Told once the sandboxes and agent are built (a failure shows at the first job instead).
 parts.then(() => port.postMessage({ type: 'ready' } satisfies FromThread), () => {});
 const running = new Map<number, AbortController>();

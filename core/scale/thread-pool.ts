@@ -11,7 +11,8 @@
  * at once) and the pool is not used.
  *
  * Worker threads inherit the process's execArgv, so `--no-node-snapshot` (which isolated-vm
- * needs) reaches them. Python environments get a Pyodide sandbox per thread.
+ * needs) reaches them. Python environments get a Pyodide sandbox per thread, with the thread's
+ * share of the cores as interpreter processes (one each for two threads on two cores).
  */
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
@@ -71,7 +72,9 @@ function startThread(data: ThreadData): Worker {
 export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
   const workers = Math.max(1, Math.floor(options.workers ?? availableParallelism()));
   const perThread = Math.max(1, Math.floor(options.perThread ?? 2));
-  const data: ThreadData = { config: options.config, cwd: options.cwd ?? process.cwd() };
+  // Each thread's Python sandbox gets its share of the cores (2 threads on 2 cores: one interpreter each).
+  const sandboxWorkers = Math.max(1, Math.floor(availableParallelism() / workers));
+  const data: ThreadData = { config: options.config, cwd: options.cwd ?? process.cwd(), sandboxWorkers };
   const threads: Thread[] = [];
   const queue: Pending[] = [];
   let nextId = 0;

@@ -15,9 +15,14 @@ export interface WorkerParts {
   close(): Promise<void>;
 }
 
-export async function createWorkerParts(config: SpadeConfig, cwd = process.cwd()): Promise<WorkerParts> {
+/**
+ * `sandboxWorkers`: the interpreter processes this worker's Python sandbox may start. A worker
+ * shares the machine with its siblings (threads of one pool, queue workers), so it is the
+ * worker's share of the cores, not all of them.
+ */
+export async function createWorkerParts(config: SpadeConfig, cwd = process.cwd(), sandboxWorkers = 1): Promise<WorkerParts> {
   // The designer never runs in a worker: the offline one is built (cheaply) in its place.
-  const parts = await resolveRunParts(createRegistry(cwd), { ...config, designer: 'reference', suites: [SELFPLAY_ALIASES[0]!] });
+  const parts = await resolveRunParts(createRegistry(cwd), { ...config, designer: 'reference', suites: [SELFPLAY_ALIASES[0]!] }, { sandboxWorkers });
   return { agent: parts.agent, sandboxes: parts.sandboxes, close: () => parts.close() };
 }
 
@@ -25,7 +30,7 @@ export async function createWorkerParts(config: SpadeConfig, cwd = process.cwd()
 export class WorkerPartsCache {
   private readonly made = new Map<string, Promise<WorkerParts>>();
 
-  constructor(private readonly cwd = process.cwd(), private readonly keep = 4) {}
+  constructor(private readonly cwd = process.cwd(), private readonly keep = 4, private readonly sandboxWorkers = 1) {}
 
   get(config: SpadeConfig): Promise<WorkerParts> {
     const key = JSON.stringify({ agent: config.agent, sandbox: config.sandbox, plugins: config.plugins, limits: config.limits, providers: config.providers });
@@ -35,7 +40,7 @@ export class WorkerPartsCache {
       this.made.set(key, parts);
       return parts;
     }
-    parts = createWorkerParts(config, this.cwd);
+    parts = createWorkerParts(config, this.cwd, this.sandboxWorkers);
     parts.catch(() => this.made.delete(key));
     this.made.set(key, parts);
     if (this.made.size > this.keep) {

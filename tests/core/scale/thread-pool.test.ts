@@ -3,6 +3,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { threadId } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { createThreadPool } from '../../../core/scale/thread-pool.js';
 import { runLocally, smallConfig } from './local-run.js';
 import { comparable, journaledEpisodes } from '../../helpers/results.js';
@@ -58,6 +60,22 @@ test('ready() resolves once every thread has built its sandboxes and agent', asy
     assert.is(pool.workers, 2);
   } finally {
     await pool.close();
+  }
+});
+
+test('each thread\'s sandboxes get its share of the cores as worker processes, not all of them', async () => {
+  const plugin = fileURLToPath(new URL('../../fixtures/plugins/probe-sandbox.ts', import.meta.url));
+  const config = smallConfig({ plugins: [plugin], sandbox: 'probe-sandbox' });
+  const ctx = { suite: 's', sandboxes: { get: () => Promise.reject(new Error('not here')), close: async () => {} }, agent: { id: 'r', label: 'r', kind: 'reference' as const, start: () => ({ act: async () => ({ reply: '' }) }) }, limits: {}, attempts: 1, withHint: false, runSeed: 1 };
+  for (const threads of [1, 2]) {
+    const pool = createThreadPool({ config, workers: threads });
+    try {
+      const e = await pool.evaluate({ id: 'x', language: 'javascript', source: 'export default class X {}' }, 1, ctx);
+      assert.is(e.verdict.reason, 'load');
+      assert.match(e.verdict.checks.at(-1)!.detail!, `workers=${Math.max(1, Math.floor(availableParallelism() / threads))}`);
+    } finally {
+      await pool.close();
+    }
   }
 });
 
