@@ -21,24 +21,36 @@ export function textFeatures(text: string): string[] {
   return [...ngrams(tokens, 1), ...ngrams(tokens, 2)];
 }
 
-/** Structural features of a program: its AST node-type n-grams. */
 /**
+ * Structural features of a program: its AST node-type n-grams.
+ *
  * Static suites repeat a few sources across thousands of tasks (one program per family and
- * difficulty), and the equal-size comparison asks again: parse each distinct source once.
+ * difficulty), and the equal-size comparison asks again: each distinct source is parsed once.
+ * Dataset suites write one program per task from one template (GSM8K: only the question
+ * differs), so programs with the same node types share one features array, which the Vendi
+ * computation then turns into one vector (feature-vendi.ts).
  */
 const featureCache = new Map<string, string[]>();
+const structureCache = new Map<string, string[]>();
 const FEATURE_CACHE_LIMIT = 5_000;
 
-export function programFeatures(program: ProgramForStructure): string[] {
-  if (program.nodeTypes) return structureFeatures(program.nodeTypes);
-  const key = `${program.language}\u0000${program.source}`;
-  let features = featureCache.get(key);
-  if (!features) {
-    features = structureFeatures(programNodeTypes(program));
-    if (featureCache.size >= FEATURE_CACHE_LIMIT) featureCache.clear();
-    featureCache.set(key, features);
+function remember<T>(cache: Map<string, T>, key: string, make: () => T): T {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = make();
+    if (cache.size >= FEATURE_CACHE_LIMIT) cache.clear();
+    cache.set(key, value);
   }
-  return features;
+  return value;
+}
+
+function featuresOfTypes(nodeTypes: readonly string[]): string[] {
+  return remember(structureCache, nodeTypes.join(' '), () => structureFeatures(nodeTypes));
+}
+
+export function programFeatures(program: ProgramForStructure): string[] {
+  if (program.nodeTypes) return featuresOfTypes(program.nodeTypes);
+  return remember(featureCache, `${program.language}\u0000${program.source}`, () => featuresOfTypes(programNodeTypes(program)));
 }
 
 /**

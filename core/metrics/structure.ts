@@ -44,12 +44,14 @@ export function javascriptNodeTypes(source: string): string[] {
     const record = node as Record<string, unknown>;
     if (typeof record.type !== 'string') continue;
     types.push(record.type);
-    const children: unknown[] = [];
-    for (const [key, value] of Object.entries(record)) {
+    // Children pushed in reverse so that they come off the stack in key order.
+    const mark = stack.length;
+    for (const key in record) {
       if (key === 'type' || key === 'loc' || key === 'range' || key === 'start' || key === 'end') continue;
-      if (value !== null && typeof value === 'object') children.push(value);
+      const value = record[key];
+      if (value !== null && typeof value === 'object') stack.push(value);
     }
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+    for (let i = mark, j = stack.length - 1; i < j; i++, j--) [stack[i], stack[j]] = [stack[j], stack[i]];
   }
   return types;
 }

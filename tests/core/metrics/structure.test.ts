@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { javascriptNodeTypes, programNodeTypes, structureFeatures } from '../../../core/metrics/index.js';
+import { javascriptNodeTypes, programFeatures, programNodeTypes, structureFeatures } from '../../../core/metrics/index.js';
 
 test('JavaScript node types in pre-order, from acorn', () => {
   assert.equal(javascriptNodeTypes('x = 1;'), ['Program', 'ExpressionStatement', 'AssignmentExpression', 'Identifier', 'Literal']);
@@ -25,6 +25,16 @@ test('precomputed node types (Python) are used as given', () => {
 test('features are node-type 1..3-grams', () => {
   // 3 unigrams + 2 bigrams + 1 trigram
   assert.equal(structureFeatures(['A', 'B', 'C']), ['A', 'B', 'C', 'A>B', 'B>C', 'A>B>C']);
+});
+
+test('programs that differ only in their literals share one features array; others do not', () => {
+  const template = (question: string) => `export default class Q { reset() { return [${JSON.stringify(question)}, {}]; } step(a) { return ['done', a === '42' ? 1 : 0, true, false, {}]; } }`;
+  const a = programFeatures({ source: template('What is 6 * 7?'), language: 'javascript' });
+  const b = programFeatures({ source: template('How many legs do 21 birds have?'), language: 'javascript' });
+  const c = programFeatures({ source: `export default class Q { reset() { return ['x', {}]; } step(a) { return ['y', 0, true, false, {}]; } hint() { return 'z'; } }`, language: 'javascript' });
+  assert.is(a, b, 'one array for one structure');
+  assert.is.not(a, c);
+  assert.ok(a.includes('Program') && a.length > 10);
 });
 
 test.run();
