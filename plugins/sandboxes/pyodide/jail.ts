@@ -80,6 +80,7 @@ const COMMON = [
   'host modules refused and flagged (js, pyodide, subprocess, ctypes, os.system, os._exit...)',
   'wall-time interrupt per call; an interpreter that will not stop is replaced',
   'memory cap on the interpreter heap per call',
+  'per-environment random (seeded by reset), time and datetime (fixed clock)',
 ];
 
 /** How to start the child under the strongest jail available. */

@@ -7,7 +7,8 @@ optional solution(), hint(), reference_action(obs)) and calls their methods for 
 Isolation between environments in the same interpreter:
   - each program runs in a fresh globals dict with its own copy of the builtins (also what
     `import builtins` gives it), its own
-    `random` module (seeded from reset(seed)) and its own `time` module (time() is fixed);
+    `random` module (seeded from reset(seed)), its own `time` module (time() is fixed) and its
+    own `datetime` module (now(), today() and utcnow() give that fixed moment, in UTC);
   - when another environment's turn comes, the real builtins module and the shared stdlib
     modules listed in GUARDED are compared with a snapshot taken at start-up and restored;
     after every call, sys's hooks, import path and recursion limit are restored;
@@ -24,6 +25,7 @@ The functions the host calls return JSON text: {"ok": true, "value": ...} or
 {"ok": false, "kind": ..., "message": ...}. They never raise for anything the program does.
 """
 import builtins
+import datetime as _real_datetime
 import importlib.abc
 import importlib.util
 import inspect
@@ -223,6 +225,42 @@ def _fixed_time_module():
     return module
 
 
+def _fixed_datetime_module():
+    """datetime whose clock reads FIXED_TIME (UTC): now(), today(), utcnow() and date.today()."""
+    module = _ModuleType('datetime')
+    module.__dict__.update({k: v for k, v in _real_datetime.__dict__.items() if not k.startswith('__')})
+    base_date, base_datetime, utc = _real_datetime.date, _real_datetime.datetime, _real_datetime.timezone.utc
+    moment = base_datetime.fromtimestamp(FIXED_TIME, utc)
+
+    class date(base_date):
+        __slots__ = ()
+
+        @classmethod
+        def today(cls):
+            return cls(moment.year, moment.month, moment.day)
+
+    class datetime(base_datetime):
+        __slots__ = ()
+
+        @classmethod
+        def now(cls, tz=None):
+            at = moment if tz is None else moment.astimezone(tz)
+            return cls(at.year, at.month, at.day, at.hour, at.minute, at.second, at.microsecond, tzinfo=None if tz is None else at.tzinfo)
+
+        @classmethod
+        def today(cls):
+            return cls.now()
+
+        @classmethod
+        def utcnow(cls):
+            return cls.now()
+
+    for cls in (date, datetime):
+        cls.__module__ = 'datetime'
+    module.date, module.datetime = date, datetime
+    return module
+
+
 _HOST_MODULE_NAMES = []
 
 
@@ -238,6 +276,7 @@ class _Environment:
     def __init__(self, source):
         self.random = _fresh_module('random')
         self.time = _fixed_time_module()
+        self.datetime = _fixed_datetime_module()
         # `import builtins` in the program gives it this copy, not the interpreter's module.
         self.builtins = _ModuleType('builtins')
         own_builtins = self.builtins.__dict__
@@ -271,12 +310,13 @@ class _Environment:
             module = modules.pop(name, None)
             if module is not None:
                 _STASHED_MODULES[name] = module
-        self.saved = (_modules.get('random'), _modules.get('time'))
+        self.saved = (_modules.get('random'), _modules.get('time'), _modules.get('datetime'))
         _modules['random'] = self.random
         _modules['time'] = self.time
+        _modules['datetime'] = self.datetime
 
     def leave(self):
-        _modules['random'], _modules['time'] = self.saved
+        _modules['random'], _modules['time'], _modules['datetime'] = self.saved
         _modules.update(_STASHED_MODULES)
         _STASHED_MODULES.clear()
         _restore_sys()

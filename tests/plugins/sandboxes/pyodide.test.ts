@@ -121,6 +121,25 @@ test('time is fixed and calls past maxCalls fail with call-limit', async () => {
   assert.is((await failureOf(env.step('x')))?.kind, 'call-limit');
 });
 
+test('datetime reads the same fixed moment as time, and a program cannot change it for the next one', async () => {
+  const clock = [
+    'import datetime',
+    'from datetime import date, timezone',
+    'class E:',
+    '  def reset(self, seed=None):',
+    '    now = datetime.datetime.now()',
+    '    text = "|".join([str(now), str(date.today()), datetime.datetime.now(timezone.utc).isoformat(), str(datetime.datetime.utcnow()), str(now - datetime.timedelta(days=1))])',
+    '    datetime.datetime = None',
+    '    return text, {}',
+    '  def step(self, a): return "o", 0.0, True, False, {}',
+  ].join('\n');
+  for (const id of ['clock-1', 'clock-2']) {
+    const env = await sandbox.load({ id, language: 'python', source: clock });
+    assert.is((await env.reset(1)).observation, '2023-11-14 22:13:20|2023-11-14|2023-11-14T22:13:20+00:00|2023-11-14 22:13:20|2023-11-13 22:13:20', id);
+    await env.dispose();
+  }
+});
+
 interface Expectation {
   file: string;
   kind: string;
