@@ -23,6 +23,8 @@ export interface EpisodeOptions {
   /** Keep the trajectory in the result. */
   keepSteps?: boolean;
   signal?: AbortSignal;
+  /** Throw a collateral SandboxError (another environment's fault) instead of recording the episode errored. */
+  rethrowCollateral?: boolean;
 }
 
 /** Observations longer than this are cut in kept trajectories (the report shows samples). */
@@ -77,6 +79,7 @@ export async function playEpisode(options: EpisodeOptions): Promise<EpisodeResul
       if (step.truncated) break;
     }
   } catch (e) {
+    if (options.rethrowCollateral && e instanceof SandboxError && e.collateral) throw e;
     outcome = 'errored';
     error = e instanceof SandboxError ? `sandbox ${e.kind}${e.method ? ` in ${e.method}()` : ''}: ${e.message}` : `${(e as Error).name}: ${(e as Error).message}`;
   }

@@ -4,6 +4,7 @@
  */
 import type { EnvironmentSummary, GateVerdict } from './results.js';
 import type { Agent, EnvironmentProgram, EpisodeResult, Language, LoadedEnvironment, Sandbox, SandboxLimits } from './types.js';
+import { SandboxError } from './types.js';
 import type { PriorWork } from './resume.js';
 import { validateEnvironment } from './gate.js';
 import { playEpisode } from './episode.js';
@@ -76,6 +77,16 @@ const winRate = (episodes: EpisodeResult[]): number | undefined => {
  */
 export type Evaluator = (program: EnvironmentProgram, taskSeed: number, ctx: EvaluationContext) => Promise<Evaluation>;
 
+/**
+ * Times the gate or an episode is started again after another environment in the same sandbox
+ * broke it (SandboxError.collateral); the last try records what happened. Without this, which
+ * environments shared an isolate with a memory bomb (scheduling: concurrency, threads, workers)
+ * would change the results.
+ */
+const COLLATERAL_TRIES = 4;
+
+const isCollateral = (error: unknown): error is SandboxError => error instanceof SandboxError && error.collateral;
+
 export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed: number, ctx: EvaluationContext): Promise<Evaluation> {
   const sandbox = await ctx.sandboxes.get(program.language);
   let verdict = ctx.prior?.verdict(ctx.suite, program.id);
@@ -83,7 +94,13 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
   let kept: LoadedEnvironment | undefined;
   if (!verdict) {
     const keep = ctx.validateOnly ? undefined : (environment: LoadedEnvironment) => void (kept = environment);
-    verdict = await validateEnvironment(sandbox, program, { seed: taskSeed, limits: ctx.limits, keep });
+    for (let tries = 1; !verdict; tries++) {
+      try {
+        verdict = await validateEnvironment(sandbox, program, { seed: taskSeed, limits: ctx.limits, keep, rethrowCollateral: tries < COLLATERAL_TRIES });
+      } catch (error) {
+        if (!isCollateral(error)) throw error;
+      }
+    }
     ctx.onVerdict?.(program, verdict);
   }
   const episodes: EpisodeResult[] = [];
@@ -106,21 +123,32 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
         }
         await yieldToEventLoop();
         if (ctx.signal?.aborted) break;
-        environment ??= timed(await sandbox.load(program, ctx.limits), sandboxCallMs);
-        const episode = await playEpisode({
-          suite: ctx.suite,
-          program,
-          environment,
-          agent: ctx.agent,
-          taskSeed,
-          agentSeed: deriveSeed(ctx.runSeed, program.id, play.attempt, play.withHint ? 'hint' : 'plain'),
-          attempt: play.attempt,
-          withHint: play.withHint,
-          horizon,
-          round: ctx.round,
-          keepSteps: play.attempt === 0 && !play.withHint,
-          signal: ctx.signal,
-        });
+        let episode: EpisodeResult | undefined;
+        for (let tries = 1; !episode; tries++) {
+          try {
+            environment ??= timed(await sandbox.load(program, ctx.limits), sandboxCallMs);
+            episode = await playEpisode({
+              suite: ctx.suite,
+              program,
+              environment,
+              agent: ctx.agent,
+              taskSeed,
+              agentSeed: deriveSeed(ctx.runSeed, program.id, play.attempt, play.withHint ? 'hint' : 'plain'),
+              attempt: play.attempt,
+              withHint: play.withHint,
+              horizon,
+              round: ctx.round,
+              keepSteps: play.attempt === 0 && !play.withHint,
+              signal: ctx.signal,
+              rethrowCollateral: tries < COLLATERAL_TRIES,
+            });
+          } catch (error) {
+            if (!isCollateral(error)) throw error;
+            // Its isolate is gone: the episode starts again on a new load.
+            await environment?.dispose();
+            environment = undefined;
+          }
+        }
         episodes.push(episode);
         ctx.onEpisode?.(episode);
       }

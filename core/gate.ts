@@ -33,6 +33,8 @@ export interface GateOptions {
    * owns it and disposes it, so playing it needs no second load.
    */
   keep?: (environment: LoadedEnvironment) => void;
+  /** Throw a collateral SandboxError (another environment's fault) instead of giving a verdict. */
+  rethrowCollateral?: boolean;
 }
 
 /** Every reason code the gate can give a rejected (or unproven) environment. */
@@ -283,6 +285,7 @@ export async function validateEnvironment(
     }
     return verdict({ verdict: proven ? 'valid' : 'unproven', ...(proven ? {} : { reason: 'unproven' as const }), firstObservation, horizon });
   } catch (error) {
+    if (options.rethrowCollateral && error instanceof SandboxError && error.collateral) throw error;
     const { reason, detail } = rejectionOf(error, phase);
     checks.push({ name: phase, ok: false, detail });
     return verdict({

@@ -83,6 +83,12 @@ export type SandboxFailureKind =
 export class SandboxError extends Error {
   readonly kind: SandboxFailureKind;
   readonly method: string | undefined;
+  /**
+   * The failure came from another environment sharing this one's sandbox (it exceeded the
+   * memory limit of the isolate both lived in), not from this program: the same work on a new
+   * load would not fail. Evaluations start such work again rather than record it.
+   */
+  collateral = false;
   constructor(kind: SandboxFailureKind, message: string, method?: string) {
     super(message);
     this.name = 'SandboxError';

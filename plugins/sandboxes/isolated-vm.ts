@@ -13,8 +13,9 @@
  *
  * One isolate per memory limit is shared by the environments loaded with that limit. When a
  * program exceeds the limit, V8 disposes the whole isolate: that call fails with `memory`,
- * every environment still open on the isolate fails with `memory` on its next call, and the
- * next load gets a new isolate.
+ * every other environment still open on the isolate fails on its next call with a `memory`
+ * error marked `collateral` (evaluations load it again and redo that work), and the next load
+ * gets a new isolate.
  */
 import ivm from 'isolated-vm';
 import { DEFAULT_LIMITS, SandboxError } from '../../core/types.js';
@@ -111,6 +112,8 @@ function fromIsolateError(error: unknown, isolate: ivm.Isolate, method: string, 
 class IsolatedVmEnvironment extends DispatchedEnvironment {
   private calls = 0;
   private disposed = false;
+  /** One of this environment's own calls exceeded the memory limit (and disposed the isolate). */
+  private breached = false;
 
   constructor(
     capabilities: EnvironmentCapabilities,
@@ -126,7 +129,10 @@ class IsolatedVmEnvironment extends DispatchedEnvironment {
   protected call(method: string, argument?: string | number): unknown {
     if (this.disposed) throw new SandboxError('crash', 'the environment was disposed', method);
     if (this.isolate.isDisposed) {
-      throw new SandboxError('memory', 'the isolate was disposed after an environment exceeded the memory limit', method);
+      if (this.breached) throw new SandboxError('memory', 'the isolate was disposed after this environment exceeded the memory limit', method);
+      const error = new SandboxError('memory', 'the isolate was disposed after another environment in it exceeded the memory limit', method);
+      error.collateral = true;
+      throw error;
     }
     if (++this.calls > this.limits.maxCalls) {
       throw new SandboxError('call-limit', `more than ${this.limits.maxCalls} calls on one environment`, method);
@@ -137,7 +143,9 @@ class IsolatedVmEnvironment extends DispatchedEnvironment {
         timeout: this.limits.callTimeoutMs,
       });
     } catch (error) {
-      throw fromIsolateError(error, this.isolate, method, this.limits);
+      const failed = fromIsolateError(error, this.isolate, method, this.limits);
+      if (failed.kind === 'memory') this.breached = true;
+      throw failed;
     }
     if (typeof reply !== 'string') throw new SandboxError('contract', 'the sandbox returned no reply', method);
     const raw = replyValue(reply);
