@@ -24,6 +24,15 @@ const numeric = (flag: string) => (value: unknown): number | undefined => {
   return n;
 };
 
+/** host:port of a Redis URL, without its credentials. */
+function redisHost(url: string): string {
+  try {
+    return new URL(url).host || 'Redis';
+  } catch {
+    return 'Redis';
+  }
+}
+
 export function runOptions(y: Argv): Argv {
   return y
     .strictOptions()
@@ -192,7 +201,12 @@ export async function runCommand(args: RunArgs): Promise<number> {
   process.on('SIGTERM', onSignal);
   const started = performance.now();
   try {
-    progress.log(`spade-bench: designer ${parts.designer.label}; agent ${parts.agent.label}; sandbox ${config.sandbox}; out ${shown(outDir)}`);
+    // Where environments are evaluated: the offline agent's go to threads or queue workers; a model-driven agent's stay here.
+    const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
+    const where = typeof scaler.workers === 'function'
+      ? `${count(await scaler.workers(), 'worker')} on ${redisHost(args.redis!)} now`
+      : parts.agent.kind === 'reference' ? count(scaler.workers, 'worker thread') : 'main thread';
+    progress.log(`spade-bench: designer ${parts.designer.label}; agent ${parts.agent.label}; sandbox ${config.sandbox} (${where}); out ${shown(outDir)}`);
     const results = await executeRun({
       config,
       runId: prior?.runId ?? path.basename(outDir),

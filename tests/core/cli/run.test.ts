@@ -9,7 +9,7 @@ const small = ['--rounds', '2', '--envs-per-round', '6', '--attempts', '2', '--l
 
 test('the offline default writes results.json, report.html and the journal', async () => {
   const out = path.join(tempDir(), 'run');
-  const r = await runCli(['run', '--out', out, ...small]);
+  const r = await runCli(['run', '--out', out, '--workers', '2', ...small]);
   assert.is(r.code, 0, r.stderr);
   for (const f of ['results.json', 'report.html', 'journal.jsonl']) assert.ok(existsSync(path.join(out, f)), `${f} written`);
   const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as RunResults;
@@ -32,6 +32,7 @@ test('the offline default writes results.json, report.html and the journal', asy
   assert.is(journal.at(-1)!.type, 'end');
   assert.is(journal.filter((r) => r.type === 'episode').length, selfplay!.metrics.throughput.episodes + 28);
   assert.match(r.stdout, 'results');
+  assert.match(r.stdout + r.stderr, /sandbox isolated-vm \(2 worker threads\)/, 'says where environments are evaluated');
 });
 
 test('a wrong config value exits 2 with the key path, and writes nothing', async () => {
