@@ -158,10 +158,23 @@ function dot(a: SparseUnit, b: SparseUnit): number {
 /** Eigenvalues of K/n, K[i][j] = <x_i, x_j>. */
 function kernelEigenvalues(vectors: readonly SparseUnit[]): number[] {
   const n = vectors.length;
+  // Each distinct vector's inner products are computed once (a static suite repeats programs).
+  const index = new Map<SparseUnit, number>();
+  const at = vectors.map((vector) => {
+    let k = index.get(vector);
+    if (k === undefined) index.set(vector, (k = index.size));
+    return k;
+  });
+  const distinct = [...index.keys()];
+  const m = distinct.length;
+  const inner = new Float64Array(m * m);
+  for (let a = 0; a < m; a++) {
+    for (let b = 0; b < a; b++) inner[a * m + b] = inner[b * m + a] = dot(distinct[a]!, distinct[b]!);
+  }
   const K = vectors.map(() => new Float64Array(n));
   for (let i = 0; i < n; i++) {
     for (let j = 0; j <= i; j++) {
-      const value = (vectors[i] === vectors[j] ? 1 : dot(vectors[i]!, vectors[j]!)) / n;
+      const value = (vectors[i] === vectors[j] ? 1 : inner[at[i]! * m + at[j]!]!) / n;
       K[i]![j] = value;
       K[j]![i] = value;
     }
