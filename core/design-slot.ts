@@ -48,6 +48,8 @@ export interface DesignSlotOptions {
   knownRepairs?: ReadonlyMap<string, EnvironmentProgram>;
   /** A repair the designer has just written (to journal it). */
   onRepaired?: (program: EnvironmentProgram) => void;
+  /** A review the validator has just given (to journal it; a resumed run takes it from the journal). */
+  onReviewed?: (program: EnvironmentProgram, review: ReviewRecord) => void;
 }
 
 /** Key of a slot's repair in DesignSlotOptions.knownRepairs. */
@@ -90,7 +92,11 @@ export async function evaluateDesignSlot(program: EnvironmentProgram, options: D
   }
   let review: ReviewRecord | undefined;
   if (options.reviewer && !context.signal?.aborted) {
-    review = await options.reviewer.review(current, gated.verdict, context.signal);
+    review = context.prior?.review(context.suite, current.id);
+    if (!review) {
+      review = await options.reviewer.review(current, gated.verdict, context.signal);
+      options.onReviewed?.(current, review);
+    }
     if (!review.accepted) return finish(gated, review);
   }
   if (context.validateOnly) return finish(gated, review);

@@ -6,7 +6,7 @@
  */
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import type { EnvironmentSummary, GateVerdict, RoundSummary } from './results.js';
+import type { EnvironmentSummary, GateVerdict, ReviewRecord, RoundSummary } from './results.js';
 import type { EnvironmentProgram, EpisodeResult } from './types.js';
 
 export type JournalRecord =
@@ -14,6 +14,7 @@ export type JournalRecord =
   | { type: 'resume'; at: string; journaled: number }
   | { type: 'designed'; suite: string; round: number; programs: EnvironmentProgram[] }
   | { type: 'verdict'; suite: string; id: string; verdict: GateVerdict }
+  | { type: 'review'; suite: string; id: string; review: ReviewRecord }
   | { type: 'environment'; suite: string; round?: number; environment: EnvironmentSummary }
   | { type: 'episode'; episode: EpisodeResult }
   | { type: 'round'; suite: string; summary: RoundSummary }

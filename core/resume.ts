@@ -4,7 +4,7 @@
  * episode) is taken from it instead of being done again, so nothing is done twice and the
  * final results equal those of an uninterrupted run.
  */
-import type { GateVerdict } from './results.js';
+import type { GateVerdict, ReviewRecord } from './results.js';
 import type { EnvironmentProgram, EpisodeResult } from './types.js';
 import type { JournalRecord } from './journal.js';
 
@@ -14,6 +14,7 @@ const episodeKey = (e: Pick<EpisodeResult, 'attempt' | 'withHint'>): string => `
 export class PriorWork {
   private readonly designs = new Map<string, EnvironmentProgram[]>();
   private readonly verdicts = new Map<string, GateVerdict>();
+  private readonly reviews = new Map<string, ReviewRecord>();
   private readonly episodeMap = new Map<string, Map<string, EpisodeResult>>();
   private readonly environments = new Set<string>();
   /** The config the run was started with (from its first `start` record). */
@@ -36,6 +37,9 @@ export class PriorWork {
           break;
         case 'verdict':
           this.verdicts.set(key(r.suite, r.id), r.verdict);
+          break;
+        case 'review':
+          this.reviews.set(key(r.suite, r.id), r.review);
           break;
         case 'episode': {
           const k = key(r.episode.suite, r.episode.environmentId);
@@ -63,6 +67,11 @@ export class PriorWork {
 
   verdict(suite: string, id: string): GateVerdict | undefined {
     return this.verdicts.get(key(suite, id));
+  }
+
+  /** The validator's journaled review of this environment (asking again could get another answer). */
+  review(suite: string, id: string): ReviewRecord | undefined {
+    return this.reviews.get(key(suite, id));
   }
 
   /** The journaled episode of this attempt, if it finished. */

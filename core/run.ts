@@ -200,6 +200,7 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
         evaluator: evaluate,
         repairs: config.selfplay.repairs,
         reviewer: setup.reviewer,
+        onReviewed: (program, review) => journal.append({ type: 'review', suite, id: program.id, review }),
         onDesigned: (round, programs) => {
           journal.append({ type: 'designed', suite, round, programs });
           emit({ type: 'designed', suite, round, count: programs.length });

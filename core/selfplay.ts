@@ -2,7 +2,7 @@
  * SPADE's self-play loop: rounds of design → validation gate → play (with and without the
  * hint) → designer reward → environment memory → next round.
  */
-import type { RoundSummary } from './results.js';
+import type { ReviewRecord, RoundSummary } from './results.js';
 import type { Designer, EnvironmentProgram, EnvironmentRecord } from './types.js';
 import { designerReward, type DesignerRewardName } from './rewards.js';
 import { evaluateEnvironment, type Evaluation, type EvaluationContext, type Evaluator } from './evaluate.js';
@@ -34,6 +34,8 @@ export interface SelfPlayOptions {
   repairs?: number;
   /** Issue 5: the optional LLM validator, after the gate; a rejected review keeps the environment out of play. */
   reviewer?: EnvironmentReviewer;
+  /** A review the validator has just given. */
+  onReviewed?: (program: EnvironmentProgram, review: ReviewRecord) => void;
 }
 
 /** Issue 5: default of SelfPlayOptions.repairs. */
@@ -92,7 +94,7 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
       async (program) => {
         const evaluation =
           repairs > 0 || options.reviewer
-            ? await evaluateDesignSlot(program, { designer: options.designer, evaluate, context, round, repairs, reviewer: options.reviewer, knownRepairs, onRepaired })
+            ? await evaluateDesignSlot(program, { designer: options.designer, evaluate, context, round, repairs, reviewer: options.reviewer, knownRepairs, onRepaired, onReviewed: options.onReviewed })
             : await evaluate(program, deriveSeed(options.context.runSeed, 'task', program.id), context);
         const { summary, episodes } = evaluation;
         if (summary.verdict !== 'invalid' && summary.solveRate !== undefined) {

@@ -14,6 +14,8 @@ import { DEFAULT_CONFIG } from '../../core/config.js';
 import { uncertaintyReward } from '../../core/rewards.js';
 import { repetitionPenalties } from '../../core/repetition-penalty.js';
 import type { Agent, EnvironmentProgram, Provider } from '../../core/types.js';
+import type { JournalRecord } from '../../core/journal.js';
+import { PriorWork } from '../../core/resume.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/llm/${name}.md`, import.meta.url), 'utf8');
 const sandboxes = createSandboxSet(createRegistry(), DEFAULT_CONFIG);
@@ -83,6 +85,24 @@ test('the LLM validator\'s rejection is recorded apart from the gate and keeps t
   assert.equal(evaluation!.summary.review, { accepted: false, reason: 'The hint gives it away.', by: 'openai:designer-m' });
   assert.is(evaluation!.episodes.length, 0);
   assert.is(result.rounds[0]!.valid, 0);
+});
+
+test('the validator\'s review is journaled, and a resumed run takes it from the journal instead of asking again', async () => {
+  server.script({ kind: 'reply', text: fixture('single-answer') }, { kind: 'reply', text: 'The hint gives it away. \\boxed{REJECT}' });
+  const records: JournalRecord[] = [];
+  const first = await runSelfPlay(options({
+    reviewer: createLLMValidator(provider),
+    onDesigned: (round, programs) => records.push({ type: 'designed', suite: 'spade', round, programs }),
+    onReviewed: (program, review) => records.push({ type: 'review', suite: 'spade', id: program.id, review }),
+  }));
+  assert.equal(records.filter((r) => r.type === 'review').length, 1);
+  const asked = server.requests.length;
+  // Resumed with that journal: the design and the review come from it; the model would now accept.
+  server.setDefault({ kind: 'reply', text: 'Fine. \\boxed{ACCEPT}' });
+  const resumed = await runSelfPlay(options({ reviewer: createLLMValidator(provider), context: { ...options({}).context, prior: new PriorWork(records) } }));
+  assert.is(server.requests.length, asked, 'no request on resume');
+  assert.equal(resumed.evaluations[0]!.summary.review, first.evaluations[0]!.summary.review);
+  assert.is(resumed.evaluations[0]!.episodes.length, 0, 'still kept out of play');
 });
 
 test('uncertainty reward: each played environment pays R-Zero\'s repetition penalty for its round', async () => {
