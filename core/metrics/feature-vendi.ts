@@ -73,11 +73,16 @@ export function preparedVendi(prepared: PreparedFeatures, indices?: readonly num
   const d = prepared.dimension;
   if (n <= d && n <= EXACT_LIMIT) return { vendi: vendiFromEigenvalues(kernelEigenvalues(vectors), q), approximate: false };
   if (d <= EXACT_LIMIT) return { vendi: vendiFromEigenvalues(covarianceEigenvalues(vectors, d), q), approximate: false };
+  return { vendi: vendiFromEigenvalues(covarianceEigenvalues(hashedVectors(prepared, vectors), HASHED_DIMENSION), q), approximate: true };
+}
+
+/** The vectors with their features hashed into HASHED_DIMENSION signed buckets, each scaled to unit length again. */
+function hashedVectors(prepared: PreparedFeatures, vectors: readonly SparseUnit[]): SparseUnit[] {
   const { bucket, sign } = hashingOf(prepared);
   const sums = new Float64Array(HASHED_DIMENSION);
   const touched = new Uint8Array(HASHED_DIMENSION);
   const folded = new Map<SparseUnit, SparseUnit>();
-  const hashed = vectors.map((vector) => {
+  return vectors.map((vector) => {
     const known = folded.get(vector);
     if (known) return known;
     touched.fill(0);
@@ -103,7 +108,6 @@ export function preparedVendi(prepared: PreparedFeatures, indices?: readonly num
     folded.set(vector, unit);
     return unit;
   });
-  return { vendi: vendiFromEigenvalues(covarianceEigenvalues(hashed, HASHED_DIMENSION), q), approximate: true };
 }
 
 /** Each feature's bucket and sign under hashing, computed once per prepared pool. */

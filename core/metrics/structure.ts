@@ -51,7 +51,11 @@ export function javascriptNodeTypes(source: string): string[] {
       const value = record[key];
       if (value !== null && typeof value === 'object') stack.push(value);
     }
-    for (let i = mark, j = stack.length - 1; i < j; i++, j--) [stack[i], stack[j]] = [stack[j], stack[i]];
+    for (let i = mark, j = stack.length - 1; i < j; i++, j--) {
+      const first = stack[i];
+      stack[i] = stack[j];
+      stack[j] = first;
+    }
   }
   return types;
 }
