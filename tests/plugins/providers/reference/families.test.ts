@@ -107,6 +107,39 @@ test('there are at least 8 families, 3 of them multi-turn with horizons of 32 or
   assert.is(new Set(FAMILIES.map((f) => f.title)).size, FAMILIES.length, 'titles tell families apart');
 });
 
+/** [right place, right digit in the wrong place] of a guess against a code, counted plainly. */
+function feedback(code: string, guess: string): [number, number] {
+  let exact = 0;
+  const left = new Map<string, number>();
+  for (let i = 0; i < code.length; i++) {
+    if (code[i] === guess[i]) exact++;
+    left.set(code[i]!, (left.get(code[i]!) ?? 0) + 1);
+  }
+  let common = 0;
+  for (const digit of guess) if ((left.get(digit) ?? 0) > 0) { left.set(digit, left.get(digit)! - 1); common++; }
+  return [exact, common - exact];
+}
+
+test('lock-clues: the clues leave exactly the answer among all codes (checked by brute force)', () => {
+  const family = FAMILIES.find((f) => f.name === 'lock-clues')!;
+  for (const difficulty of [1, 4, 7, 10]) {
+    const make = loadProgram(family.program(difficulty));
+    for (const seed of [0, 11]) {
+      const env = make();
+      const [observation] = env.reset(seed);
+      const [, length, top] = /a (\d)-digit code; each digit is from 0 to (\d)/.exec(observation)!.map(Number);
+      const clues = [...observation.matchAll(/^ {2}(\d+): (\d) right place, (\d) wrong place$/gm)].map((m) => [m[1]!, Number(m[2]), Number(m[3])] as const);
+      assert.ok(clues.length > 0 && clues.length < 30, `d${difficulty} seed ${seed}: ${clues.length} clues`);
+      const left: string[] = [];
+      for (let i = 0; i < (top! + 1) ** length!; i++) {
+        const code = i.toString(top! + 1).padStart(length!, '0');
+        if (clues.every(([guess, exact, near]) => { const [e, n] = feedback(code, guess); return e === exact && n === near; })) left.push(code);
+      }
+      assert.equal(left, [env.solution!()], `d${difficulty} seed ${seed}`);
+    }
+  }
+});
+
 test('multi-turn families set their horizon exactly when asked', () => {
   for (const family of FAMILIES.filter((f) => f.programForHorizon)) {
     for (const horizon of [8, 16, 64]) {
