@@ -15,9 +15,17 @@
  * full figure: about 30 s per setup, three setups). Per single-answer task the cost is a fresh
  * V8 context (~0.5 ms) and the gate's ~40 sandbox calls, all in code that is cold in that context.
  * Figures depend on free cores: run it on an otherwise idle machine (the load average is printed).
+ *
+ * "cores busy" is the CPU time of the whole run (every thread of this process, V8's compiler and
+ * garbage-collector threads included, plus worker processes and redis-server) over the suites'
+ * wall time. One evaluation thread keeps about 1.5 cores busy: V8 optimises the environments'
+ * hot functions and collects garbage on its own threads, beside the thread that runs them. On
+ * n cores, at the same CPU per episode, no setup can beat n / (the first setup's cores busy)
+ * times the first setup's rate; the bench prints that ceiling under the table.
  */
 import { readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import { Bench } from 'tinybench';
 import { resolveConfig, type SpadeConfig } from '../core/config.js';
@@ -35,6 +43,8 @@ const sections = process.argv.slice(2);
 const wanted = (name: string): boolean => sections.length === 0 || sections.some((s) => s.split('=')[0] === name);
 const singleTurnTasks = Number(sections.find((s) => s.startsWith('single-turn='))?.split('=')[1] ?? 1000);
 const rows: Record<string, string | number>[] = [];
+const notes: string[] = [];
+const CORES = availableParallelism();
 
 /** Episodes and suite wall time of a finished run. */
 function throughput(dir: string): { episodes: number; wallSec: number; bySuite: string } {
@@ -43,16 +53,57 @@ function throughput(dir: string): { episodes: number; wallSec: number; bySuite: 
   return { ...results.suites.reduce((t, s) => ({ episodes: t.episodes + s.metrics.throughput.episodes, wallSec: t.wallSec + s.metrics.throughput.wallSec }), { episodes: 0, wallSec: 0 }), bySuite };
 }
 
-/** One run per setup (whole runs are long), through tinybench; rows of episodes/s and speed-up. */
-async function compare(title: string, config: SpadeConfig, setups: [string, () => Promise<{ evaluator: Evaluator; close(): Promise<void>; outDir?: string }>][], extraSuites: Suite[] = []): Promise<void> {
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+/**
+ * CPU seconds used so far by this process (every thread, V8's compiler and GC threads included)
+ * and by the other processes given (worker processes, redis-server), from /proc on Linux.
+ */
+function cpuSeconds(pids: number[]): number {
+  const own = process.cpuUsage();
+  let seconds = (own.user + own.system) / 1e6;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      seconds += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    } catch {
+      // not Linux, or the process is gone: its time is not counted
+    }
+  }
+  return seconds;
+}
+
+/** Measures CPU over the suites only (not setup, metrics or report): the run's progress events mark them. */
+function suiteCpu(pids: number[]): { onProgress: (event: { type: string }) => void; coresBusy: () => number } {
+  let cpu = 0;
+  let wall = 0;
+  let start: { cpu: number; wall: number } | undefined;
+  return {
+    onProgress(event) {
+      if (event.type === 'suite-start') start = { cpu: cpuSeconds(pids), wall: performance.now() / 1000 };
+      if (event.type === 'suite-end' && start) {
+        cpu += cpuSeconds(pids) - start.cpu;
+        wall += performance.now() / 1000 - start.wall;
+        start = undefined;
+      }
+    },
+    coresBusy: () => cpu / wall,
+  };
+}
+
+type Setup = () => Promise<{ evaluator: Evaluator; close(): Promise<void>; outDir?: string; pids?: number[] }>;
+
+/** One run per setup (whole runs are long), through tinybench; rows of episodes/s, speed-up and cores kept busy. */
+async function compare(title: string, config: SpadeConfig, setups: [string, Setup][], extraSuites: Suite[] = []): Promise<void> {
   const bench = new Bench({ name: title, iterations: 1, time: 0, warmup: false });
-  const measured: { name: string; episodes: number; wallSec: number; bySuite: string }[] = [];
+  const measured: { name: string; episodes: number; wallSec: number; bySuite: string; cores: number }[] = [];
   for (const [name, make] of setups) {
     bench.add(name, async () => {
-      const { evaluator, close, outDir } = await make();
+      const { evaluator, close, outDir, pids = [] } = await make();
       try {
-        const dir = await runLocally(config, { evaluator, extraSuites, outDir });
-        measured.push({ name, ...throughput(dir) });
+        const cpu = suiteCpu(pids);
+        const dir = await runLocally(config, { evaluator, extraSuites, outDir, onProgress: cpu.onProgress });
+        measured.push({ name, ...throughput(dir), cores: cpu.coresBusy() });
       } finally {
         await close();
       }
@@ -62,8 +113,11 @@ async function compare(title: string, config: SpadeConfig, setups: [string, () =
   const base = measured[0]!.episodes / measured[0]!.wallSec;
   for (const m of measured) {
     const rate = m.episodes / m.wallSec;
-    rows.push({ section: title, setup: m.name, episodes: m.episodes, 'suite wall s': Number(m.wallSec.toFixed(2)), 'episodes/s': Math.round(rate), 'x first': Number((rate / base).toFixed(2)), 'by suite': m.bySuite });
+    rows.push({ section: title, setup: m.name, episodes: m.episodes, 'suite wall s': Number(m.wallSec.toFixed(2)), 'episodes/s': Math.round(rate), 'x first': Number((rate / base).toFixed(2)), 'cores busy': Number(m.cores.toFixed(2)), 'by suite': m.bySuite });
   }
+  // A setup that keeps c cores busy can go at most cores/c times faster on this machine's cores.
+  const first = measured[0]!;
+  notes.push(`${title}: ${first.name} keeps ${first.cores.toFixed(2)} cores busy, at the same CPU per episode, ${CORES} cores allow at most ${(CORES / first.cores).toFixed(2)} x its rate`);
 }
 
 /** A pool whose threads have started and built their sandboxes: the figure is steady-state throughput. */
@@ -97,7 +151,8 @@ if (wanted('distributed')) {
       await runLocally(warmConfig, { evaluator: warm.evaluate, outDir: warmDir }).finally(() => warm.close());
       const outDir = path.join(tempDir('spade-bench-dist-'), 'run');
       const evaluator = await createDistributedEvaluator({ redis: redis.url, config: offlineDefault, outDir });
-      return { evaluator: evaluator.evaluate, outDir, close: async () => (await evaluator.close(), await stopProcesses(workers)) };
+      const pids = [redis.pid, ...workers.map((w) => w.pid!)];
+      return { evaluator: evaluator.evaluate, outDir, pids, close: async () => (await evaluator.close(), await stopProcesses(workers)) };
     };
     try {
       await compare('distributed: offline default', offlineDefault, [
@@ -131,5 +186,6 @@ if (wanted('single-turn')) {
   await compare(`single-turn: ${singleTurnTasks} tasks`, config, (process.env.ONLY_POOL ? [['2 worker threads', threadPool(config, 2)]] : [['in the main thread', inThisThread], ['1 worker thread', threadPool(config, 1)], ['2 worker threads', threadPool(config, 2)]]) as never, [singleTurnSuite(singleTurnTasks)]);
 }
 
-console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on this machine (2 cores: other work slows the threads)`);
+console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on this machine (${CORES} cores: other work slows the threads)`);
 console.table(rows);
+for (const note of notes) console.log(note);

@@ -12,6 +12,8 @@ import { repoRoot, tempDir } from './cli.js';
 export interface RedisServer {
   url: string;
   port: number;
+  /** The redis-server process (benchmarks read its CPU time). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -62,6 +64,7 @@ export async function startRedis(): Promise<RedisServer> {
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

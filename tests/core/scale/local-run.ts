@@ -7,7 +7,7 @@ import path from 'node:path';
 import { resolveConfig, type SpadeConfig, type UserConfig } from '../../../core/config.js';
 import type { Evaluator } from '../../../core/evaluate.js';
 import type { Suite } from '../../../core/types.js';
-import { executeRun } from '../../../core/run.js';
+import { executeRun, type RunSetup } from '../../../core/run.js';
 import { createRegistry, resolveRunParts } from '../../../core/setup.js';
 import { applyShard, type Shard } from '../../../core/scale/shard.js';
 import { tempDir } from '../../helpers/cli.js';
@@ -24,7 +24,7 @@ export function smallConfig(overrides: UserConfig = {}): SpadeConfig {
   });
 }
 
-export async function runLocally(config: SpadeConfig, options: { evaluator?: Evaluator; shard?: Shard; outDir?: string; extraSuites?: Suite[] } = {}): Promise<string> {
+export async function runLocally(config: SpadeConfig, options: { evaluator?: Evaluator; shard?: Shard; outDir?: string; extraSuites?: Suite[]; onProgress?: RunSetup['onProgress'] } = {}): Promise<string> {
   const outDir = options.outDir ?? path.join(tempDir('spade-scale-'), 'run');
   mkdirSync(outDir, { recursive: true });
   const parts = await resolveRunParts(createRegistry(), config);
@@ -42,6 +42,7 @@ export async function runLocally(config: SpadeConfig, options: { evaluator?: Eva
       outDir,
       versions: {},
       evaluator: options.evaluator,
+      onProgress: options.onProgress,
     });
   } finally {
     await parts.close();
