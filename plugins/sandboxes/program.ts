@@ -47,10 +47,10 @@ type AnyNode = Node & Record<string, any>;
 /** Parse a program, as a module first (to allow `export`), then as a sloppy script. */
 export function parseProgram(source: string): Program {
   try {
-    return parse(source, { ecmaVersion: 'latest', sourceType: 'module', locations: true });
+    return parse(source, { ecmaVersion: 'latest', sourceType: 'module' });
   } catch (moduleError) {
     try {
-      return parse(source, { ecmaVersion: 'latest', sourceType: 'script', locations: true });
+      return parse(source, { ecmaVersion: 'latest', sourceType: 'script' });
     } catch {
       throw new SandboxError('syntax', (moduleError as Error).message);
     }
