@@ -73,18 +73,24 @@ function cpuSeconds(pids: number[]): number {
   return seconds;
 }
 
-/** Measures CPU over the suites only (not setup, metrics or report): the run's progress events mark them. */
+/**
+ * Measures CPU over the suites' evaluations only (not setup, the suites' metrics or the report),
+ * as results.json's wall time does: from each suite's start to its last evaluation.
+ */
 function suiteCpu(pids: number[]): { onProgress: (event: { type: string }) => void; coresBusy: () => number } {
   let cpu = 0;
   let wall = 0;
   let start: { cpu: number; wall: number } | undefined;
+  let last: { cpu: number; wall: number } | undefined;
+  const now = () => ({ cpu: cpuSeconds(pids), wall: performance.now() / 1000 });
   return {
     onProgress(event) {
-      if (event.type === 'suite-start') start = { cpu: cpuSeconds(pids), wall: performance.now() / 1000 };
-      if (event.type === 'suite-end' && start) {
-        cpu += cpuSeconds(pids) - start.cpu;
-        wall += performance.now() / 1000 - start.wall;
-        start = undefined;
+      if (event.type === 'suite-start') start = last = now();
+      if (event.type === 'environment') last = now();
+      if (event.type === 'suite-end' && start && last) {
+        cpu += last.cpu - start.cpu;
+        wall += last.wall - start.wall;
+        start = last = undefined;
       }
     },
     coresBusy: () => cpu / wall,
