@@ -17,7 +17,6 @@ import type { EnvironmentReviewer } from './roles/llm-validator.js';
 import { writeFileAtomic } from './fs.js';
 import { RunStoppedError, UsageError } from './errors.js';
 import { addEqualSizeDiversity, diversityMetrics, successMetrics, throughputMetrics, validityMetrics } from './metrics/index.js';
-import { renderHtmlReport } from '../reports/html.js';
 
 export const SELFPLAY_SUITE = 'spade';
 
@@ -283,8 +282,13 @@ function tooManyErrors(limit: { count?: number; share?: number }, errored: numbe
   return episodes >= 20 && errored / episodes >= limit.share!;
 }
 
-/** results.json and report.html, each written atomically. */
+/**
+ * results.json and report.html, each written atomically. The report's modules (Vega-Lite among
+ * them) are imported here, not with this file: worker threads and queue workers import the run's
+ * code but never write a report.
+ */
 export async function writeOutputs(outDir: string, results: RunResults): Promise<void> {
   writeFileAtomic(path.join(outDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  const { renderHtmlReport } = await import('../reports/html.js');
   writeFileAtomic(path.join(outDir, 'report.html'), await renderHtmlReport([results]));
 }

@@ -14,7 +14,6 @@ import { readJournal } from '../journal.js';
 import { PriorWork } from '../resume.js';
 import { applyShard, parseShard } from '../scale/shard.js';
 import { createThreadPool } from '../scale/thread-pool.js';
-import { createDistributedEvaluator } from '../scale/distributed-evaluator.js';
 
 /** A numeric flag whose wrong value is reported as typed ("--rounds: expected a number, got \"many\""). */
 const numeric = (flag: string) => (value: unknown): number | undefined => {
@@ -185,7 +184,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const { suites, selfplay } = shard ? applyShard(parts, shard, outDir) : parts;
   // Environments are evaluated by worker threads (one per core), or by remote workers on Redis.
   const scaler = args.redis
-    ? await createDistributedEvaluator({ redis: args.redis, config, outDir, validateOnly: args.validateOnly })
+    ? await (await import('../scale/distributed-evaluator.js')).createDistributedEvaluator({ redis: args.redis, config, outDir, validateOnly: args.validateOnly })
     : createThreadPool({ config, workers: args.workers, cwd });
 
   const progress = createProgress();

@@ -6,7 +6,6 @@
  */
 import type { Argv } from 'yargs';
 import { EXIT, UsageError } from '../errors.js';
-import { startQueueWorker } from '../scale/queue-worker.js';
 
 export interface WorkerArgs {
   redis?: string;
@@ -35,6 +34,7 @@ export async function workerCommand(args: WorkerArgs): Promise<number> {
   if (!args.redis) throw new UsageError('--redis URL is required');
   let done = 0;
   let failed = 0;
+  const { startQueueWorker } = await import('../scale/queue-worker.js');
   const worker = await startQueueWorker({
     redis: args.redis,
     concurrency: positive('concurrency', args.concurrency),
