@@ -18,10 +18,13 @@
  *
  * "cores busy" is the CPU time of the whole run (every thread of this process, V8's compiler and
  * garbage-collector threads included, plus worker processes and redis-server) over the suites'
- * wall time. One evaluation thread keeps about 1.5 cores busy: V8 optimises the environments'
- * hot functions and collects garbage on its own threads, beside the thread that runs them. On
- * n cores, at the same CPU per episode, no setup can beat n / (the first setup's cores busy)
- * times the first setup's rate; the bench prints that ceiling under the table.
+ * wall time. One evaluation thread keeps about 1.5 cores busy: V8 optimises hot functions (the
+ * harness's, and the environments' again in every fresh context) and collects garbage on its
+ * own threads, beside the thread that runs them. On n cores, at the same CPU per episode, no
+ * setup can beat n / (the first setup's cores busy) times the first setup's rate; the bench
+ * prints that ceiling under the table. Measured runs stay below it: two threads spent 8-14%
+ * more CPU per episode than one (each thread or process warms up its own optimised code, and
+ * the rest of the difference is not broken down).
  */
 import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
