@@ -28,7 +28,7 @@ import type {
 } from '../../core/types.js';
 import { prepareScript } from './program.js';
 import { BOOTSTRAP_SOURCE } from './isolated-vm-bootstrap.js';
-import { DispatchedEnvironment, replyFailure, replyValue } from './dispatch-reply.js';
+import { DispatchedEnvironment, readReply, replyFailure } from './dispatch-reply.js';
 
 export interface IsolatedVmSandboxOptions {
   /** Default limits of every environment (each load may override them). */
@@ -147,10 +147,7 @@ class IsolatedVmEnvironment extends DispatchedEnvironment {
       if (failed.kind === 'memory') this.breached = true;
       throw failed;
     }
-    if (typeof reply !== 'string') throw new SandboxError('contract', 'the sandbox returned no reply', method);
-    const raw = replyValue(reply);
-    if (!raw.ok) throw replyFailure(reply, method, this.limits);
-    return raw.value;
+    return readReply(reply, method, this.limits);
   }
 
   async dispose(): Promise<void> {

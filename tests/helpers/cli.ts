@@ -1,7 +1,7 @@
 /**
  * Run the real `spade-bench` command line (from source) in a child process.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,4 +37,14 @@ export function startCli(args: string[], options: { cwd?: string; env?: NodeJS.P
 
 export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
   return startCli(args, options).done;
+}
+
+/** The npm packages a fresh process has loaded (as CommonJS) after importing `entry` (a path from the repository root). */
+export function packagesLoadedBy(entry: string): string[] {
+  const code = `await import(${JSON.stringify(entry)}); const M = (await import('node:module')).default;
+    const names = new Set(Object.keys(M._cache).map((f) => /node_modules\\/((@[^/]+\\/)?[^/]+)/.exec(f)?.[1]).filter(Boolean));
+    console.log(JSON.stringify([...names]));`;
+  const child = spawnSync(process.execPath, ['--no-node-snapshot', '--import', 'tsx', '--input-type=module', '-e', code], { cwd: repoRoot, encoding: 'utf8' });
+  if (child.status !== 0) throw new Error(`importing ${entry} failed: ${child.stderr}`);
+  return JSON.parse(child.stdout.trim().split('\n').at(-1)!) as string[];
 }

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { runCli, tempDir } from '../../helpers/cli.js';
+import { packagesLoadedBy, runCli, tempDir } from '../../helpers/cli.js';
 import type { RunResults } from '../../../core/results.js';
 
 const small = ['--rounds', '2', '--envs-per-round', '6', '--attempts', '2', '--limit', '14', '--concurrency', '2'];
@@ -87,6 +87,12 @@ test('list, --help and --version', async () => {
   }
   const version = await runCli(['--version']);
   assert.match(version.stdout, /^\d+\.\d+\.\d+/);
+});
+
+test('the command line does not load BullMQ until a run or worker uses --redis', () => {
+  // Every command imports this; BullMQ (217 modules) is for run --redis and worker only.
+  const cli = packagesLoadedBy('./core/cli/main.ts');
+  assert.not.ok(cli.includes('bullmq') || cli.includes('ioredis'), cli.join(', '));
 });
 
 test.run();

@@ -5,8 +5,7 @@ import * as assert from 'uvu/assert';
 import { threadId } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { spawnSync } from 'node:child_process';
-import { repoRoot } from '../../helpers/cli.js';
+import { packagesLoadedBy } from '../../helpers/cli.js';
 import { createThreadPool } from '../../../core/scale/thread-pool.js';
 import { runLocally, smallConfig } from './local-run.js';
 import { comparable, journaledEpisodes } from '../../helpers/results.js';
@@ -93,24 +92,11 @@ test('a closed pool refuses work', async () => {
   }
 });
 
-/** The npm packages a fresh process has loaded (as CommonJS) after importing `entry`. */
-function packagesLoadedBy(entry: string): string[] {
-  const code = `await import(${JSON.stringify(entry)}); const M = (await import('node:module')).default;
-    const names = new Set(Object.keys(M._cache).map((f) => /node_modules\\/((@[^/]+\\/)?[^/]+)/.exec(f)?.[1]).filter(Boolean));
-    console.log(JSON.stringify([...names]));`;
-  const child = spawnSync(process.execPath, ['--no-node-snapshot', '--import', 'tsx', '--input-type=module', '-e', code], { cwd: repoRoot, encoding: 'utf8' });
-  assert.is(child.status, 0, child.stderr);
-  return JSON.parse(child.stdout.trim().split('\n').at(-1)!) as string[];
-}
-
-test('a worker thread\'s code does not load the report renderer, and the CLI does not load BullMQ until --redis', () => {
+test('a worker thread\'s code does not load the report renderer or BullMQ', () => {
   // Every thread imports this at start: Vega-Lite and Vega took ~200 ms of each thread's start.
   const thread = packagesLoadedBy('./core/scale/worker-parts.ts');
   assert.not.ok(thread.some((p) => p.startsWith('vega')), thread.join(', '));
   assert.not.ok(thread.includes('bullmq'), thread.join(', '));
-  // Every command imports this; BullMQ (217 modules) is for run --redis and worker only.
-  const cli = packagesLoadedBy('./core/cli/main.ts');
-  assert.not.ok(cli.includes('bullmq') || cli.includes('ioredis'), cli.join(', '));
 });
 
 test.run();
