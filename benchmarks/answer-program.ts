@@ -6,7 +6,7 @@
  * GSM8K and every `jsonl:`/`parquet:`/`hf:` dataset are exposed this way.
  */
 import type { EnvironmentProgram } from '../core/types.js';
-import { PRELUDE } from '../plugins/providers/reference/families/prelude.js';
+import { PRELUDE } from '../plugins/reference/families/prelude.js';
 
 /**
  * How a reply is scored against the reference answer:

@@ -25,13 +25,13 @@ export const BUILTINS: readonly BuiltinEntry[] = [
     kind: 'designer',
     id: 'reference',
     description: 'Offline reference policy (not a model): writes JavaScript environments from parameterised families and moves their difficulty toward the agent\'s frontier.',
-    create: async () => (await import('../plugins/providers/reference/designer.js')).createReferenceDesigner(),
+    create: async () => (await import('../plugins/reference/designer.js')).createReferenceDesigner(),
   }),
   builtin({
     kind: 'agent',
     id: 'reference',
     description: 'Offline reference policy (not a model): a budgeted search agent that reads the observations.',
-    create: async (options) => (await import('../plugins/providers/reference/agent.js')).createReferenceAgent(options as { budget?: number }),
+    create: async (options) => (await import('../plugins/reference/agent.js')).createReferenceAgent(options as { budget?: number }),
   }),
   // Providers (each usable as --designer or --agent PREFIX:MODEL)
   provider('openai', 'OpenAI Chat Completions through the official openai SDK. Key: OPENAI_API_KEY; OPENAI_BASE_URL for another server.', async () => (await import('../plugins/providers/openai.js')).default),
