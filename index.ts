@@ -24,7 +24,10 @@ export { UnusableReplyError } from './core/providers/failures.js';
 export { redact } from './core/providers/redact.js';
 export { createLLMDesigner } from './core/roles/llm-designer.js';
 export { createLLMAgent, parseAgentMemory } from './core/roles/llm-agent.js';
-export { createLLMValidator } from './core/roles/llm-validator.js';
+export { createLLMReviewer, reviewDecision } from './core/roles/llm-reviewer.js';
+export type { EnvironmentReviewer, LLMReviewerOptions } from './core/roles/llm-reviewer.js';
+/** @deprecated The LLM review after the gate is the reviewer now: use createLLMReviewer. */
+export { createLLMReviewer as createLLMValidator } from './core/roles/llm-reviewer.js';
 export { extractProgram } from './core/roles/code-extraction.js';
 export { repetitionPenalties, sentenceBleu } from './core/repetition-penalty.js';
 export { exportEpisodes, exportPool, codeHash } from './core/export.js';

@@ -13,7 +13,7 @@ import { mapLimit } from './concurrency.js';
 import { Journal } from './journal.js';
 import type { PriorWork } from './resume.js';
 import { emptyUsage, usageBetween } from './providers/stats.js';
-import type { EnvironmentReviewer } from './roles/llm-validator.js';
+import type { EnvironmentReviewer } from './roles/llm-reviewer.js';
 import { writeFileAtomic } from './fs.js';
 import { RunStoppedError, UsageError } from './errors.js';
 import { addEqualSizeDiversity, diversityMetrics, successMetrics, throughputMetrics, validityMetrics } from './metrics/index.js';

@@ -10,7 +10,7 @@ import { mapLimit } from './concurrency.js';
 import { deriveSeed } from './random.js';
 // Issue 5: repairs of rejected programs, the optional LLM review, R-Zero's repetition penalty.
 import { evaluateDesignSlot, repairKey } from './design-slot.js';
-import type { EnvironmentReviewer } from './roles/llm-validator.js';
+import type { EnvironmentReviewer } from './roles/llm-reviewer.js';
 import { repetitionPenalties } from './repetition-penalty.js';
 
 /** The environment memory keeps at most this many records (most recent). */

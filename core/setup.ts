@@ -16,7 +16,7 @@ import { addUsage, emptyUsage } from './providers/stats.js';
 import { createLLMAgent } from './roles/llm-agent.js';
 import { createLLMDesigner } from './roles/llm-designer.js';
 import { loadCorpus } from './roles/corpus.js';
-import { createLLMValidator, type EnvironmentReviewer } from './roles/llm-validator.js';
+import { createLLMReviewer, type EnvironmentReviewer } from './roles/llm-reviewer.js';
 import { BUILTINS } from './builtins.js';
 import { UsageError } from './errors.js';
 import { SELFPLAY_SUITE } from './run.js';
@@ -134,7 +134,7 @@ export async function resolveRunParts(registry: PluginRegistry, config: SpadeCon
     const id = config.selfplay.validator;
     let provider = providers.get(id);
     if (!provider) providers.set(id, (provider = await createProvider(registry, id, config, 'validator')));
-    reviewer = createLLMValidator(provider);
+    reviewer = createLLMReviewer(provider);
   }
   const sandboxes = createSandboxSet(registry, config, options.sandboxWorkers);
   return {
