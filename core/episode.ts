@@ -40,7 +40,7 @@ export async function playEpisode(options: EpisodeOptions): Promise<EpisodeResul
   let outcome: EpisodeResult['outcome'] = 'lost';
   let error: string | undefined;
   let firstObservation: string | undefined;
-  let transcript: (() => ChatMessage[]) | undefined; // issue 5: LLM agents' conversation, for export
+  let transcript: (() => ChatMessage[]) | undefined; // LLM agents' conversation, kept for export
   try {
     const { observation } = await environment.reset(options.taskSeed);
     firstObservation = observation;
@@ -99,7 +99,7 @@ export async function playEpisode(options: EpisodeOptions): Promise<EpisodeResul
   if (error) result.error = error;
   if (usage.inputTokens || usage.outputTokens) result.usage = usage;
   if (costUsd !== undefined) result.costUsd = costUsd;
-  // Issue 5 (RL export): per-step rewards and the episode's end for every episode, and the agent's conversation.
+  // For RL export: per-step rewards and how every episode ended, and the agent's conversation.
   result.rewards = steps.map((s) => s.reward);
   result.terminated = steps.at(-1)?.terminated ?? false;
   result.truncated = steps.at(-1)?.truncated ?? false;

@@ -194,11 +194,11 @@ export interface EnvironmentSummary {
   designerReward?: number;
   /** A sample trajectory (the first no-hint attempt). */
   sample?: { outcome: string; steps: EpisodeStep[] };
-  /** Optional (issue 5): earlier programs of this slot the gate rejected, repaired into this one. */
+  /** Earlier programs of this slot the gate rejected, repaired into this one. */
   repairs?: RepairRecord[];
-  /** Optional (issue 5): the LLM validator's review after the gate; a rejected review excludes the environment from play. */
+  /** The LLM reviewer's verdict after the gate; a rejected review excludes the environment from play. */
   review?: ReviewRecord;
-  /** Optional (issue 5): R-Zero's repetition penalty subtracted from the designer reward (reward `uncertainty`). */
+  /** R-Zero's repetition penalty subtracted from the designer reward (reward `uncertainty`). */
   repetitionPenalty?: number;
 }
 

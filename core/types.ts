@@ -227,13 +227,13 @@ export interface Designer {
   readonly kind: 'reference' | 'llm';
   design(request: DesignRequest): Promise<EnvironmentProgram[]>;
   /**
-   * Optional (issue 5): rewrite a program the gate rejected, given the gate's verdict. The
+   * Optional: rewrite a program the gate rejected, given the gate's verdict. The
    * self-play loop calls it at most `repairs` times per slot; the result is gated again.
    */
   repair?(program: EnvironmentProgram, verdict: GateVerdict, request: RepairRequest): Promise<EnvironmentProgram>;
 }
 
-/** Optional (issue 5): what a designer's repair() is told besides the program and verdict. */
+/** What a designer's repair() is told besides the program and verdict. */
 export interface RepairRequest {
   round: number;
   /** 1 for the first repair of a slot, 2 for the second... */
@@ -267,7 +267,7 @@ export interface AgentTurn {
 export interface AgentEpisode {
   /** Called with the first observation, then with each new observation. */
   act(observation: string, turn: number): Promise<AgentTurn>;
-  /** Optional (issue 5): the whole conversation so far (LLM agents), kept with the episode for export. */
+  /** Optional: the whole conversation so far (LLM agents), kept with the episode for export. */
   transcript?(): ChatMessage[];
 }
 
@@ -338,11 +338,11 @@ export interface EpisodeResult {
   /** The trajectory; kept only for a sample of episodes in results. */
   steps?: EpisodeStep[];
   firstObservation?: string;
-  /** Optional (issue 5): the reward of every step, for every episode (RL export). */
+  /** The reward of every step, for every episode (RL export). */
   rewards?: number[];
-  /** Optional (issue 5): how the last step ended the episode. */
+  /** How the last step ended the episode. */
   terminated?: boolean;
   truncated?: boolean;
-  /** Optional (issue 5): the agent's conversation (LLM agents), kept in the journal for export. */
+  /** The agent's conversation (LLM agents), kept in the journal for export. */
   messages?: ChatMessage[];
 }
