@@ -5,7 +5,7 @@
  * counted apart from losses, never dropped.
  */
 import type { Agent, ChatMessage, EnvironmentProgram, EpisodeResult, EpisodeStep, LoadedEnvironment, TokenUsage } from './types.js';
-import { SandboxError } from './types.js';
+import { SandboxError } from './errors.js';
 
 export interface EpisodeOptions {
   suite: string;

@@ -227,8 +227,8 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
       const mark = latencyMark();
       // A suite may need more than the run's limits (HumanEval's slowest canonical solution).
       const context: EvaluationContext = { ...baseContext(suite.id), withHint: false, limits: { ...suite.limits, ...config.limits } };
-      const skipped = (suite as { skipped?: number }).skipped ?? 0;
-      if (skipped) emit({ type: 'notice', message: `${suite.id}: skipped ${skipped} malformed record(s) (--skip-bad); first: ${(suite as { firstProblem?: string }).firstProblem}` });
+      const skipped = suite.skipped ?? 0;
+      if (skipped) emit({ type: 'notice', message: `${suite.id}: skipped ${skipped} malformed record(s) (--skip-bad); first: ${suite.firstProblem}` });
       const evaluations = await mapLimit(
         tasks,
         config.concurrency,
