@@ -39,6 +39,7 @@ export async function playEpisode(options: EpisodeOptions): Promise<EpisodeResul
   let totalReward = 0;
   let outcome: EpisodeResult['outcome'] = 'lost';
   let error: string | undefined;
+  let errorKind: EpisodeResult['errorKind'];
   let firstObservation: string | undefined;
   let transcript: (() => ChatMessage[]) | undefined; // LLM agents' conversation, kept for export
   try {
@@ -82,6 +83,7 @@ export async function playEpisode(options: EpisodeOptions): Promise<EpisodeResul
     if (options.rethrowCollateral && e instanceof SandboxError && e.collateral) throw e;
     outcome = 'errored';
     error = e instanceof SandboxError ? `sandbox ${e.kind}${e.method ? ` in ${e.method}()` : ''}: ${e.message}` : `${(e as Error).name}: ${(e as Error).message}`;
+    errorKind = e instanceof SandboxError ? e.kind : 'agent';
   }
   const result: EpisodeResult = {
     suite: options.suite,
@@ -97,6 +99,7 @@ export async function playEpisode(options: EpisodeOptions): Promise<EpisodeResul
   };
   if (options.round !== undefined) result.round = options.round;
   if (error) result.error = error;
+  if (errorKind) result.errorKind = errorKind;
   if (usage.inputTokens || usage.outputTokens) result.usage = usage;
   if (costUsd !== undefined) result.costUsd = costUsd;
   // For RL export: per-step rewards and how every episode ended, and the agent's conversation.

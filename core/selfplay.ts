@@ -97,7 +97,7 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
             : await evaluate(program, deriveSeed(options.context.runSeed, 'task', program.id), context);
         const { summary, episodes } = evaluation;
         if (summary.verdict !== 'invalid' && summary.solveRate !== undefined) {
-          const timedOut = episodes.some((e) => e.error?.startsWith('sandbox timeout'));
+          const timedOut = episodes.some((e) => e.errorKind === 'timeout');
           summary.designerReward = designerReward(options.reward, {
             hintReward: summary.hintSolveRate ?? summary.solveRate,
             noHintReward: summary.solveRate,

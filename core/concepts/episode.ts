@@ -3,6 +3,7 @@
  * recorded of it. Types only; core/episode.ts plays them.
  */
 import type { ChatMessage, TokenUsage } from './provider.js';
+import type { SandboxFailureKind } from './sandbox.js';
 
 export interface EpisodeStep {
   action: string;
@@ -13,6 +14,9 @@ export interface EpisodeStep {
 }
 
 export type EpisodeOutcome = 'won' | 'lost' | 'errored';
+
+/** What made an episode `errored`: the kind of the sandbox failure, or `agent` when the agent (or its model provider) failed. */
+export type EpisodeErrorKind = SandboxFailureKind | 'agent';
 
 export interface EpisodeResult {
   suite: string;
@@ -27,8 +31,10 @@ export interface EpisodeResult {
   turns: number;
   /** Sum of rewards. */
   totalReward: number;
-  /** Why the episode errored, or which sandbox failure ended it. */
+  /** Why the episode errored, in words (for people; code tests `errorKind`). */
   error?: string;
+  /** The kind of failure that made the episode `errored` (a timeout is `timeout`). */
+  errorKind?: EpisodeErrorKind;
   usage?: TokenUsage;
   costUsd?: number;
   wallMs: number;
