@@ -56,7 +56,7 @@ export function runOptions(y: Argv): Argv {
     .option('data-dir', { type: 'string', describe: 'Dataset cache folder [default: ~/.cache/spade-bench]' })
     .option('max-errors', { type: 'string', describe: 'Stop cleanly (exit 3, results kept, resumable) after N errored episodes, or a share such as 20% (after 20 episodes)' })
     .option('workers', { type: 'string', coerce: numeric('workers'), describe: 'Worker threads that run sandboxes and the reference agent [default: one per core]' })
-    .option('shard', { type: 'string', describe: 'Run the deterministic slice i of n ("i/n", from 0): static tasks by index modulo n; self-play in shard 0 only. Combine with "spade-bench merge"' })
+    .option('shard', { type: 'string', describe: 'Run the deterministic slice i of n ("i/n", 1 <= i <= n): static tasks by index modulo n; self-play in shard 1 only. Combine with "spade-bench merge"' })
     .option('redis', { type: 'string', describe: 'Fan the run out to "spade-bench worker" processes through BullMQ on this Redis (redis://host:port)' })
     .option('skip-bad', { type: 'boolean', describe: 'Skip malformed dataset lines and report how many, instead of stopping at the first' })
     .option('resume', { type: 'boolean', describe: 'Continue the run journaled in --out (after a crash, a kill or Ctrl-C): finished work is kept, the rest is done, with the config the run started with' })

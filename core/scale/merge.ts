@@ -16,7 +16,7 @@ import { suiteResult, writeOutputs } from '../run.js';
 import { addEqualSizeDiversity } from '../metrics/index.js';
 import { addUsage } from '../providers/stats.js';
 import { DataError, UsageError } from '../errors.js';
-import { readShard, type Shard } from './shard.js';
+import { readShard, shardLabel, type Shard } from './shard.js';
 
 interface ShardRun {
   dir: string;
@@ -78,7 +78,7 @@ function checkShards(runs: ShardRun[]): ShardRun[] {
   const sorted = [...runs].sort((a, b) => a.shard.index - b.shard.index);
   const indices = sorted.map((r) => r.shard.index);
   if (runs.some((r) => r.shard.count !== count) || indices.join() !== Array.from({ length: count }, (_, i) => i).join()) {
-    throw new UsageError(`merge: expected the ${count} shards 0/${count} to ${count - 1}/${count} once each, got ${runs.map((r) => `${r.shard.index}/${r.shard.count}`).join(', ')}`);
+    throw new UsageError(`merge: expected the ${count} shards 1/${count} to ${count}/${count} once each, got ${runs.map((r) => shardLabel(r.shard)).join(', ')}`);
   }
   const configOf = (r: ShardRun): string => JSON.stringify({ ...r.results.run.config, out: undefined });
   const mismatch = sorted.find((r) => configOf(r) !== configOf(sorted[0]!));

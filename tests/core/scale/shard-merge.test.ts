@@ -12,9 +12,12 @@ import { comparable, journaledEpisodes } from '../../helpers/results.js';
 import { tempDir } from '../../helpers/cli.js';
 import type { RunResults } from '../../../core/results.js';
 
-test('parseShard reads i/n and refuses what is not a slice', () => {
-  assert.equal(parseShard('1/3'), { index: 1, count: 3 });
-  for (const bad of ['3/3', '1', 'a/b', '-1/2', '0/0']) assert.throws(() => parseShard(bad), /--shard/, bad);
+test('parseShard reads i/n counted from 1 and refuses what is not a slice', () => {
+  assert.equal(parseShard('2/3'), { index: 1, count: 3 });
+  assert.equal(parseShard('3/3'), { index: 2, count: 3 });
+  for (const bad of ['4/3', '1', 'a/b', '-1/2', '0/0']) assert.throws(() => parseShard(bad), /--shard/, bad);
+  // 0 was the first shard before shards counted from 1: the error shows the new form.
+  assert.throws(() => parseShard('0/3'), /numbered from 1 to n: the first of 3 is 1\/3/);
 });
 
 test('the shards of a suite take every task exactly once, by index modulo n, after the limit', async () => {
@@ -46,7 +49,7 @@ test('merge refuses a missing shard and a folder that is not a shard', async () 
   const config = smallConfig({ suites: ['procedural'], limit: 4 });
   const a = await runLocally(config, { shard: { index: 0, count: 2 } });
   const failure = (dirs: string[]): Promise<string> => mergeShardRuns(dirs, path.join(tempDir(), 'm')).then(() => 'merged', (e: Error) => e.message);
-  assert.match(await failure([a]), /shards 0\/2 to 1\/2/);
+  assert.match(await failure([a]), /shards 1\/2 to 2\/2/);
   const whole = await runLocally(config);
   assert.match(await failure([a, whole]), /not a shard/);
 });
