@@ -44,18 +44,21 @@ export const BUILTINS: readonly BuiltinEntry[] = [
   builtin({
     kind: 'sandbox',
     id: 'isolated-vm',
+    languages: ['javascript'],
     description: 'JavaScript in a separate V8 isolate (isolated-vm): time, memory and output limits, no host access. The default.',
     create: async (options) => (await import('../plugins/sandboxes/isolated-vm.js')).createIsolatedVmSandbox(options),
   }),
   builtin({
     kind: 'sandbox',
     id: 'pyodide',
-    description: 'Python (Pyodide) in a jailed child process per worker: empty environment, no network, read-only file system where the OS allows; the default for .py.',
+    languages: ['python'],
+    description: 'Python (Pyodide) in a jailed child process per worker: empty environment, no network, read-only file system where the OS allows.',
     create: async (options) => (await import('../plugins/sandboxes/pyodide/sandbox.js')).createPyodideSandbox(options),
   }),
   builtin({
     kind: 'sandbox',
     id: 'vm2',
+    languages: ['javascript'],
     description: 'JavaScript in vm2, for users who already depend on it. NOT a security boundary (vm2\'s own README says so): use isolated-vm for untrusted code.',
     create: async (options) => (await import('../plugins/sandboxes/vm2.js')).createVm2Sandbox(options),
   }),

@@ -5,6 +5,7 @@
 import type { ReviewRecord, RoundSummary } from './results.js';
 import type { Designer, EnvironmentProgram, EnvironmentRecord } from './types.js';
 import { designerReward, type DesignerRewardName } from './rewards.js';
+import { DEFAULTS } from './options.js';
 import { evaluateEnvironment, type Evaluation, type EvaluationContext, type Evaluator } from './evaluate.js';
 import { mapLimit } from './concurrency.js';
 import { deriveSeed } from './random.js';
@@ -37,8 +38,8 @@ export interface SelfPlayOptions {
   onReviewed?: (program: EnvironmentProgram, review: ReviewRecord) => void;
 }
 
-/** Default of SelfPlayOptions.repairs. */
-export const DEFAULT_REPAIRS = 1;
+/** Default of SelfPlayOptions.repairs (the `selfplay.repairs` option's). */
+export const DEFAULT_REPAIRS = DEFAULTS.selfplay.repairs;
 
 export interface SelfPlayResult {
   evaluations: Evaluation[];

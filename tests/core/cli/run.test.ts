@@ -76,6 +76,17 @@ test('a wrong flag, an unknown plugin and a taken --out exit 2 with a clear mess
   assert.match(r.stderr, 'cannot create output folder');
 });
 
+test('--python-sandbox names the Python sandbox; a wrong one stops the run before anything is written', async () => {
+  const cwd = tempDir();
+  let r = await runCli(['run', '--out', 'x', '--python-sandbox', 'nosuch'], { cwd });
+  assert.is(r.code, 2);
+  assert.match(r.stderr, 'unknown sandbox "nosuch"');
+  r = await runCli(['run', '--out', 'x', '--python-sandbox', 'isolated-vm'], { cwd });
+  assert.is(r.code, 2);
+  assert.match(r.stderr, 'pythonSandbox: sandbox "isolated-vm" runs javascript, not python');
+  assert.equal(readdirSync(cwd), [], 'nothing written');
+});
+
 test('list, --help and --version', async () => {
   const list = await runCli(['list']);
   assert.is(list.code, 0, list.stderr);
