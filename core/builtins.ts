@@ -1,8 +1,12 @@
 /**
- * The built-in plugins, by id. Each imports its module only inside create(), so an SDK or an
- * interpreter is never loaded unless a run uses it.
+ * The registry of built-ins: the plugins spade-bench ships (roles, providers, sandboxes,
+ * suites) by id, and its report. With the command line (core/cli/), this is the only part of
+ * core that names modules of plugins/, benchmarks/ and reports/; the rest of core knows them
+ * through their interfaces. Each is imported only when used, so an SDK, an interpreter or the
+ * report's charting library is never loaded unless a run needs it.
  */
 import type { BuiltinEntry, PluginDefinition } from './plugin.js';
+import type { RunResults } from './results.js';
 
 const builtin = (plugin: PluginDefinition): BuiltinEntry => ({
   kind: plugin.kind,
@@ -100,3 +104,8 @@ export const BUILTINS: readonly BuiltinEntry[] = [
     }),
   ),
 ];
+
+/** The built-in HTML report of one or more runs (one self-contained file). */
+export async function renderReport(runs: RunResults[]): Promise<string> {
+  return (await import('../reports/html.js')).renderHtmlReport(runs);
+}

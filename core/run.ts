@@ -56,6 +56,8 @@ export interface RunSetup {
   latencySince?: (mark: number[]) => number[];
   onProgress?: (event: ProgressEvent) => void;
   signal?: AbortSignal;
+  /** Writes report.html beside results.json; without it, results.json only. */
+  renderReport?: ReportRenderer;
 }
 
 /** The config as recorded in results and the journal: API keys never leave the process. */
@@ -254,7 +256,7 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
     addEqualSizeDiversity(results.suites);
     info.finishedAt = new Date().toISOString();
     try {
-      await writeOutputs(setup.outDir, results);
+      await writeOutputs(setup.outDir, results, setup.renderReport);
     } catch (error) {
       const e = error as NodeJS.ErrnoException;
       stopError = `${stopError ? `${stopError}; ` : ''}cannot write results.json or report.html in ${setup.outDir}: ${e.code ?? e.message}`;
@@ -282,13 +284,11 @@ function tooManyErrors(limit: { count?: number; share?: number }, errored: numbe
   return episodes >= 20 && errored / episodes >= limit.share!;
 }
 
-/**
- * results.json and report.html, each written atomically. The report's modules (Vega-Lite among
- * them) are imported here, not with this file: worker threads and queue workers import the run's
- * code but never write a report.
- */
-export async function writeOutputs(outDir: string, results: RunResults): Promise<void> {
+/** Renders the HTML report of runs (the built-in one is reports/html.ts, passed in by the composition root). */
+export type ReportRenderer = (runs: RunResults[]) => Promise<string>;
+
+/** results.json and, given a renderer, report.html, each written atomically. */
+export async function writeOutputs(outDir: string, results: RunResults, renderReport?: ReportRenderer): Promise<void> {
   writeFileAtomic(path.join(outDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
-  const { renderHtmlReport } = await import('../reports/html.js');
-  writeFileAtomic(path.join(outDir, 'report.html'), await renderHtmlReport([results]));
+  if (renderReport) writeFileAtomic(path.join(outDir, 'report.html'), await renderReport([results]));
 }

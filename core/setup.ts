@@ -174,3 +174,29 @@ export async function resolveRunParts(registry: PluginRegistry, config: SpadeCon
     },
   };
 }
+
+/** What a worker (a thread or a queue worker) evaluates environments with: the run's agent and sandboxes. */
+export interface AgentParts {
+  agent: Agent;
+  sandboxes: SandboxSet;
+  close(): Promise<void>;
+}
+
+/**
+ * The agent and the sandboxes of a run, without its designer, suites or reviewer, which stay
+ * with the run: what a worker builds for itself from the run's config.
+ */
+export async function resolveAgentParts(registry: PluginRegistry, config: SpadeConfig, options: { sandboxWorkers?: number } = {}): Promise<AgentParts> {
+  await registry.register(config.plugins);
+  const providers = new Map<string, Provider>();
+  const agent = (await resolveRole(registry, 'agent', config.agent, config, providers)) as Agent;
+  const sandboxes = createSandboxSet(registry, config, options.sandboxWorkers);
+  return {
+    agent,
+    sandboxes,
+    close: async () => {
+      await sandboxes.close();
+      await Promise.all([...providers.values()].map((p) => p.close?.()));
+    },
+  };
+}

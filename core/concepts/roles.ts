@@ -93,5 +93,12 @@ export interface Agent {
   readonly id: string;
   readonly label: string;
   readonly kind: 'reference' | 'llm';
+  /**
+   * The agent can be played in worker threads, each building its own from the run's config:
+   * true for agents that compute offline (the reference policy), which keep a core busy. An
+   * agent that waits on a model leaves it unset and stays on the main thread, where its
+   * provider's limits are shared by every environment.
+   */
+  readonly workerThreads?: boolean;
   start(context: AgentEpisodeContext): AgentEpisode | Promise<AgentEpisode>;
 }

@@ -12,7 +12,7 @@ import type { EnvironmentSummary, GateVerdict, RunResults, SuiteResult } from '.
 import { SCHEMA_VERSION } from '../results.js';
 import type { Evaluation } from '../evaluate.js';
 import { readJournal, Journal, JOURNAL_FILE, type JournalRecord } from '../journal.js';
-import { suiteResult, writeOutputs } from '../run.js';
+import { suiteResult, writeOutputs, type ReportRenderer } from '../run.js';
 import { addEqualSizeDiversity } from '../metrics/index.js';
 import { addUsage } from '../providers/stats.js';
 import { DataError, UsageError } from '../errors.js';
@@ -107,8 +107,8 @@ function mergeSuite(id: string, shards: ShardRun[]): SuiteResult {
   return result;
 }
 
-/** Merge the shard folders `dirs` into `outDir` (results.json, report.html, journal.jsonl). */
-export async function mergeShardRuns(dirs: readonly string[], outDir: string): Promise<RunResults> {
+/** Merge the shard folders `dirs` into `outDir` (results.json, journal.jsonl, and report.html given a renderer). */
+export async function mergeShardRuns(dirs: readonly string[], outDir: string, options: { renderReport?: ReportRenderer } = {}): Promise<RunResults> {
   const shards = checkShards(dirs.map(readShardRun));
   const head = shards[0]!.results.run;
   const ids = [...new Set(shards.flatMap((s) => s.results.suites.map((suite) => suite.id)))];
@@ -128,7 +128,7 @@ export async function mergeShardRuns(dirs: readonly string[], outDir: string): P
   };
   if (results.run.finishedAt === undefined) delete results.run.finishedAt;
   writeMergedJournal(outDir, shards, results);
-  await writeOutputs(outDir, results);
+  await writeOutputs(outDir, results, options.renderReport);
   return results;
 }
 

@@ -27,6 +27,8 @@ export function createReferenceAgent(options: ReferenceAgentOptions = {}): Agent
     id: 'reference',
     label: 'reference policy: budgeted search agent (offline, deterministic)',
     kind: 'reference',
+    // A CPU-bound search with no model behind it: worth a core of its own in each thread.
+    workerThreads: true,
     start(context: AgentEpisodeContext): AgentEpisode {
       const solver = solverFor(context.observation);
       const share = context.horizon > 1 ? TURN_SHARE : 1;

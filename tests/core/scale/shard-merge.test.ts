@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseShard, shardSuite } from '../../../core/scale/shard.js';
 import { mergeShardRuns } from '../../../core/scale/merge.js';
+import { renderReport } from '../../../core/builtins.js';
 import { createProceduralSuite } from '../../../benchmarks/procedural.js';
 import { runLocally, smallConfig } from './local-run.js';
 import { comparable, journaledEpisodes } from '../../helpers/results.js';
@@ -39,7 +40,7 @@ test('three shards merged: results.json equals the unsharded run; every episode 
   assert.is(shard1.suites[0]!.environments.length, 6, 'shard 1 of 3 has tasks 1, 4, ..., 16');
 
   const merged = path.join(tempDir('spade-merge-'), 'merged');
-  await mergeShardRuns(shards, merged);
+  await mergeShardRuns(shards, merged, { renderReport });
   assert.equal(comparable(merged), comparable(whole));
   assert.equal(journaledEpisodes(merged), journaledEpisodes(whole));
   assert.ok(existsSync(path.join(merged, 'report.html')));
