@@ -5,7 +5,7 @@
  * and ends the episode; solution() is the reference answer; hint() the privileged hint, if any.
  * GSM8K and every `jsonl:`/`parquet:`/`hf:` dataset are exposed this way.
  */
-import type { EnvironmentProgram } from '../core/types.js';
+import type { EnvironmentProgram } from '../index.js';
 import { PRELUDE } from '../plugins/reference/families/prelude.js';
 
 /**

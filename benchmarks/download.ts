@@ -8,9 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DataError, UsageError } from '../core/errors.js';
-import { writeFileAtomic } from '../core/fs.js';
-import { defaultDataDir } from '../core/options.js';
+import { DataError, UsageError, writeFileAtomic, defaultDataDir } from '../index.js';
 
 /** One upstream file a suite needs. */
 export interface DataFile {

@@ -5,7 +5,7 @@
  * multi-turn families whose horizon can be set. Tasks are interleaved across horizons, so any
  * `limit` takes a balanced prefix.
  */
-import type { EnvironmentProgram, Suite, SuiteLoadOptions, SuiteTask } from '../core/types.js';
+import type { EnvironmentProgram, Suite, SuiteLoadOptions, SuiteTask } from '../index.js';
 import type { Family } from '../plugins/reference/family.js';
 import { FAMILIES } from '../plugins/reference/families/index.js';
 

@@ -30,6 +30,13 @@ test('the run loop, self-play, gate, metrics and scale code do not reach the reg
   }
 });
 
+test('built-in plugins and suites import from core only what the package entry exports, as a third-party plugin does', () => {
+  const files = sourceFiles('plugins', 'benchmarks');
+  const deep = files.flatMap((file) => importsOf(file).filter((e) => e.to.startsWith('core/')).map((e) => `${file} -> ${e.to}`));
+  assert.equal(deep, []);
+  assert.ok(files.some((file) => importsOf(file).some((e) => e.to === 'index.ts')), 'they do import the entry');
+});
+
 test('the contract: one type-only file per concept, importing only its neighbours, without cycles', () => {
   const concepts = sourceFiles('core/concepts');
   assert.ok(concepts.length >= 6, concepts.join());
