@@ -231,6 +231,21 @@ export const INVOCATION_OPTIONS = {
   redis: optional({ schema: str, flag: 'redis', arg: 'URL', describe: 'Fan the run out to spade-bench worker processes through BullMQ on this Redis' }),
 } satisfies Entries;
 
+/** The options of `spade-bench worker`: a process that takes a distributed run's evaluations from Redis. */
+export const WORKER_OPTIONS = {
+  redis: optional({ schema: str, flag: 'redis', arg: 'URL', describe: 'Redis URL of the queue, e.g. redis://127.0.0.1:6379' }),
+  concurrency: fallback({
+    schema: posInt, flag: 'concurrency', arg: 'N', parse: 'number', fallback: 1,
+    describe: 'Environments evaluated at once in this process (sandboxed work is CPU-bound: rather start one worker per core)',
+  }),
+  lockDuration: fallback({
+    schema: posNum, flag: 'lock-duration', arg: 'MS', parse: 'number', fallback: 30_000,
+    describe: "Milliseconds a job stays locked without renewal: a dead worker's job is retried after this",
+  }),
+  stalledInterval: fallback({ schema: posNum, flag: 'stalled-interval', arg: 'MS', parse: 'number', fallback: 30_000, describe: 'Milliseconds between checks for jobs of dead workers' }),
+  name: optional({ schema: str, flag: 'name', arg: 'NAME', shown: 'host-pid', describe: 'Name recorded on the jobs this worker takes' }),
+} satisfies Entries;
+
 // ---------------------------------------------------------------------------------------------
 // Types read off the table
 // ---------------------------------------------------------------------------------------------
@@ -286,6 +301,9 @@ export const DEFAULTS = defaultsOf(RUN_OPTIONS, ['kept', 'fallback']) as Default
 
 /** The defaults of one invocation's options. */
 export const INVOCATION_DEFAULTS = defaultsOf(INVOCATION_OPTIONS, ['kept', 'fallback']) as DefaultsOf<typeof INVOCATION_OPTIONS>;
+
+/** The defaults of `spade-bench worker`'s options. */
+export const WORKER_DEFAULTS = defaultsOf(WORKER_OPTIONS, ['kept', 'fallback']) as DefaultsOf<typeof WORKER_OPTIONS>;
 
 /** Limits per environment when the config sets none (`limits` in the config). */
 export const DEFAULT_LIMITS: SandboxLimits = DEFAULTS.limits;

@@ -69,7 +69,9 @@ function startThread(data: ThreadData): Worker {
   const here = import.meta.url;
   if (here.endsWith('.ts')) {
     const entry = new URL('./thread-entry.ts', here).href;
-    const code = `import('tsx/esm/api').then((api) => api.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(here)}))`;
+    // tsx is resolved here, from this module: the eval'd code would look for it from the current folder.
+    const api = import.meta.resolve('tsx/esm/api');
+    const code = `import(${JSON.stringify(api)}).then((api) => api.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(here)}))`;
     return new Worker(code, { eval: true, workerData: data });
   }
   return new Worker(new URL('./thread-entry.js', here), { workerData: data });
