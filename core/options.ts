@@ -5,11 +5,12 @@
  * option table are all produced from this table; a test checks the README against it. This is
  * also the one module where default values live.
  *
- * Two kinds of default:
- * - `default`: the resolved config holds it (and results.json records it);
+ * An entry is made with one of three functions, by how its default works:
+ * - `kept`: the resolved config holds the default (and results.json records it);
  * - `fallback`: the key stays unset unless the user sets it, and the code that uses the option
- *   falls back on this value (read from DEFAULTS). Sandbox limits work so: a suite may raise
- *   the limits it needs, unless the user set them.
+ *   falls back on the value (read from DEFAULTS). Sandbox limits work so: a suite may raise
+ *   the limits it needs, unless the user set them;
+ * - `optional`: no default; unset means off, none or all.
  *
  * Adding a flag: one entry here (and the code that reads the new key).
  */
@@ -41,7 +42,7 @@ export interface OptionSpec<T> {
   parse?: 'number' | 'list' | 'count-or-share';
   /** How help and README show the default when it is not a plain value (`runs/<time>`, `one per core`). */
   shown?: string;
-  /** Older names of this key and its flag, still accepted. */
+  /** The older name of this key and its flag, still accepted (with a line naming the new one). */
   renamedFrom?: string;
   /** The layers (default, file, flags) merge key by key instead of the last replacing the others. */
   mergeLayers?: boolean;
