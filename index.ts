@@ -1,30 +1,118 @@
 /**
- * spade-bench's library API: typed config and plugins, the designer rewards, the metrics,
- * the validation gate and the results schema. Sandboxes and providers are reached by id
- * (`isolated-vm`, `openai:gpt-4.1-mini`), so importing this module loads no SDK or addon.
+ * spade-bench's library API, the package entry (`import { run } from 'spade-bench'`): start a
+ * run from code, load and check configs, read results, and write plugins with exactly what the
+ * built-in plugins use. Sandboxes and providers are reached by id (`isolated-vm`,
+ * `openai:gpt-4.1-mini`), so importing this module loads no SDK, addon or interpreter.
  */
-export * from './core/types.js';
-export * from './core/results.js';
-export { defineConfig, DEFAULT_CONFIG } from './core/config.js';
+
+// ---------------------------------------------------------------------------------------------
+// Running
+// ---------------------------------------------------------------------------------------------
+
+/** Run self-play and the static suites from a config; writes results.json, report.html and the journal into `out`. */
+export { run } from './core/api.js';
+/** How one run is carried out (resume, threads, shard, Redis, signal, progress), and what it is about to do. */
+export type { RunOptions, RunStart } from './core/api.js';
+/** The progress events a run emits as it goes (`RunOptions.onProgress`). */
+export type { ProgressEvent } from './core/run.js';
+
+// ---------------------------------------------------------------------------------------------
+// Configuration
+// ---------------------------------------------------------------------------------------------
+
+/** Types a config file's default export (`export default defineConfig({...})`). */
+export { defineConfig } from './core/config.js';
+/** Find and load `spade.config.*` (or the file named), checked: a wrong key throws a UsageError naming its path. */
+export { loadConfigFile as loadConfig } from './core/config.js';
+/** Check a config object (UsageError naming the key path), and resolve one over the defaults. */
+export { validateConfig, resolveConfig } from './core/config.js';
+/** The config of a run given nothing (the offline default). */
+export { DEFAULT_CONFIG } from './core/config.js';
+/** A resolved config, a user's (every key optional), and their parts. */
 export type { SpadeConfig, UserConfig, SelfPlayConfig, ProviderConfig } from './core/config.js';
+/** Every option with its default: the defaults, the table itself, and the data folder used when none is set. */
+export { DEFAULTS, RUN_OPTIONS, defaultDataDir } from './core/options.js';
+
+// ---------------------------------------------------------------------------------------------
+// Results and errors
+// ---------------------------------------------------------------------------------------------
+
+/** The results file (`results.json`): RunResults and its parts, and the schema version. */
+export * from './core/results.js';
+/**
+ * Errors with typed fields: UsageError (exit 2: config, plugin id, key, input), DataError (a data
+ * file, with its line), RunStoppedError (exit 3: stopped early, results kept), SandboxError (a
+ * classified failure of an environment's call, `kind`), and the exit codes.
+ */
+export { UsageError, DataError, RunStoppedError, SandboxError, EXIT } from './core/errors.js';
+
+// ---------------------------------------------------------------------------------------------
+// The contract: environments, sandboxes, providers, roles, suites, episodes
+// ---------------------------------------------------------------------------------------------
+
+/** The core concepts as types, plus the default sandbox limits. */
+export * from './core/types.js';
+
+// ---------------------------------------------------------------------------------------------
+// Writing plugins
+// ---------------------------------------------------------------------------------------------
+
+/** Types a plugin module's default export (`export default definePlugin({ kind: 'provider', ... })`). */
 export { definePlugin } from './core/plugin.js';
+/** The definition of each plugin kind, and what a provider plugin's create() receives. */
 export type { PluginDefinition, ProviderPlugin, SandboxPlugin, SuitePlugin, RolePlugin, ProviderOptions } from './core/plugin.js';
-export { plateau, spadeDesignerReward, learnabilityReward, uncertaintyReward, designerReward } from './core/rewards.js';
-export type { DesignerRewardName, PlateauOptions, SpadeRewardInput } from './core/rewards.js';
-export { passAtK, passHatK, vendiScore, wilsonInterval, distinctN } from './core/metrics/index.js';
-export { validateEnvironment } from './core/gate.js';
-export { playEpisode } from './core/episode.js';
-export { UsageError, DataError } from './core/errors.js';
+/** Wrap a provider's raw call with the shared layer (retries, timeout, limits, cache, usage, redaction); a provider's stats. */
 export { withProviderLayer, statsOf } from './core/providers/layer.js';
+/** A provider's raw call (what a plugin writes), its result, and the provider the layer makes of it. */
 export type { RawProvider, RawChatResult, ManagedProvider } from './core/providers/layer.js';
-export { layerOptionsFrom } from './core/providers/layer-options.js';
+/** Read the shared layer's options from a provider's config entry; the layer's default request timeout. */
+export { layerOptionsFrom, DEFAULT_TIMEOUT_MS, DEFAULT_REQUESTS_IN_FLIGHT } from './core/providers/layer-options.js';
+/** The shared layer's options: requests in flight, timeout, retries, rate limits, cache, prices. */
 export type { ProviderLayerOptions } from './core/providers/layer-options.js';
+/** A failed provider call, classified (rate limit, server, timeout...). */
 export { ProviderError } from './core/providers/provider-error.js';
+/** A reply with no usable text (empty, refused, cut off): retried by the layer, then an errored call. */
 export { UnusableReplyError } from './core/providers/failures.js';
+/** A provider's API key from its options or the first environment variable set. */
+export { resolveApiKey } from './core/providers/keys.js';
+/** fetch over kept-alive connections, for SDKs that take a fetch. */
+export { keepAliveFetch } from './core/providers/http-fetch.js';
+/** Remove API keys from a text (log lines, errors). */
 export { redact } from './core/providers/redact.js';
+/** SPADE's interface contract for sandboxes: a program's raw reset()/step()/text results checked and typed. */
+export { toResetResult, toStepResult, toText, describeValue } from './core/contract.js';
+/** Seeded randomness: a seed derived from a base and parts, and the mulberry32 generator. */
+export { deriveSeed, mulberry32 } from './core/random.js';
+/** Write a file so it is never half-written (temporary file, fsync, rename). */
+export { writeFileAtomic } from './core/fs.js';
+
+// ---------------------------------------------------------------------------------------------
+// The parts of a run, for use on their own
+// ---------------------------------------------------------------------------------------------
+
+/** Designer rewards: SPADE's (regret + difficulty band), solve-rate band, Absolute Zero's learnability, R-Zero's uncertainty. */
+export { plateau, spadeDesignerReward, learnabilityReward, uncertaintyReward, designerReward } from './core/rewards.js';
+/** The rewards' names and inputs. */
+export type { DesignerRewardName, PlateauOptions, SpadeRewardInput } from './core/rewards.js';
+/** Metrics: pass@k and pass^k, the Vendi score, the Wilson interval (and its exact quantile), distinct-n. */
+export { passAtK, passHatK, vendiScore, wilsonInterval, Z_95, distinctN } from './core/metrics/index.js';
+/** The validation gate on one program in a sandbox. */
+export { validateEnvironment } from './core/gate.js';
+/** One episode: an agent plays a loaded environment. */
+export { playEpisode } from './core/episode.js';
+/** The LLM designer: a provider writes environment programs with SPADE-style prompts, and repairs rejected ones. */
 export { createLLMDesigner } from './core/roles/llm-designer.js';
+/** The LLM agent: a provider plays environments; its memory of long episodes (`full`, `window:K`, `summary[:K]`). */
 export { createLLMAgent, parseAgentMemory } from './core/roles/llm-agent.js';
-export { createLLMValidator } from './core/roles/llm-validator.js';
+/** The LLM reviewer after the gate ("accept unless a clear fatal bug"), and how its verdict is read from a reply. */
+export { createLLMReviewer, reviewDecision } from './core/roles/llm-reviewer.js';
+/** What reviews environments after the gate, and the LLM reviewer's options. */
+export type { EnvironmentReviewer, LLMReviewerOptions } from './core/roles/llm-reviewer.js';
+/** @deprecated The LLM review after the gate is the reviewer now: use createLLMReviewer. */
+export { createLLMReviewer as createLLMValidator } from './core/roles/llm-reviewer.js';
+/** The environment program in a model's reply, whatever prose or fences surround it. */
 export { extractProgram } from './core/roles/code-extraction.js';
+/** R-Zero's repetition penalty over a round's tasks, and the BLEU it is built on. */
 export { repetitionPenalties, sentenceBleu } from './core/repetition-penalty.js';
+/** Export a run's episodes (JSONL for RL trainers) or its valid environments (program files); a program's code hash. */
 export { exportEpisodes, exportPool, codeHash } from './core/export.js';

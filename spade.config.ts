@@ -1,6 +1,6 @@
 // The configuration `npx spade-bench` uses in this repository: the embedded offline default.
 // Every key is optional; `spade-bench run --help` lists the flags that override them.
-import { defineConfig } from './core/config.js';
+import { defineConfig } from './index.js';
 
 export default defineConfig({
   designer: 'reference', // the offline reference policy; or a provider id, e.g. 'openai:gpt-4.1-mini'

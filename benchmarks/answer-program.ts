@@ -5,8 +5,8 @@
  * and ends the episode; solution() is the reference answer; hint() the privileged hint, if any.
  * GSM8K and every `jsonl:`/`parquet:`/`hf:` dataset are exposed this way.
  */
-import type { EnvironmentProgram } from '../core/types.js';
-import { PRELUDE } from '../plugins/providers/reference/families/prelude.js';
+import type { EnvironmentProgram } from '../index.js';
+import { PRELUDE } from '../plugins/reference/families/prelude.js';
 
 /**
  * How a reply is scored against the reference answer:

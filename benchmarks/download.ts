@@ -7,10 +7,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { DataError, UsageError } from '../core/errors.js';
-import { writeFileAtomic } from '../core/fs.js';
+import { DataError, UsageError, writeFileAtomic, defaultDataDir } from '../index.js';
 
 /** One upstream file a suite needs. */
 export interface DataFile {
@@ -38,11 +36,8 @@ export interface DataOptions {
 
 export const OFFLINE_ENV = 'SPADE_BENCH_OFFLINE';
 
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.SPADE_BENCH_DATA_DIR) return path.resolve(env.SPADE_BENCH_DATA_DIR);
-  const cacheHome = env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(cacheHome, 'spade-bench');
-}
+/** Where datasets are cached by default (the `dataDir` option's fallback). */
+export { defaultDataDir };
 
 /** True when the option says so, or (when unset) SPADE_BENCH_OFFLINE is 1 / true / yes. */
 export function isOffline(option?: boolean, env: NodeJS.ProcessEnv = process.env): boolean {

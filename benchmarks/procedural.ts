@@ -5,9 +5,9 @@
  * multi-turn families whose horizon can be set. Tasks are interleaved across horizons, so any
  * `limit` takes a balanced prefix.
  */
-import type { EnvironmentProgram, Suite, SuiteLoadOptions, SuiteTask } from '../core/types.js';
-import type { Family } from '../plugins/providers/reference/family.js';
-import { FAMILIES } from '../plugins/providers/reference/families/index.js';
+import type { EnvironmentProgram, Suite, SuiteLoadOptions, SuiteTask } from '../index.js';
+import type { Family } from '../plugins/reference/family.js';
+import { FAMILIES } from '../plugins/reference/families/index.js';
 
 export const PROCEDURAL_HORIZONS: readonly number[] = [1, 2, 4, 8, 16, 32, 64];
 export const PROCEDURAL_DIFFICULTIES: readonly number[] = [2, 5, 8];

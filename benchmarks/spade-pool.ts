@@ -7,8 +7,7 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { SuiteTask } from '../core/types.js';
-import { DataError, UsageError } from '../core/errors.js';
+import { DataError, UsageError, type SuiteTask } from '../index.js';
 import { objectRecord, readJsonLines, RecordError } from './jsonl.js';
 import { defineStaticSuite, uniqueIds, type LoadedTasks, type StaticSuite } from './static-suite.js';
 

@@ -3,7 +3,7 @@
  * order cut by `limit`, and the count of malformed records skipped (with `skipBad`), so a
  * suite that lost lines says so instead of reporting a silent smaller pool.
  */
-import type { Language, SandboxLimits, Suite, SuiteLoadOptions, SuiteTask } from '../core/types.js';
+import type { Language, SandboxLimits, Suite, SuiteLoadOptions, SuiteTask } from '../index.js';
 
 export interface StaticSuite extends Suite {
   /** Malformed records skipped by the last tasks() call (0 unless `skipBad`). */

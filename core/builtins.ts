@@ -1,8 +1,12 @@
 /**
- * The built-in plugins, by id. Each imports its module only inside create(), so an SDK or an
- * interpreter is never loaded unless a run uses it.
+ * The registry of built-ins: the plugins spade-bench ships (roles, providers, sandboxes,
+ * suites) by id, and its report. With the command line (core/cli/), this is the only part of
+ * core that names modules of plugins/, benchmarks/ and reports/; the rest of core knows them
+ * through their interfaces. Each is imported only when used, so an SDK, an interpreter or the
+ * report's charting library is never loaded unless a run needs it.
  */
 import type { BuiltinEntry, PluginDefinition } from './plugin.js';
+import type { RunResults } from './results.js';
 
 const builtin = (plugin: PluginDefinition): BuiltinEntry => ({
   kind: plugin.kind,
@@ -25,13 +29,13 @@ export const BUILTINS: readonly BuiltinEntry[] = [
     kind: 'designer',
     id: 'reference',
     description: 'Offline reference policy (not a model): writes JavaScript environments from parameterised families and moves their difficulty toward the agent\'s frontier.',
-    create: async () => (await import('../plugins/providers/reference/designer.js')).createReferenceDesigner(),
+    create: async () => (await import('../plugins/reference/designer.js')).createReferenceDesigner(),
   }),
   builtin({
     kind: 'agent',
     id: 'reference',
     description: 'Offline reference policy (not a model): a budgeted search agent that reads the observations.',
-    create: async (options) => (await import('../plugins/providers/reference/agent.js')).createReferenceAgent(options as { budget?: number }),
+    create: async (options) => (await import('../plugins/reference/agent.js')).createReferenceAgent(options as { budget?: number }),
   }),
   // Providers (each usable as --designer or --agent PREFIX:MODEL)
   provider('openai', 'OpenAI Chat Completions through the official openai SDK. Key: OPENAI_API_KEY; OPENAI_BASE_URL for another server.', async () => (await import('../plugins/providers/openai.js')).default),
@@ -44,18 +48,21 @@ export const BUILTINS: readonly BuiltinEntry[] = [
   builtin({
     kind: 'sandbox',
     id: 'isolated-vm',
+    languages: ['javascript'],
     description: 'JavaScript in a separate V8 isolate (isolated-vm): time, memory and output limits, no host access. The default.',
     create: async (options) => (await import('../plugins/sandboxes/isolated-vm.js')).createIsolatedVmSandbox(options),
   }),
   builtin({
     kind: 'sandbox',
     id: 'pyodide',
-    description: 'Python (Pyodide) in a jailed child process per worker: empty environment, no network, read-only file system where the OS allows; the default for .py.',
+    languages: ['python'],
+    description: 'Python (Pyodide) in a jailed child process per worker: empty environment, no network, read-only file system where the OS allows.',
     create: async (options) => (await import('../plugins/sandboxes/pyodide/sandbox.js')).createPyodideSandbox(options),
   }),
   builtin({
     kind: 'sandbox',
     id: 'vm2',
+    languages: ['javascript'],
     description: 'JavaScript in vm2, for users who already depend on it. NOT a security boundary (vm2\'s own README says so): use isolated-vm for untrusted code.',
     create: async (options) => (await import('../plugins/sandboxes/vm2.js')).createVm2Sandbox(options),
   }),
@@ -97,3 +104,8 @@ export const BUILTINS: readonly BuiltinEntry[] = [
     }),
   ),
 ];
+
+/** The built-in HTML report of one or more runs (one self-contained file). */
+export async function renderReport(runs: RunResults[]): Promise<string> {
+  return (await import('../reports/html.js')).renderHtmlReport(runs);
+}

@@ -15,7 +15,7 @@
  * written in decimal, since it is an answer the agent types as text anyway.
  * Sizes are the UTF-8 bytes of the observation / text, and of the JSON of info.
  */
-import { SandboxError } from './types.js';
+import { SandboxError } from './errors.js';
 import type { Info, ResetResult, SandboxLimits, StepResult } from './types.js';
 
 type OutputLimits = Pick<SandboxLimits, 'maxOutputBytes'>;

@@ -1,6 +1,6 @@
 /**
  * One design slot of a self-play round, when the designer can repair programs or an LLM
- * validator reviews them: gate the program (no play yet); while the gate rejects it and
+ * reviewer reviews them: gate the program (no play yet); while the gate rejects it and
  * repairs are left, ask the designer for a repair with the gate's reason, and gate that; then
  * the optional review; then play the accepted program, reusing its gate verdict. The slot's
  * summary records the rejected attempts (`repairs`) and the review (`review`), apart from the
@@ -10,7 +10,7 @@ import type { RepairRecord, ReviewRecord } from './results.js';
 import type { Designer, EnvironmentProgram } from './types.js';
 import type { GateVerdict } from './results.js';
 import type { Evaluation, EvaluationContext, Evaluator } from './evaluate.js';
-import type { EnvironmentReviewer } from './roles/llm-validator.js';
+import type { EnvironmentReviewer } from './roles/llm-reviewer.js';
 import { PriorWork } from './resume.js';
 import { deriveSeed } from './random.js';
 
@@ -48,7 +48,7 @@ export interface DesignSlotOptions {
   knownRepairs?: ReadonlyMap<string, EnvironmentProgram>;
   /** A repair the designer has just written (to journal it). */
   onRepaired?: (program: EnvironmentProgram) => void;
-  /** A review the validator has just given (to journal it; a resumed run takes it from the journal). */
+  /** A review the reviewer has just given (to journal it; a resumed run takes it from the journal). */
   onReviewed?: (program: EnvironmentProgram, review: ReviewRecord) => void;
 }
 

@@ -5,7 +5,7 @@
  * counted apart from losses, never dropped.
  */
 import type { Agent, ChatMessage, EnvironmentProgram, EpisodeResult, EpisodeStep, LoadedEnvironment, TokenUsage } from './types.js';
-import { SandboxError } from './types.js';
+import { SandboxError } from './errors.js';
 
 export interface EpisodeOptions {
   suite: string;
@@ -39,8 +39,9 @@ export async function playEpisode(options: EpisodeOptions): Promise<EpisodeResul
   let totalReward = 0;
   let outcome: EpisodeResult['outcome'] = 'lost';
   let error: string | undefined;
+  let errorKind: EpisodeResult['errorKind'];
   let firstObservation: string | undefined;
-  let transcript: (() => ChatMessage[]) | undefined; // issue 5: LLM agents' conversation, for export
+  let transcript: (() => ChatMessage[]) | undefined; // LLM agents' conversation, kept for export
   try {
     const { observation } = await environment.reset(options.taskSeed);
     firstObservation = observation;
@@ -82,6 +83,7 @@ export async function playEpisode(options: EpisodeOptions): Promise<EpisodeResul
     if (options.rethrowCollateral && e instanceof SandboxError && e.collateral) throw e;
     outcome = 'errored';
     error = e instanceof SandboxError ? `sandbox ${e.kind}${e.method ? ` in ${e.method}()` : ''}: ${e.message}` : `${(e as Error).name}: ${(e as Error).message}`;
+    errorKind = e instanceof SandboxError ? e.kind : 'agent';
   }
   const result: EpisodeResult = {
     suite: options.suite,
@@ -97,9 +99,10 @@ export async function playEpisode(options: EpisodeOptions): Promise<EpisodeResul
   };
   if (options.round !== undefined) result.round = options.round;
   if (error) result.error = error;
+  if (errorKind) result.errorKind = errorKind;
   if (usage.inputTokens || usage.outputTokens) result.usage = usage;
   if (costUsd !== undefined) result.costUsd = costUsd;
-  // Issue 5 (RL export): per-step rewards and the episode's end for every episode, and the agent's conversation.
+  // For RL export: per-step rewards and how every episode ended, and the agent's conversation.
   result.rewards = steps.map((s) => s.reward);
   result.terminated = steps.at(-1)?.terminated ?? false;
   result.truncated = steps.at(-1)?.truncated ?? false;

@@ -1,6 +1,10 @@
 /**
- * Errors the CLI turns into exit codes. Anything else is a bug and exits 1 with a stack trace.
+ * The errors of spade-bench, each with a typed field a caller can test instead of its message:
+ * those the CLI turns into exit codes (UsageError and DataError exit 2, RunStoppedError 3), and
+ * SandboxError, a classified failure of an environment's call. Anything else is a bug and
+ * exits 1 with a stack trace.
  */
+import type { SandboxFailureKind } from './concepts/sandbox.js';
 
 /** Wrong usage, config, plugin id, missing key or unreadable input: exit 2, nothing written. */
 export class UsageError extends Error {
@@ -43,3 +47,24 @@ export const EXIT = {
   sigint: 130,
   sigterm: 143,
 } as const;
+
+/**
+ * A sandboxed call that failed, classified by `kind` (timeout, memory, crash, ...). The run
+ * records it as the environment's or the episode's failure; it never crashes the run.
+ */
+export class SandboxError extends Error {
+  readonly kind: SandboxFailureKind;
+  readonly method: string | undefined;
+  /**
+   * The failure came from another environment sharing this one's sandbox (it exceeded the
+   * memory limit of the isolate both lived in), not from this program: the same work on a new
+   * load would not fail. Evaluations start such work again rather than record it.
+   */
+  collateral = false;
+  constructor(kind: SandboxFailureKind, message: string, method?: string) {
+    super(message);
+    this.name = 'SandboxError';
+    this.kind = kind;
+    this.method = method;
+  }
+}

@@ -4,7 +4,7 @@
  */
 import type { EnvironmentSummary, GateVerdict } from './results.js';
 import type { Agent, EnvironmentProgram, EpisodeResult, Language, LoadedEnvironment, Sandbox, SandboxLimits } from './types.js';
-import { SandboxError } from './types.js';
+import { SandboxError } from './errors.js';
 import type { PriorWork } from './resume.js';
 import { validateEnvironment } from './gate.js';
 import { playEpisode } from './episode.js';

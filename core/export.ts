@@ -136,7 +136,7 @@ export const programFileName = (id: string, language: string): string =>
 
 /**
  * Write the valid environments of `suites` (default: the self-play pool) into `dir`, one
- * program file each, and `index.jsonl`; an environment the LLM validator rejected is left
+ * program file each, and `index.jsonl`; an environment the LLM reviewer rejected is left
  * out. Returns the index.
  */
 export function exportPool(runDir: string, dir: string, suites: readonly string[] = [SELFPLAY_SUITE]): PoolIndexLine[] {

@@ -16,7 +16,7 @@
  * `unproven`. Any SandboxError ends the gate `invalid` with its kind as the reason code.
  */
 import type { EnvironmentProgram, Sandbox, SandboxLimits, StepResult, LoadedEnvironment, Info } from './types.js';
-import { SandboxError } from './types.js';
+import { SandboxError } from './errors.js';
 import type { GateCheck, GateReason, GateVerdict } from './results.js';
 import { deriveSeed, mulberry32 } from './random.js';
 

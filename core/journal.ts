@@ -7,7 +7,7 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { EnvironmentSummary, GateVerdict, ReviewRecord, RoundSummary } from './results.js';
-import type { EnvironmentProgram, EpisodeResult } from './types.js';
+import type { EnvironmentProgram, EpisodeResult, SandboxFailureKind } from './types.js';
 
 export type JournalRecord =
   | { type: 'start'; runId: string; startedAt: string; config: Record<string, unknown> }
@@ -80,10 +80,24 @@ export function readJournal(dir: string): JournalRecord[] {
   lines.forEach((line, i) => {
     if (!line) return;
     try {
-      records.push(JSON.parse(line) as JournalRecord);
+      records.push(upgrade(JSON.parse(line) as JournalRecord));
     } catch (error) {
       if (i < lines.length - 2) throw new Error(`${file}:${i + 1}: corrupt journal line: ${(error as Error).message}`);
     }
   });
   return records;
+}
+
+/**
+ * A record as this version writes it. Episodes journaled before the failure kind was a field
+ * (`errorKind`) carry it only in their message (`sandbox timeout in step(): ...`): it is read
+ * from there once, here, so resuming or merging an older run gives the same rewards and the
+ * rest of the code tests the field.
+ */
+function upgrade(record: JournalRecord): JournalRecord {
+  if (record.type === 'episode' && record.episode.outcome === 'errored' && record.episode.errorKind === undefined && record.episode.error) {
+    const sandbox = /^sandbox ([a-z-]+)(?: in |: )/.exec(record.episode.error);
+    record.episode.errorKind = sandbox ? (sandbox[1] as SandboxFailureKind) : 'agent';
+  }
+  return record;
 }

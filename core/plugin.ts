@@ -6,7 +6,7 @@
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
-import type { Agent, Designer, Provider, Sandbox, SandboxLimits, Suite } from './types.js';
+import type { Agent, Designer, Language, Provider, Sandbox, SandboxLimits, Suite } from './types.js';
 import { UsageError } from './errors.js';
 
 /** Options every provider accepts (from config `providers["<id>"]`, plus its own extras). */
@@ -35,6 +35,8 @@ export interface SandboxPlugin {
   kind: 'sandbox';
   id: string;
   description: string;
+  /** The languages its sandboxes run; a config naming it for another language is refused before the run starts. */
+  languages?: readonly Language[];
   create(options: { limits?: Partial<SandboxLimits>; workers?: number }): Sandbox | Promise<Sandbox>;
 }
 
@@ -113,7 +115,11 @@ export class PluginRegistry {
   private readonly builtins = new Map<string, BuiltinEntry>();
   private readonly loaded = new Map<string, PluginDefinition>();
 
-  constructor(builtins: readonly BuiltinEntry[], private readonly cwd = process.cwd()) {
+  /** The folder plugin paths (and other relative paths of the config) are relative to. */
+  readonly cwd: string;
+
+  constructor(builtins: readonly BuiltinEntry[], cwd = process.cwd()) {
+    this.cwd = cwd;
     for (const entry of builtins) this.builtins.set(`${entry.kind}/${entry.id}`, entry);
   }
 

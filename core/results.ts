@@ -2,39 +2,12 @@
  * The results file (`results.json`) and its versioned schema. The CLI, the reports and the
  * library API all read and write this one shape.
  */
-import type { EpisodeStep, SandboxFailureKind } from './types.js';
+import type { EpisodeStep } from './concepts/episode.js';
+import type { GateCheck, Verdict } from './concepts/verdict.js';
+
+export type { GateCheck, GateReason, GateVerdict, Verdict } from './concepts/verdict.js';
 
 export const SCHEMA_VERSION = 1;
-
-export type GateReason =
-  | SandboxFailureKind
-  | 'smoke-test' // step("1"), step("2") or step("test") crashed
-  | 'nondeterministic' // the same seed gave a different episode
-  | 'reference-loses' // solution() / referenceAction did not win
-  | 'wrong-answer-wins' // a wrong answer won
-  | 'random-wins' // random play won too often
-  | 'answer-leak' // the observation contains the answer
-  | 'no-episode-end'; // the reference never ended the episode within the horizon
-
-export type Verdict = 'valid' | 'unproven' | 'invalid';
-
-export interface GateCheck {
-  name: string;
-  ok: boolean;
-  detail?: string;
-}
-
-export interface GateVerdict {
-  verdict: Verdict;
-  /** Reason code of the first failed check (invalid), or `unproven`. */
-  reason?: GateReason | 'unproven';
-  checks: GateCheck[];
-  /** First observation of reset(seed): the task text. */
-  firstObservation?: string;
-  /** Horizon: meta.horizon, or what reset() reported, or the reference's episode length. */
-  horizon?: number;
-  wallMs: number;
-}
 
 export interface RunInfo {
   id: string;
@@ -194,11 +167,11 @@ export interface EnvironmentSummary {
   designerReward?: number;
   /** A sample trajectory (the first no-hint attempt). */
   sample?: { outcome: string; steps: EpisodeStep[] };
-  /** Optional (issue 5): earlier programs of this slot the gate rejected, repaired into this one. */
+  /** Earlier programs of this slot the gate rejected, repaired into this one. */
   repairs?: RepairRecord[];
-  /** Optional (issue 5): the LLM validator's review after the gate; a rejected review excludes the environment from play. */
+  /** The LLM reviewer's verdict after the gate; a rejected review excludes the environment from play. */
   review?: ReviewRecord;
-  /** Optional (issue 5): R-Zero's repetition penalty subtracted from the designer reward (reward `uncertainty`). */
+  /** R-Zero's repetition penalty subtracted from the designer reward (reward `uncertainty`). */
   repetitionPenalty?: number;
 }
 

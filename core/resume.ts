@@ -69,7 +69,7 @@ export class PriorWork {
     return this.verdicts.get(key(suite, id));
   }
 
-  /** The validator's journaled review of this environment (asking again could get another answer). */
+  /** The reviewer's journaled review of this environment (asking again could get another answer). */
   review(suite: string, id: string): ReviewRecord | undefined {
     return this.reviews.get(key(suite, id));
   }

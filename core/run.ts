@@ -4,21 +4,20 @@
  */
 import path from 'node:path';
 import type { Agent, Designer, Suite } from './types.js';
-import type { EnvironmentSummary, GateVerdict, RoundSummary, RunInfo, RunResults, SuiteResult, UsageMetrics } from './results.js';
+import type { GateVerdict, RoundSummary, RunInfo, RunResults, SuiteResult, UsageMetrics } from './results.js';
 import { SCHEMA_VERSION } from './results.js';
 import type { SpadeConfig } from './config.js';
-import { evaluateEnvironment, type Evaluation, type EvaluationContext, type Evaluator, type SandboxSet } from './evaluate.js';
-import { runSelfPlay } from './selfplay.js';
-import { mapLimit } from './concurrency.js';
+import { evaluateEnvironment, type Evaluator, type SandboxSet } from './evaluate.js';
 import { Journal } from './journal.js';
 import type { PriorWork } from './resume.js';
-import { emptyUsage, usageBetween } from './providers/stats.js';
-import type { EnvironmentReviewer } from './roles/llm-validator.js';
+import { emptyUsage } from './providers/stats.js';
+import type { EnvironmentReviewer } from './roles/llm-reviewer.js';
 import { writeFileAtomic } from './fs.js';
 import { RunStoppedError, UsageError } from './errors.js';
-import { addEqualSizeDiversity, diversityMetrics, successMetrics, throughputMetrics, validityMetrics } from './metrics/index.js';
+import { addEqualSizeDiversity } from './metrics/index.js';
+import { runSuite, selfPlayPlan, staticPlan, type RunBooks } from './run-suite.js';
 
-export const SELFPLAY_SUITE = 'spade';
+export { SELFPLAY_SUITE, suiteResult } from './run-suite.js';
 
 /** What the run reports as it goes (the CLI draws it). */
 export type ProgressEvent =
@@ -56,6 +55,8 @@ export interface RunSetup {
   latencySince?: (mark: number[]) => number[];
   onProgress?: (event: ProgressEvent) => void;
   signal?: AbortSignal;
+  /** Writes report.html beside results.json; without it, results.json only. */
+  renderReport?: ReportRenderer;
 }
 
 /** The config as recorded in results and the journal: API keys never leave the process. */
@@ -64,44 +65,6 @@ export function recordedConfig(config: SpadeConfig): Record<string, unknown> {
     Object.entries(config.providers).map(([id, p]) => [id, Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'apiKey' && k !== 'headers'))]),
   );
   return JSON.parse(JSON.stringify({ ...config, providers })) as Record<string, unknown>;
-}
-
-
-
-
-/** Sum up one suite's evaluations into its metrics. */
-export function suiteResult(
-  id: string,
-  kind: SuiteResult['kind'],
-  evaluations: readonly Evaluation[],
-  wallSec: number,
-  rounds: RoundSummary[],
-  usage: UsageMetrics,
-  providerCallMs: number[] = [],
-): SuiteResult {
-  const episodes = evaluations.flatMap((e) => e.episodes);
-  const accepted = evaluations.filter((e) => e.verdict.verdict !== 'invalid');
-  const tasks = accepted.map((e) => e.verdict.firstObservation ?? '').filter((t) => t !== '');
-  const environments: EnvironmentSummary[] = evaluations.map((e) => e.summary);
-  return {
-    id,
-    kind,
-    metrics: {
-      validity: validityMetrics(evaluations.map((e) => e.verdict)),
-      diversity: diversityMetrics(tasks, accepted.map((e) => ({ source: e.program.source, language: e.program.language }))),
-      throughput: throughputMetrics(episodes, wallSec, kind === 'selfplay' ? evaluations.length : undefined, {
-        valid: accepted.length,
-        tokens: usage.inputTokens + usage.outputTokens,
-        providerCallMs,
-        sandboxCallMs: evaluations.flatMap((e) => e.sandboxCallMs ?? []),
-      }),
-      // Success is measured without the hint, the way the agent meets the task.
-      success: successMetrics(episodes.filter((e) => !e.withHint)),
-      usage,
-    },
-    rounds,
-    environments,
-  };
 }
 
 export async function executeRun(setup: RunSetup): Promise<RunResults> {
@@ -147,106 +110,47 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
   if (prior?.config) journal.append({ type: 'resume', at: new Date().toISOString(), journaled: prior.size });
   else journal.append({ type: 'start', runId: info.id, startedAt, config: info.config });
   const results: RunResults = { schemaVersion: SCHEMA_VERSION, run: info, suites: [] };
-  const usageNow = setup.usage ?? emptyUsage;
   const evaluate = setup.evaluator ?? evaluateEnvironment;
   const emit = setup.onProgress ?? (() => {});
 
-  const latencyMark = setup.latencyMark ?? (() => []);
-  const latencySince = setup.latencySince ?? (() => []);
-  const baseContext = (suite: string): Omit<EvaluationContext, 'round' | 'withHint'> => ({
-    suite,
-    sandboxes: setup.sandboxes,
-    agent: setup.agent,
-    limits: config.limits,
-    attempts: config.selfplay.attempts,
-    validateOnly: setup.validateOnly,
-    runSeed: config.seed,
-    signal,
+  const books: RunBooks = {
+    journal,
+    emit,
     prior,
-    onVerdict: (program, verdict) => journal.append({ type: 'verdict', suite, id: program.id, verdict }),
-    onEpisode: (episode) => {
-      journal.append({ type: 'episode', episode });
-      episodesSeen++;
-      if (episode.outcome === 'errored') {
-        errored++;
-        if (maxErrors && tooManyErrors(maxErrors, errored, episodesSeen)) {
-          halt(`--max-errors ${config.maxErrors}: ${errored} of ${episodesSeen} episodes errored (last: ${episode.error}); what finished is kept, continue with --resume`, true);
+    usage: setup.usage ?? emptyUsage,
+    latencyMark: setup.latencyMark ?? (() => []),
+    latencySince: setup.latencySince ?? (() => []),
+    context: (suite) => ({
+      suite,
+      sandboxes: setup.sandboxes,
+      agent: setup.agent,
+      limits: config.limits,
+      attempts: config.selfplay.attempts,
+      validateOnly: setup.validateOnly,
+      runSeed: config.seed,
+      signal,
+      prior,
+      onVerdict: (program, verdict) => journal.append({ type: 'verdict', suite, id: program.id, verdict }),
+      onEpisode: (episode) => {
+        journal.append({ type: 'episode', episode });
+        episodesSeen++;
+        if (episode.outcome === 'errored') {
+          errored++;
+          if (maxErrors && tooManyErrors(maxErrors, errored, episodesSeen)) {
+            halt(`--max-errors ${config.maxErrors}: ${errored} of ${episodesSeen} episodes errored (last: ${episode.error}); what finished is kept, continue with --resume`, true);
+          }
         }
-      }
-      emit({ type: 'episode', suite });
-    },
-  });
-  const recordEvaluation = (suite: string, e: Evaluation): void => {
-    if (!prior?.environmentDone(suite, e.program.id)) journal.append({ type: 'environment', suite, round: e.summary.round, environment: e.summary });
-    emit({ type: 'environment', suite, verdict: e.verdict.verdict });
+        emit({ type: 'episode', suite });
+      },
+    }),
   };
+  const plans = [...(setup.selfplay ? [selfPlayPlan(setup, journal, emit, evaluate)] : []), ...setup.suites.map((suite) => staticPlan(suite, config, evaluate))];
 
   try {
-    if (setup.selfplay) {
-      const suite = SELFPLAY_SUITE;
-      const { rounds, envsPerRound, attempts } = config.selfplay;
-      emit({ type: 'suite-start', suite, kind: 'selfplay', environments: rounds * envsPerRound, episodes: rounds * envsPerRound * attempts * 2 });
-      const started = performance.now();
-      const usageBefore = usageNow();
-      const mark = latencyMark();
-      const played = await runSelfPlay({
-        designer: setup.designer,
-        rounds,
-        envsPerRound,
-        reward: config.selfplay.reward,
-        concurrency: config.concurrency,
-        context: baseContext(suite),
-        evaluator: evaluate,
-        repairs: config.selfplay.repairs,
-        reviewer: setup.reviewer,
-        onReviewed: (program, review) => journal.append({ type: 'review', suite, id: program.id, review }),
-        onDesigned: (round, programs) => {
-          journal.append({ type: 'designed', suite, round, programs });
-          emit({ type: 'designed', suite, round, count: programs.length });
-        },
-        onEvaluation: (e) => recordEvaluation(suite, e),
-        onRound: (summary) => {
-          journal.append({ type: 'round', suite, summary });
-          journal.checkpoint();
-          emit({ type: 'round', suite, summary, rounds });
-        },
-      });
-      const wallSec = (performance.now() - started) / 1000;
-      const result = suiteResult(suite, 'selfplay', played.evaluations, wallSec, played.rounds, usageBetween(usageBefore, usageNow()), latencySince(mark));
-      results.suites.push(result);
-      journal.append({ type: 'suite-end', suite, wallSec });
-      journal.checkpoint();
-      emit({ type: 'suite-end', suite, result });
-    }
-    for (const suite of setup.suites) {
-      if (signal?.aborted) break;
-      const tasks = await suite.tasks({ limit: config.limit, dataDir: config.dataDir });
-      emit({ type: 'suite-start', suite: suite.id, kind: 'static', environments: tasks.length, episodes: tasks.length * config.selfplay.attempts });
-      const started = performance.now();
-      const usageBefore = usageNow();
-      const mark = latencyMark();
-      // A suite may need more than the run's limits (HumanEval's slowest canonical solution).
-      const context: EvaluationContext = { ...baseContext(suite.id), withHint: false, limits: { ...suite.limits, ...config.limits } };
-      const skipped = (suite as { skipped?: number }).skipped ?? 0;
-      if (skipped) emit({ type: 'notice', message: `${suite.id}: skipped ${skipped} malformed record(s) (--skip-bad); first: ${(suite as { firstProblem?: string }).firstProblem}` });
-      const evaluations = await mapLimit(
-        tasks,
-        config.concurrency,
-        async (task) => {
-          const e = await evaluate(task.program, task.seed, context);
-          recordEvaluation(suite.id, e);
-          return e;
-        },
-        () => signal?.aborted ?? false,
-      );
-      const wallSec = (performance.now() - started) / 1000;
-      const done = evaluations.filter((e): e is Evaluation => e !== undefined);
-      const result = suiteResult(suite.id, 'static', done, wallSec, [], usageBetween(usageBefore, usageNow()), latencySince(mark));
-      if (skipped) result.skippedRecords = skipped;
-      results.suites.push(result);
-      journal.append({ type: 'suite-end', suite: suite.id, wallSec });
-      journal.checkpoint();
-      emit({ type: 'suite-end', suite: suite.id, result });
+    for (const plan of plans) {
+      // A stopping run starts no further static suite (nor loads its dataset).
+      if (plan.kind === 'static' && signal.aborted) break;
+      results.suites.push(await runSuite(plan, books));
     }
     info.complete = !signal.aborted;
   } finally {
@@ -254,7 +158,7 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
     addEqualSizeDiversity(results.suites);
     info.finishedAt = new Date().toISOString();
     try {
-      await writeOutputs(setup.outDir, results);
+      await writeOutputs(setup.outDir, results, setup.renderReport);
     } catch (error) {
       const e = error as NodeJS.ErrnoException;
       stopError = `${stopError ? `${stopError}; ` : ''}cannot write results.json or report.html in ${setup.outDir}: ${e.code ?? e.message}`;
@@ -282,13 +186,11 @@ function tooManyErrors(limit: { count?: number; share?: number }, errored: numbe
   return episodes >= 20 && errored / episodes >= limit.share!;
 }
 
-/**
- * results.json and report.html, each written atomically. The report's modules (Vega-Lite among
- * them) are imported here, not with this file: worker threads and queue workers import the run's
- * code but never write a report.
- */
-export async function writeOutputs(outDir: string, results: RunResults): Promise<void> {
+/** Renders the HTML report of runs (the built-in one is reports/html.ts, passed in by the composition root). */
+export type ReportRenderer = (runs: RunResults[]) => Promise<string>;
+
+/** results.json and, given a renderer, report.html, each written atomically. */
+export async function writeOutputs(outDir: string, results: RunResults, renderReport?: ReportRenderer): Promise<void> {
   writeFileAtomic(path.join(outDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
-  const { renderHtmlReport } = await import('../reports/html.js');
-  writeFileAtomic(path.join(outDir, 'report.html'), await renderHtmlReport([results]));
+  if (renderReport) writeFileAtomic(path.join(outDir, 'report.html'), await renderReport([results]));
 }

@@ -5,12 +5,12 @@
 import type { ReviewRecord, RoundSummary } from './results.js';
 import type { Designer, EnvironmentProgram, EnvironmentRecord } from './types.js';
 import { designerReward, type DesignerRewardName } from './rewards.js';
+import { DEFAULTS } from './options.js';
 import { evaluateEnvironment, type Evaluation, type EvaluationContext, type Evaluator } from './evaluate.js';
 import { mapLimit } from './concurrency.js';
 import { deriveSeed } from './random.js';
-// Issue 5: repairs of rejected programs, the optional LLM review, R-Zero's repetition penalty.
 import { evaluateDesignSlot, repairKey } from './design-slot.js';
-import type { EnvironmentReviewer } from './roles/llm-validator.js';
+import type { EnvironmentReviewer } from './roles/llm-reviewer.js';
 import { repetitionPenalties } from './repetition-penalty.js';
 
 /** The environment memory keeps at most this many records (most recent). */
@@ -30,16 +30,16 @@ export interface SelfPlayOptions {
   onDesigned?: (round: number, programs: EnvironmentProgram[]) => void;
   onEvaluation?: (evaluation: Evaluation) => void;
   onRound?: (summary: RoundSummary) => void;
-  /** Issue 5: most repairs per rejected program, when the designer has repair() (default 1). */
+  /** Most repairs per rejected program, when the designer has repair() (default 1). */
   repairs?: number;
-  /** Issue 5: the optional LLM validator, after the gate; a rejected review keeps the environment out of play. */
+  /** The optional LLM reviewer, after the gate; a rejected review keeps the environment out of play. */
   reviewer?: EnvironmentReviewer;
-  /** A review the validator has just given. */
+  /** A review the reviewer has just given. */
   onReviewed?: (program: EnvironmentProgram, review: ReviewRecord) => void;
 }
 
-/** Issue 5: default of SelfPlayOptions.repairs. */
-export const DEFAULT_REPAIRS = 1;
+/** Default of SelfPlayOptions.repairs (the `selfplay.repairs` option's). */
+export const DEFAULT_REPAIRS = DEFAULTS.selfplay.repairs;
 
 export interface SelfPlayResult {
   evaluations: Evaluation[];
@@ -58,7 +58,7 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
   const { signal } = options.context;
   for (let round = 0; round < options.rounds && !signal?.aborted; round++) {
     let programs = options.context.prior?.designed(options.context.suite, round);
-    // Issue 5: a journaled round may hold repairs (meta.params.repairOf) beside the slots' first programs.
+    // A journaled round may hold repairs (meta.params.repairOf) beside the slots' first programs.
     const knownRepairs = new Map<string, EnvironmentProgram>();
     for (const p of programs ?? []) {
       const params = p.meta?.params;
@@ -80,13 +80,13 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
     const context: EvaluationContext = { ...options.context, round, withHint: true };
     const evaluate = options.evaluator ?? evaluateEnvironment;
     const repairs = options.designer.repair ? (options.repairs ?? DEFAULT_REPAIRS) : 0;
-    // Issue 5: repairs are journaled with the round's programs, so a resumed run reuses them.
+    // Repairs are journaled with the round's programs, so a resumed run reuses them.
     const journaled = [...programs, ...knownRepairs.values()];
     const onRepaired = (repaired: EnvironmentProgram): void => {
       journaled.push(repaired);
       options.onDesigned?.(round, [...journaled]);
     };
-    // Issue 5: with R-Zero's uncertainty reward, summaries are reported once the round's repetition penalty is known.
+    // With R-Zero's uncertainty reward, summaries are reported once the round's repetition penalty is known.
     const penalised = options.reward === 'uncertainty';
     const results = await mapLimit(
       programs,
@@ -98,7 +98,7 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
             : await evaluate(program, deriveSeed(options.context.runSeed, 'task', program.id), context);
         const { summary, episodes } = evaluation;
         if (summary.verdict !== 'invalid' && summary.solveRate !== undefined) {
-          const timedOut = episodes.some((e) => e.error?.startsWith('sandbox timeout'));
+          const timedOut = episodes.some((e) => e.errorKind === 'timeout');
           summary.designerReward = designerReward(options.reward, {
             hintReward: summary.hintSolveRate ?? summary.solveRate,
             noHintReward: summary.solveRate,
@@ -117,7 +117,7 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
       for (const e of done) options.onEvaluation?.(e);
     }
     evaluations.push(...done);
-    // Issue 5: an environment the LLM validator rejected is not counted as accepted.
+    // An environment the LLM reviewer rejected is not counted as accepted.
     const accepted = done.filter((e) => e.summary.verdict !== 'invalid' && e.summary.review?.accepted !== false);
     const played = accepted.filter((e) => e.summary.solveRate !== undefined);
     const summary: RoundSummary = {
@@ -140,7 +140,7 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
 }
 
 /**
- * Issue 5: R-Zero's repetition penalty, for the uncertainty reward: the round's played
+ * R-Zero's repetition penalty, for the uncertainty reward: the round's played
  * environments are clustered by the BLEU distance of their tasks (first observations), and
  * each one's designer reward loses its cluster's share of them.
  */

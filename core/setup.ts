@@ -16,7 +16,7 @@ import { addUsage, emptyUsage } from './providers/stats.js';
 import { createLLMAgent } from './roles/llm-agent.js';
 import { createLLMDesigner } from './roles/llm-designer.js';
 import { loadCorpus } from './roles/corpus.js';
-import { createLLMValidator, type EnvironmentReviewer } from './roles/llm-validator.js';
+import { createLLMReviewer, type EnvironmentReviewer } from './roles/llm-reviewer.js';
 import { BUILTINS } from './builtins.js';
 import { UsageError } from './errors.js';
 import { SELFPLAY_SUITE } from './run.js';
@@ -28,22 +28,35 @@ export function createRegistry(cwd = process.cwd()): PluginRegistry {
   return new PluginRegistry(BUILTINS, cwd);
 }
 
+/** The config key that names the sandbox of each language. */
+const SANDBOX_KEYS: Record<Language, 'sandbox' | 'pythonSandbox'> = { javascript: 'sandbox', python: 'pythonSandbox' };
+
+/** The sandbox plugin the config names for `language`, checked before any work starts. */
+async function sandboxPlugin(registry: PluginRegistry, config: SpadeConfig, language: Language): Promise<SandboxPlugin> {
+  const key = SANDBOX_KEYS[language];
+  const { plugin } = await registry.resolve('sandbox', config[key]);
+  const sandbox = plugin as SandboxPlugin;
+  if (sandbox.languages && !sandbox.languages.includes(language)) {
+    throw new UsageError(`${key}: sandbox "${sandbox.id}" runs ${sandbox.languages.join(' and ')}, not ${language}`);
+  }
+  return sandbox;
+}
+
 /**
- * The sandbox for JavaScript is the configured one; Python gets `pyodide` on first use.
+ * Each language's sandbox is the one the config names (`sandbox`, `pythonSandbox`), created on
+ * first use: a run with no Python program never starts an interpreter.
  * `workers` is how many processes a sandbox that has them (Pyodide) may start: one per core
  * by default, fewer where several sets share the cores (worker threads, queue workers).
  */
 export function createSandboxSet(registry: PluginRegistry, config: SpadeConfig, workers = availableParallelism()): SandboxSet {
   const made = new Map<Language, Promise<Sandbox>>();
-  const create = async (id: string): Promise<Sandbox> => {
-    const { plugin } = await registry.resolve('sandbox', id);
-    return (plugin as SandboxPlugin).create({ limits: config.limits, workers: Math.max(1, Math.floor(workers)) });
-  };
+  const create = async (language: Language): Promise<Sandbox> =>
+    (await sandboxPlugin(registry, config, language)).create({ limits: config.limits, workers: Math.max(1, Math.floor(workers)) });
   return {
     get(language) {
       let sandbox = made.get(language);
       if (!sandbox) {
-        sandbox = create(language === 'javascript' ? config.sandbox : 'pyodide');
+        sandbox = create(language);
         made.set(language, sandbox);
       }
       return sandbox;
@@ -61,7 +74,7 @@ export interface RunParts {
   suites: Suite[];
   selfplay: boolean;
   sandboxes: SandboxSet;
-  /** The optional LLM reviewer after the gate (--validator). */
+  /** The optional LLM reviewer after the gate (--reviewer). */
   reviewer?: EnvironmentReviewer;
   /** Providers created for LLM roles. */
   providers: Provider[];
@@ -112,7 +125,16 @@ async function resolveRole(registry: PluginRegistry, kind: 'designer' | 'agent',
     }
   }
   const { language, corpus } = config.selfplay;
-  return createLLMDesigner(provider, { language, corpus: corpus ? await loadCorpus(path.resolve(corpus)) : undefined });
+  return createLLMDesigner(provider, { language, corpus: corpus ? await loadCorpus(path.resolve(registry.cwd, corpus)) : undefined });
+}
+
+/** The usage and call latencies of the providers a run created, summed. */
+function providerStats(providers: Map<string, Provider>): Pick<RunParts, 'usage' | 'latencyMark' | 'latencySince'> {
+  return {
+    usage: () => addUsage(emptyUsage(), ...[...providers.values()].map((p) => statsOf(p)?.usage() ?? emptyUsage())),
+    latencyMark: () => [...providers.values()].map((p) => statsOf(p)?.recorded ?? 0),
+    latencySince: (mark) => [...providers.values()].flatMap((p, i) => statsOf(p)?.samplesAfter(mark[i] ?? 0) ?? []),
+  };
 }
 
 export async function resolveRunParts(registry: PluginRegistry, config: SpadeConfig, options: { sandboxWorkers?: number } = {}): Promise<RunParts> {
@@ -124,17 +146,17 @@ export async function resolveRunParts(registry: PluginRegistry, config: SpadeCon
     const options = { dataDir: config.dataDir, skipBad: config.skipBad, ...config.suiteOptions?.[id] };
     suites.push(await (plugin as SuitePlugin).create(argument, options));
   }
-  // Check the sandbox id now, so a typo stops the run before anything is written.
-  await registry.resolve('sandbox', config.sandbox);
+  // Check the sandbox ids now, so a typo stops the run before anything is written.
+  for (const language of Object.keys(SANDBOX_KEYS) as Language[]) await sandboxPlugin(registry, config, language);
   const providers = new Map<string, Provider>();
   const designer = (await resolveRole(registry, 'designer', config.designer, config, providers)) as Designer;
   const agent = (await resolveRole(registry, 'agent', config.agent, config, providers)) as Agent;
   let reviewer: EnvironmentReviewer | undefined;
-  if (config.selfplay.validator) {
-    const id = config.selfplay.validator;
+  if (config.selfplay.reviewer) {
+    const id = config.selfplay.reviewer;
     let provider = providers.get(id);
-    if (!provider) providers.set(id, (provider = await createProvider(registry, id, config, 'validator')));
-    reviewer = createLLMValidator(provider);
+    if (!provider) providers.set(id, (provider = await createProvider(registry, id, config, 'reviewer')));
+    reviewer = createLLMReviewer(provider);
   }
   const sandboxes = createSandboxSet(registry, config, options.sandboxWorkers);
   return {
@@ -145,9 +167,33 @@ export async function resolveRunParts(registry: PluginRegistry, config: SpadeCon
     selfplay,
     sandboxes,
     providers: [...providers.values()],
-    usage: () => addUsage(emptyUsage(), ...[...providers.values()].map((p) => statsOf(p)?.usage() ?? emptyUsage())),
-    latencyMark: () => [...providers.values()].map((p) => statsOf(p)?.recorded ?? 0),
-    latencySince: (mark) => [...providers.values()].flatMap((p, i) => statsOf(p)?.samplesAfter(mark[i] ?? 0) ?? []),
+    ...providerStats(providers),
+    close: async () => {
+      await sandboxes.close();
+      await Promise.all([...providers.values()].map((p) => p.close?.()));
+    },
+  };
+}
+
+/** What a worker (a thread or a queue worker) evaluates environments with: the run's agent and sandboxes. */
+export interface AgentParts {
+  agent: Agent;
+  sandboxes: SandboxSet;
+  close(): Promise<void>;
+}
+
+/**
+ * The agent and the sandboxes of a run, without its designer, suites or reviewer, which stay
+ * with the run: what a worker builds for itself from the run's config.
+ */
+export async function resolveAgentParts(registry: PluginRegistry, config: SpadeConfig, options: { sandboxWorkers?: number } = {}): Promise<AgentParts> {
+  await registry.register(config.plugins);
+  const providers = new Map<string, Provider>();
+  const agent = (await resolveRole(registry, 'agent', config.agent, config, providers)) as Agent;
+  const sandboxes = createSandboxSet(registry, config, options.sandboxWorkers);
+  return {
+    agent,
+    sandboxes,
     close: async () => {
       await sandboxes.close();
       await Promise.all([...providers.values()].map((p) => p.close?.()));

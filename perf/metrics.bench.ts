@@ -7,8 +7,8 @@
 import { Bench } from 'tinybench';
 import { diversityMetrics } from '../core/metrics/diversity.js';
 import { equalSizeDiversity } from '../core/metrics/equal-size.js';
-import { FAMILIES } from '../plugins/providers/reference/families/index.js';
-import { loadProgram, type PlainEnvironment } from '../tests/plugins/providers/reference/load-program.js';
+import { FAMILIES } from '../plugins/reference/families/index.js';
+import { loadProgram, type PlainEnvironment } from '../tests/plugins/reference/load-program.js';
 
 const SIZE = 10_000;
 const families = FAMILIES.filter((f) => !f.multiTurn);

@@ -1,7 +1,7 @@
 /**
  * Provider throughput: a local OpenAI-protocol server (in another process) answers every
  * request after 50 ms; the real openai SDK behind the shared layer sends batches of requests
- * at concurrency 8, 32 and 128. Achieved requests/s over the ideal (concurrency / 0.05 s)
+ * with 8, 32 and 128 requests in flight. Achieved requests/s over the ideal (in flight / 0.05 s)
  * measures what the SDK, the HTTP client and the layer cost. Target: >= 0.8 at 32. Client CPU
  * per request is printed too: unlike the ratio, it barely depends on what else the machine runs.
  */
@@ -11,8 +11,8 @@ import { Bench } from 'tinybench';
 import openai from '../plugins/providers/openai.js';
 
 const SERVER_DELAY_MS = 50;
-const CONCURRENCY = [8, 32, 128];
-/** Requests per measured batch, per unit of concurrency. */
+const IN_FLIGHT = [8, 32, 128];
+/** Requests per measured batch, per request in flight. */
 const WAVES = 8;
 
 const server = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', 'tests/helpers/wire-servers.ts', 'openai', String(SERVER_DELAY_MS)], {
@@ -22,12 +22,12 @@ const [firstChunk] = (await once(server.stdout!, 'data')) as [Buffer];
 const baseURL = firstChunk.toString().trim().split('\n')[0]!;
 
 const bench = new Bench({ name: 'providers', iterations: 5, time: 0, warmupIterations: 2, warmupTime: 0 });
-const batchSize = new Map<string, { concurrency: number; requests: number; cpuMicros: number; sent: number }>();
-for (const concurrency of CONCURRENCY) {
-  const provider = await openai.create({ model: 'bench-model', apiKey: 'sk-bench-local-0123456789', baseURL, concurrency, maxRetries: 0 });
-  const requests = concurrency * WAVES;
-  const name = `concurrency ${concurrency} (${requests} requests)`;
-  const entry = { concurrency, requests, cpuMicros: 0, sent: 0 };
+const batchSize = new Map<string, { inFlight: number; requests: number; cpuMicros: number; sent: number }>();
+for (const inFlight of IN_FLIGHT) {
+  const provider = await openai.create({ model: 'bench-model', apiKey: 'sk-bench-local-0123456789', baseURL, requestsInFlight: inFlight, maxRetries: 0 });
+  const requests = inFlight * WAVES;
+  const name = `${inFlight} in flight (${requests} requests)`;
+  const entry = { inFlight, requests, cpuMicros: 0, sent: 0 };
   batchSize.set(name, entry);
   bench.add(name, async () => {
     const cpu = process.cpuUsage();
@@ -42,11 +42,11 @@ try {
   await bench.run();
   console.table(
     bench.tasks.map((task) => {
-      const { concurrency, requests, cpuMicros, sent } = batchSize.get(task.name)!;
+      const { inFlight, requests, cpuMicros, sent } = batchSize.get(task.name)!;
       const result = task.result as { latency?: { mean: number; min: number } };
       const meanMs = result.latency?.mean ?? NaN;
       const achieved = requests / (meanMs / 1000);
-      const ideal = concurrency / (SERVER_DELAY_MS / 1000);
+      const ideal = inFlight / (SERVER_DELAY_MS / 1000);
       return {
         task: task.name,
         'batch ms (mean)': meanMs.toFixed(1),

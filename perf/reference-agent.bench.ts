@@ -5,9 +5,9 @@
  * Run: node --no-node-snapshot --import tsx perf/reference-agent.bench.ts
  */
 import { Bench } from 'tinybench';
-import { createReferenceAgent } from '../plugins/providers/reference/agent.js';
-import { FAMILIES } from '../plugins/providers/reference/families/index.js';
-import { loadProgram } from '../tests/plugins/providers/reference/load-program.js';
+import { createReferenceAgent } from '../plugins/reference/agent.js';
+import { FAMILIES } from '../plugins/reference/families/index.js';
+import { loadProgram } from '../tests/plugins/reference/load-program.js';
 
 const agent = createReferenceAgent();
 const TASKS = 64;

@@ -37,7 +37,7 @@ import { evaluateEnvironment, type Evaluator } from '../core/evaluate.js';
 import type { Suite, SuiteTask } from '../core/types.js';
 import { createThreadPool } from '../core/scale/thread-pool.js';
 import { createDistributedEvaluator } from '../core/scale/distributed-evaluator.js';
-import { FAMILIES } from '../plugins/providers/reference/families/index.js';
+import { FAMILIES } from '../plugins/reference/families/index.js';
 import { runLocally } from '../tests/core/scale/local-run.js';
 import { redisMissing, startRedis, startWorkerProcess, stopProcesses } from '../tests/helpers/redis.js';
 import { tempDir } from '../tests/helpers/cli.js';

@@ -4,7 +4,7 @@
  */
 import type { Argv } from 'yargs';
 import { Bench } from 'tinybench';
-import { DEFAULT_CONFIG, type SpadeConfig } from '../config.js';
+import { resolveConfig, validateConfig } from '../config.js';
 import { EXIT, UsageError } from '../errors.js';
 import { createRegistry, createSandboxSet } from '../setup.js';
 import type { Language } from '../types.js';
@@ -15,6 +15,7 @@ export function benchOptions(y: Argv): Argv {
   return y
     .positional('run', { type: 'string', describe: 'A run folder (or its results.json)' })
     .option('sandbox', { type: 'string', describe: 'Sandbox for JavaScript environments [default: the run\'s]' })
+    .option('python-sandbox', { type: 'string', describe: 'Sandbox for Python environments [default: the run\'s]' })
     .option('limit', { type: 'number', describe: 'At most N environments per suite' })
     .option('time', { type: 'number', default: 100, describe: 'Milliseconds of measurement per task' })
     .option('json', { type: 'boolean', describe: 'Print JSON instead of a table' })
@@ -24,6 +25,7 @@ export function benchOptions(y: Argv): Argv {
 export interface BenchArgs {
   run?: string;
   sandbox?: string;
+  pythonSandbox?: string;
   limit?: number;
   time?: number;
   json?: boolean;
@@ -43,7 +45,10 @@ export interface EnvironmentCost {
 export async function benchCommand(args: BenchArgs): Promise<number> {
   if (!args.run) throw new UsageError('bench: name a run folder');
   const results = readResults(args.run);
-  const config: SpadeConfig = { ...DEFAULT_CONFIG, sandbox: args.sandbox ?? results.run.sandbox };
+  const recorded = results.run.config as { pythonSandbox?: unknown };
+  const config = resolveConfig(
+    validateConfig({ sandbox: args.sandbox ?? results.run.sandbox, pythonSandbox: args.pythonSandbox ?? (typeof recorded.pythonSandbox === 'string' ? recorded.pythonSandbox : undefined) }, 'command line'),
+  );
   const sandboxes = createSandboxSet(createRegistry(), config);
   const costs: EnvironmentCost[] = [];
   try {

@@ -7,6 +7,7 @@ import type { Argv } from 'yargs';
 import path from 'node:path';
 import { EXIT, UsageError } from '../errors.js';
 import { mergeShardRuns } from '../scale/merge.js';
+import { renderReport } from '../builtins.js';
 
 export interface MergeArgs {
   dirs?: string[];
@@ -25,7 +26,7 @@ export async function mergeCommand(args: MergeArgs): Promise<number> {
   if (!dirs.length) throw new UsageError('merge: name the shard folders, e.g. spade-bench merge runs/s0 runs/s1 -o runs/all');
   if (!args.out) throw new UsageError('merge: -o DIR is required');
   const cwd = process.cwd();
-  const results = await mergeShardRuns(dirs.map((d) => path.resolve(cwd, d)), path.resolve(cwd, args.out));
+  const results = await mergeShardRuns(dirs.map((d) => path.resolve(cwd, d)), path.resolve(cwd, args.out), { renderReport });
   const episodes = results.suites.reduce((n, s) => n + s.metrics.throughput.episodes, 0);
   process.stdout.write(
     `merged ${dirs.length} shards: ${results.suites.length} suite(s), ${episodes} episodes${results.run.complete ? '' : ' (some shard is incomplete: "complete": false)'}\n` +

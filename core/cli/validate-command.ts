@@ -6,7 +6,9 @@
 import type { Argv } from 'yargs';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_CONFIG, type SpadeConfig } from '../config.js';
+import { resolveConfig, validateConfig } from '../config.js';
+import { RUN_OPTIONS } from '../options.js';
+import { flagOption } from './run-options.js';
 import { EXIT, UsageError } from '../errors.js';
 import { validateEnvironment } from '../gate.js';
 import { createRegistry, createSandboxSet } from '../setup.js';
@@ -16,7 +18,8 @@ import type { GateVerdict } from '../results.js';
 export function validateOptions(y: Argv): Argv {
   return y
     .positional('files', { type: 'string', array: true, describe: 'Environment programs: .js/.mjs (JavaScript) or .py (Python, SPADE format)' })
-    .option('sandbox', { type: 'string', describe: 'Sandbox for JavaScript programs (Python always runs in pyodide) [default: isolated-vm]' })
+    .option('sandbox', flagOption(RUN_OPTIONS.sandbox))
+    .option('python-sandbox', flagOption(RUN_OPTIONS.pythonSandbox))
     .option('seed', { type: 'number', describe: 'Seed passed to reset() [default: 1]' })
     .option('json', { type: 'boolean', describe: 'Print a JSON array, one object per file' })
     .strictOptions();
@@ -25,6 +28,7 @@ export function validateOptions(y: Argv): Argv {
 export interface ValidateArgs {
   files?: string[];
   sandbox?: string;
+  pythonSandbox?: string;
   seed?: number;
   json?: boolean;
 }
@@ -55,9 +59,10 @@ export async function validateCommand(args: ValidateArgs): Promise<number> {
     }
     return { file, program: { id: path.basename(file), language, source, meta: { origin: file } } };
   });
-  const config: SpadeConfig = { ...DEFAULT_CONFIG, sandbox: args.sandbox ?? DEFAULT_CONFIG.sandbox };
+  const config = resolveConfig(validateConfig({ sandbox: args.sandbox, pythonSandbox: args.pythonSandbox }, 'command line'));
   const registry = createRegistry();
   await registry.resolve('sandbox', config.sandbox);
+  await registry.resolve('sandbox', config.pythonSandbox);
   const sandboxes = createSandboxSet(registry, config);
   const out: FileVerdict[] = [];
   try {

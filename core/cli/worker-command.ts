@@ -6,6 +6,8 @@
  */
 import type { Argv } from 'yargs';
 import { EXIT, UsageError } from '../errors.js';
+import { WORKER_OPTIONS } from '../options.js';
+import { flagOption } from './run-options.js';
 
 export interface WorkerArgs {
   redis?: string;
@@ -16,13 +18,9 @@ export interface WorkerArgs {
 }
 
 export function workerOptions(y: Argv): Argv {
-  return y
-    .strictOptions()
-    .option('redis', { type: 'string', demandOption: true, describe: 'Redis URL of the queue, e.g. redis://127.0.0.1:6379' })
-    .option('concurrency', { type: 'number', describe: 'Jobs at once in this process [default: 1; start one worker per core instead]' })
-    .option('lock-duration', { type: 'number', describe: 'Milliseconds a job stays locked without renewal: a dead worker\'s job is retried after this [default: 30000]' })
-    .option('stalled-interval', { type: 'number', describe: 'Milliseconds between checks for jobs of dead workers [default: 30000]' })
-    .option('name', { type: 'string', describe: 'Name recorded on the jobs this worker takes [default: host-pid]' });
+  let argv = y.strictOptions();
+  for (const option of Object.values(WORKER_OPTIONS)) argv = argv.option(option.flag!, flagOption(option));
+  return argv.demandOption('redis');
 }
 
 const positive = (flag: string, value: number | undefined): number | undefined => {

@@ -2,8 +2,12 @@
  * Confidence intervals for proportions.
  */
 
-/** The 97.5% quantile of the standard normal distribution (two-sided 95%). */
-export const Z_95 = 1.959964;
+/**
+ * The 97.5% quantile of the standard normal distribution (two-sided 95%), exactly as scipy's
+ * `norm.ppf(0.975)` gives it and statsmodels' `proportion_confint` uses it, so intervals agree
+ * with theirs to the last digit.
+ */
+export const Z_95 = 1.959963984540054;
 
 /**
  * The Wilson score interval (95%) of a proportion `successes / n`.

@@ -1,8 +1,9 @@
 /**
  * The options of the shared provider layer, and how they are read from a provider's config
- * entry (`providers["openai:gpt-4.1-mini"]: { concurrency: 16, timeoutMs: 60000, ... }`).
+ * entry (`providers["openai:gpt-4.1-mini"]: { requestsInFlight: 16, timeoutMs: 60000, ... }`).
  */
 import { UsageError } from '../errors.js';
+import { PROVIDER_DEFAULTS } from '../options.js';
 import type { ProviderOptions } from '../plugin.js';
 import type { RetryPolicy } from './backoff.js';
 import type { FailureKind } from './provider-error.js';
@@ -21,8 +22,8 @@ export interface RetryEvent {
 }
 
 export interface ProviderLayerOptions {
-  /** Requests in flight at once for this provider. Default 10. */
-  concurrency?: number;
+  /** Model requests in flight at once for this provider. Default 10. */
+  requestsInFlight?: number;
   /** Time allowed for one request, in ms; a request past it is aborted and retried. Default 180000. */
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
@@ -44,8 +45,10 @@ export interface ProviderLayerOptions {
   onRetry?: (event: RetryEvent) => void;
 }
 
-export const DEFAULT_CONCURRENCY = 10;
-export const DEFAULT_TIMEOUT_MS = 180_000;
+/** Model requests in flight at once, per provider, when its options set none. */
+export const DEFAULT_REQUESTS_IN_FLIGHT = PROVIDER_DEFAULTS.requestsInFlight;
+/** Time allowed for one request, in ms, when the provider's options set none. */
+export const DEFAULT_TIMEOUT_MS = PROVIDER_DEFAULTS.timeoutMs;
 
 function fail(where: string, key: string, expected: string, value: unknown): never {
   throw new UsageError(`${where}: "${key}" must be ${expected}, got ${JSON.stringify(value)}`);
@@ -73,7 +76,11 @@ function price(where: string, key: string, value: unknown): ModelPrice {
 /** Read and check the layer's options from a provider's options. `where` names the config entry. */
 export function layerOptionsFrom(options: ProviderOptions, where = `providers["${options.model}"]`): ProviderLayerOptions {
   const out: ProviderLayerOptions = {};
-  out.concurrency = positive(where, 'concurrency', options.concurrency, true);
+  // `concurrency` is the older name of requestsInFlight ("concurrency" is the run's: environments at once).
+  if (options.requestsInFlight !== undefined && options.concurrency !== undefined) fail(where, 'concurrency', 'absent when requestsInFlight is given (it is its old name)', options.concurrency);
+  out.requestsInFlight = options.requestsInFlight !== undefined
+    ? positive(where, 'requestsInFlight', options.requestsInFlight, true)
+    : positive(where, 'concurrency', options.concurrency, true);
   out.timeoutMs = positive(where, 'timeoutMs', options.timeoutMs, false);
   out.requestsPerMinute = positive(where, 'requestsPerMinute', options.requestsPerMinute, false);
   out.tokensPerMinute = positive(where, 'tokensPerMinute', options.tokensPerMinute, false);

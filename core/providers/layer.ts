@@ -1,14 +1,14 @@
 /**
  * The shared provider layer. Every provider is a raw `chat` function wrapped here with:
- * the response cache, requests/tokens-per-minute limits, a concurrency limit, a timeout per
+ * the response cache, requests/tokens-per-minute limits, a limit of requests in flight, a timeout per
  * request, retries with backoff (honouring retry-after) on 429, 5xx, timeouts and dropped
  * connections, usage and cost per call, per-provider stats, and redaction of keys.
  */
 import type { ChatRequest, ChatResponse, Provider, TokenUsage } from '../types.js';
 import { DEFAULT_RETRY, backoffDelay, sleep, type RetryPolicy } from './backoff.js';
-import { ConcurrencyLimit } from './concurrency.js';
+import { InFlightLimit } from './in-flight-limit.js';
 import { UnusableReplyError, classifyFailure, type Failure } from './failures.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, type ProviderLayerOptions } from './layer-options.js';
+import { DEFAULT_REQUESTS_IN_FLIGHT, DEFAULT_TIMEOUT_MS, type ProviderLayerOptions } from './layer-options.js';
 import { DEFAULT_PRICES, costOf, priceOf, type ModelPrice } from './prices.js';
 import { ProviderError } from './provider-error.js';
 import { RateWindow } from './rate-window.js';
@@ -92,7 +92,7 @@ export function withProviderLayer(raw: RawProvider, options: ProviderLayerOption
   for (const secret of raw.secrets ?? []) registerSecret(secret);
   const retry: RetryPolicy = { ...DEFAULT_RETRY, ...Object.fromEntries(Object.entries(options.retry ?? {}).filter(([, v]) => v !== undefined)) };
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const limit = new ConcurrencyLimit(options.concurrency ?? DEFAULT_CONCURRENCY);
+  const limit = new InFlightLimit(options.requestsInFlight ?? DEFAULT_REQUESTS_IN_FLIGHT);
   const rpm = options.requestsPerMinute ? new RateWindow(options.requestsPerMinute) : undefined;
   const tpm = options.tokensPerMinute ? new RateWindow(options.tokensPerMinute) : undefined;
   const cache = options.cacheDir && options.cache !== false ? new ResponseCache(options.cacheDir) : undefined;

@@ -1,7 +1,7 @@
 /**
  * The action in a reply: the content of its last `\boxed{...}`, with nested braces kept
  * (`\boxed{\frac{1}{2}}` gives `\frac{1}{2}`). Environments read the whole reply themselves;
- * this is for the harness's own use (the agent's turn digest, the validator's verdict).
+ * this is for the harness's own use (the agent's turn digest, the reviewer's verdict).
  */
 
 /** The content of the last complete `\boxed{...}` in `text`, or undefined when there is none. */

@@ -14,6 +14,7 @@
  */
 import type { Agent, AgentEpisode, AgentEpisodeContext, ChatMessage, Provider } from '../types.js';
 import { boxedAction } from './boxed-action.js';
+import { DEFAULTS } from '../options.js';
 
 export type AgentMemory = { kind: 'full' } | { kind: 'window'; turns: number } | { kind: 'summary'; turns: number };
 
@@ -102,7 +103,7 @@ export function createLLMAgent(provider: Provider, options: LLMAgentOptions = {}
   const memory: AgentMemory =
     typeof options.memory === 'string'
       ? parseAgentMemory(options.memory)
-      : (options.memory ?? (options.maxHistoryTurns === undefined ? { kind: 'full' } : { kind: 'window', turns: options.maxHistoryTurns }));
+      : (options.memory ?? (options.maxHistoryTurns === undefined ? parseAgentMemory(DEFAULTS.agentMemory) : { kind: 'window', turns: options.maxHistoryTurns }));
   return {
     id: provider.id,
     label: options.label ?? `LLM agent (${provider.id})`,

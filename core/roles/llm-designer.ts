@@ -13,6 +13,7 @@ import type { ChatMessage, Designer, DesignRequest, EnvironmentProgram, Language
 import type { GateVerdict } from '../results.js';
 import { deriveSeed } from '../random.js';
 import { mapLimit } from '../concurrency.js';
+import { DEFAULTS } from '../options.js';
 import { extractProgram } from './code-extraction.js';
 import { sampleDocument, type CorpusDocument } from './corpus.js';
 import { designUserPrompt, designerSystemPrompt, repairMessages } from './prompts/designer.js';
@@ -26,7 +27,9 @@ export interface LLMDesignerOptions {
   temperature?: number;
   /** Default 4096. */
   maxTokens?: number;
-  /** Design calls in flight at once (the provider layer limits requests too). Default 4. */
+  /** Design calls in flight at once (the provider layer limits its requests too). Default 4. */
+  requestsInFlight?: number;
+  /** @deprecated The old name of requestsInFlight. */
   concurrency?: number;
   /** Shown in reports. Default `LLM designer (<provider id>, <language>)`. */
   label?: string;
@@ -41,7 +44,7 @@ export function failedDesignSource(language: Language, why: string, reply?: stri
 }
 
 export function createLLMDesigner(provider: Provider, options: LLMDesignerOptions = {}): Designer {
-  const language = options.language ?? 'python';
+  const language = options.language ?? DEFAULTS.selfplay.language;
   const system = designerSystemPrompt(language);
   const temperature = options.temperature ?? 1;
   const maxTokens = options.maxTokens ?? 4096;
@@ -67,7 +70,7 @@ export function createLLMDesigner(provider: Provider, options: LLMDesignerOption
     kind: 'llm',
     async design(request: DesignRequest): Promise<EnvironmentProgram[]> {
       const slots = Array.from({ length: request.count }, (_, i) => i);
-      const programs = await mapLimit(slots, options.concurrency ?? 4, async (i) => {
+      const programs = await mapLimit(slots, options.requestsInFlight ?? options.concurrency ?? 4, async (i) => {
         const document = options.corpus?.length ? sampleDocument(options.corpus, deriveSeed(request.seed, 'document', i)) : undefined;
         const user = designUserPrompt({
           index: i,

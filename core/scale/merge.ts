@@ -12,11 +12,11 @@ import type { EnvironmentSummary, GateVerdict, RunResults, SuiteResult } from '.
 import { SCHEMA_VERSION } from '../results.js';
 import type { Evaluation } from '../evaluate.js';
 import { readJournal, Journal, JOURNAL_FILE, type JournalRecord } from '../journal.js';
-import { suiteResult, writeOutputs } from '../run.js';
+import { suiteResult, writeOutputs, type ReportRenderer } from '../run.js';
 import { addEqualSizeDiversity } from '../metrics/index.js';
 import { addUsage } from '../providers/stats.js';
 import { DataError, UsageError } from '../errors.js';
-import { readShard, type Shard } from './shard.js';
+import { readShard, shardLabel, type Shard } from './shard.js';
 
 interface ShardRun {
   dir: string;
@@ -78,7 +78,7 @@ function checkShards(runs: ShardRun[]): ShardRun[] {
   const sorted = [...runs].sort((a, b) => a.shard.index - b.shard.index);
   const indices = sorted.map((r) => r.shard.index);
   if (runs.some((r) => r.shard.count !== count) || indices.join() !== Array.from({ length: count }, (_, i) => i).join()) {
-    throw new UsageError(`merge: expected the ${count} shards 0/${count} to ${count - 1}/${count} once each, got ${runs.map((r) => `${r.shard.index}/${r.shard.count}`).join(', ')}`);
+    throw new UsageError(`merge: expected the ${count} shards 1/${count} to ${count}/${count} once each, got ${runs.map((r) => shardLabel(r.shard)).join(', ')}`);
   }
   const configOf = (r: ShardRun): string => JSON.stringify({ ...r.results.run.config, out: undefined });
   const mismatch = sorted.find((r) => configOf(r) !== configOf(sorted[0]!));
@@ -107,8 +107,8 @@ function mergeSuite(id: string, shards: ShardRun[]): SuiteResult {
   return result;
 }
 
-/** Merge the shard folders `dirs` into `outDir` (results.json, report.html, journal.jsonl). */
-export async function mergeShardRuns(dirs: readonly string[], outDir: string): Promise<RunResults> {
+/** Merge the shard folders `dirs` into `outDir` (results.json, journal.jsonl, and report.html given a renderer). */
+export async function mergeShardRuns(dirs: readonly string[], outDir: string, options: { renderReport?: ReportRenderer } = {}): Promise<RunResults> {
   const shards = checkShards(dirs.map(readShardRun));
   const head = shards[0]!.results.run;
   const ids = [...new Set(shards.flatMap((s) => s.results.suites.map((suite) => suite.id)))];
@@ -128,7 +128,7 @@ export async function mergeShardRuns(dirs: readonly string[], outDir: string): P
   };
   if (results.run.finishedAt === undefined) delete results.run.finishedAt;
   writeMergedJournal(outDir, shards, results);
-  await writeOutputs(outDir, results);
+  await writeOutputs(outDir, results, options.renderReport);
   return results;
 }
 

@@ -11,6 +11,7 @@
 import { hostname } from 'node:os';
 import { Worker } from 'bullmq';
 import { connectRedis, EVALUATION_QUEUE } from './redis-connection.js';
+import { WORKER_DEFAULTS } from '../options.js';
 import { runEvaluationJob, type JobOutcome } from './evaluation-job.js';
 import { WorkerPartsCache } from './worker-parts.js';
 import type { EvaluationJobData } from './distributed-evaluator.js';
@@ -42,7 +43,7 @@ const MAX_STALLS = 5;
 
 export async function startQueueWorker(options: QueueWorkerOptions): Promise<QueueWorker> {
   const connection = await connectRedis(options.redis);
-  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? WORKER_DEFAULTS.concurrency));
   // One Python interpreter per job this worker runs at once.
   const parts = new WorkerPartsCache(options.cwd, 4, concurrency);
   const worker = new Worker<EvaluationJobData, JobOutcome>(
@@ -52,8 +53,8 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
       connection: connection as never,
       name: options.name ?? `${hostname()}-${process.pid}`,
       concurrency,
-      lockDuration: options.lockDurationMs ?? 30_000,
-      stalledInterval: options.stalledIntervalMs ?? 30_000,
+      lockDuration: options.lockDurationMs ?? WORKER_DEFAULTS.lockDuration,
+      stalledInterval: options.stalledIntervalMs ?? WORKER_DEFAULTS.stalledInterval,
       maxStalledCount: MAX_STALLS,
     },
   );

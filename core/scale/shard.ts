@@ -1,11 +1,12 @@
 /**
  * Sharded runs (`--shard i/n`): each of n invocations runs a deterministic slice of one run,
- * and `spade-bench merge` puts the slices back together.
+ * and `spade-bench merge` puts the slices back together. Shards are numbered 1 to n on the
+ * command line, as Jest, Vitest and Playwright number theirs (`--shard=1/3`).
  *
- * A static suite is split by task index: shard i takes the tasks whose index (after `limit`)
- * is i modulo n. Self-play cannot be split without changing it: each round's designs depend on
- * every environment of the round before (the memory and the solve rates), so the whole
- * self-play pool runs in shard 0, and the other shards run static tasks only.
+ * A static suite is split by task index: shard i takes the tasks whose index (after `limit`,
+ * counted from 0) is i - 1 modulo n. Self-play cannot be split without changing it: each
+ * round's designs depend on every environment of the round before (the memory and the solve
+ * rates), so the whole self-play pool runs in shard 1, and the other shards run static tasks only.
  */
 import { mkdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -14,7 +15,7 @@ import { UsageError } from '../errors.js';
 import { writeFileAtomic } from '../fs.js';
 
 export interface Shard {
-  /** 0-based. */
+  /** 0-based: shard `1/n` on the command line has index 0. */
   index: number;
   count: number;
 }
@@ -22,13 +23,19 @@ export interface Shard {
 /** Each shard's output folder records which slice it ran, for `merge`. */
 export const SHARD_FILE = 'shard.json';
 
-/** `"i/n"` with 0 <= i < n. */
+/** How a shard is written for people: `1/3` for index 0 of 3. */
+export const shardLabel = (shard: Shard): string => `${shard.index + 1}/${shard.count}`;
+
+/** `"i/n"` with 1 <= i <= n. */
 export function parseShard(text: string): Shard {
   const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
-  const index = Number(match?.[1]);
+  const number = Number(match?.[1]);
   const count = Number(match?.[2]);
-  if (!match || count < 1 || index >= count) throw new UsageError(`--shard: expected i/n with 0 <= i < n (e.g. 0/4), got ${JSON.stringify(text)}`);
-  return { index, count };
+  if (match && number === 0 && count >= 1) {
+    throw new UsageError(`--shard: shards are numbered from 1 to n: the first of ${count} is 1/${count}, the last ${count}/${count} (got ${JSON.stringify(text)})`);
+  }
+  if (!match || count < 1 || number > count) throw new UsageError(`--shard: expected i/n with 1 <= i <= n (e.g. 1/4), got ${JSON.stringify(text)}`);
+  return { index: number - 1, count };
 }
 
 /** The suite's tasks whose index is `shard.index` modulo `shard.count`; everything else about the suite is kept. */
@@ -48,14 +55,15 @@ export function shardSuite(suite: Suite, shard: Shard): Suite {
  */
 export function applyShard(parts: { suites: Suite[]; selfplay: boolean }, shard: Shard, outDir: string): { suites: Suite[]; selfplay: boolean } {
   mkdirSync(outDir, { recursive: true });
-  writeFileAtomic(path.join(outDir, SHARD_FILE), `${JSON.stringify(shard)}\n`);
+  writeFileAtomic(path.join(outDir, SHARD_FILE), `${JSON.stringify({ shard: shardLabel(shard), ...shard })}\n`);
   return { suites: parts.suites.map((s) => shardSuite(s, shard)), selfplay: parts.selfplay && shard.index === 0 };
 }
 
-/** The slice a run folder holds, or undefined for a whole run. */
+/** The slice a run folder holds, or undefined for a whole run. `index` in the file is 0-based, as it always was. */
 export function readShard(dir: string): Shard | undefined {
   const file = path.join(dir, SHARD_FILE);
   if (!existsSync(file)) return undefined;
-  const value = JSON.parse(readFileSync(file, 'utf8')) as Shard;
-  return parseShard(`${value.index}/${value.count}`);
+  const { index, count } = JSON.parse(readFileSync(file, 'utf8')) as Shard;
+  if (!(Number.isInteger(index) && Number.isInteger(count) && index >= 0 && index < count)) throw new UsageError(`${file}: not a shard of a run (index ${index} of ${count})`);
+  return { index, count };
 }

@@ -5,10 +5,10 @@
  * each verdict and episode comes back as it is done and goes through the context's callbacks
  * there, so results, journal and resume are those of the in-thread evaluator.
  *
- * Only agents that run offline (kind `reference`) go to threads. A model-driven agent spends
- * its time waiting on the provider, whose concurrency and rate limits live in one shared layer
- * on the main thread, so its environments are evaluated there (`--concurrency` sets how many
- * at once) and the pool is not used.
+ * Only agents that declare it (`Agent.workerThreads`: the offline reference policy) go to
+ * threads. A model-driven agent spends its time waiting on the provider, whose request and
+ * rate limits live in one shared layer on the main thread, so its environments are evaluated
+ * there (`--concurrency` sets how many at once) and the pool is not used.
  *
  * Worker threads inherit the process's execArgv, so `--no-node-snapshot` (which isolated-vm
  * needs) reaches them. Python environments get a Pyodide sandbox per thread, with the thread's
@@ -30,6 +30,12 @@ export interface ThreadPoolOptions {
   perThread?: number;
   /** Folder plugin paths in the config are relative to (default: the current folder). */
   cwd?: string;
+  /**
+   * Start every thread now, so they load their modules and sandboxes while the run sets up:
+   * pass the run's `agent.workerThreads` (threads for an agent that stays on the main thread
+   * would idle). Default false: threads start with the first evaluation.
+   */
+  start?: boolean;
 }
 
 export interface ThreadPool {
@@ -63,7 +69,9 @@ function startThread(data: ThreadData): Worker {
   const here = import.meta.url;
   if (here.endsWith('.ts')) {
     const entry = new URL('./thread-entry.ts', here).href;
-    const code = `import('tsx/esm/api').then((api) => api.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(here)}))`;
+    // tsx is resolved here, from this module: the eval'd code would look for it from the current folder.
+    const api = import.meta.resolve('tsx/esm/api');
+    const code = `import(${JSON.stringify(api)}).then((api) => api.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(here)}))`;
     return new Worker(code, { eval: true, workerData: data });
   }
   return new Worker(new URL('./thread-entry.js', here), { workerData: data });
@@ -142,12 +150,10 @@ export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
     }
   }
 
-  // The offline agent always uses the threads: start them now, so they load their modules and
-  // sandboxes while the run sets up (a model-driven agent never does, so none start for it).
-  if (options.config.agent === 'reference') while (threads.length < workers) spawn();
+  if (options.start) while (threads.length < workers) spawn();
 
   const evaluate: Evaluator = (program, taskSeed, ctx) => {
-    if (ctx.agent.kind !== 'reference') return evaluateEnvironment(program, taskSeed, ctx);
+    if (!ctx.agent.workerThreads) return evaluateEnvironment(program, taskSeed, ctx);
     if (closed) return Promise.reject(new Error('the thread pool is closed'));
     return new Promise<Evaluation>((resolve, reject) => {
       queue.push({ id: nextId++, program, taskSeed, ctx, resolve, reject });

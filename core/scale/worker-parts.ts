@@ -4,26 +4,20 @@
  * same setup as a run (plugins, provider keys from this process's environment), without the
  * designer and the suites, which stay with the run.
  */
-import type { Agent } from '../types.js';
-import type { SpadeConfig } from '../config.js';
-import type { SandboxSet } from '../evaluate.js';
-import { createRegistry, resolveRunParts, SELFPLAY_ALIASES } from '../setup.js';
+import { resolveConfig, type SpadeConfig } from '../config.js';
+import { createRegistry, resolveAgentParts, type AgentParts } from '../setup.js';
 
-export interface WorkerParts {
-  agent: Agent;
-  sandboxes: SandboxSet;
-  close(): Promise<void>;
-}
+/** What a worker evaluates environments with. */
+export type WorkerParts = AgentParts;
 
 /**
  * `sandboxWorkers`: the interpreter processes this worker's Python sandbox may start. A worker
  * shares the machine with its siblings (threads of one pool, queue workers), so it is the
  * worker's share of the cores, not all of them.
  */
-export async function createWorkerParts(config: SpadeConfig, cwd = process.cwd(), sandboxWorkers = 1): Promise<WorkerParts> {
-  // The designer never runs in a worker: the offline one is built (cheaply) in its place.
-  const parts = await resolveRunParts(createRegistry(cwd), { ...config, designer: 'reference', suites: [SELFPLAY_ALIASES[0]!] }, { sandboxWorkers });
-  return { agent: parts.agent, sandboxes: parts.sandboxes, close: () => parts.close() };
+export function createWorkerParts(config: SpadeConfig, cwd = process.cwd(), sandboxWorkers = 1): Promise<WorkerParts> {
+  // A config sent by an older version may lack newer keys: they take their defaults.
+  return resolveAgentParts(createRegistry(cwd), resolveConfig(config), { sandboxWorkers });
 }
 
 /** Workers of a queue serve jobs of any run: parts are built once per distinct config and kept. */
@@ -33,7 +27,7 @@ export class WorkerPartsCache {
   constructor(private readonly cwd = process.cwd(), private readonly keep = 4, private readonly sandboxWorkers = 1) {}
 
   get(config: SpadeConfig): Promise<WorkerParts> {
-    const key = JSON.stringify({ agent: config.agent, sandbox: config.sandbox, plugins: config.plugins, limits: config.limits, providers: config.providers });
+    const key = JSON.stringify({ agent: config.agent, sandbox: config.sandbox, pythonSandbox: config.pythonSandbox, plugins: config.plugins, limits: config.limits, providers: config.providers, agentMemory: config.agentMemory });
     let parts = this.made.get(key);
     if (parts) {
       this.made.delete(key);

@@ -3,13 +3,18 @@
  * Retries, timeouts, limits and the cache belong to the shared layer, so the SDK's own
  * retries are off.
  */
-import { definePlugin, type ProviderOptions } from '../../core/plugin.js';
-import { UnusableReplyError } from '../../core/providers/failures.js';
-import { resolveApiKey } from '../../core/providers/keys.js';
-import { DEFAULT_TIMEOUT_MS, layerOptionsFrom } from '../../core/providers/layer-options.js';
-import { withProviderLayer, type ManagedProvider } from '../../core/providers/layer.js';
-import { keepAliveFetch } from '../../core/providers/http-fetch.js';
-import type { ChatRequest } from '../../core/types.js';
+import {
+  definePlugin,
+  UnusableReplyError,
+  resolveApiKey,
+  DEFAULT_TIMEOUT_MS,
+  layerOptionsFrom,
+  withProviderLayer,
+  keepAliveFetch,
+  type ProviderOptions,
+  type ManagedProvider,
+  type ChatRequest,
+} from '../../index.js';
 
 /** The Messages API requires an output limit; this one applies when neither request nor params set it. */
 export const DEFAULT_MAX_TOKENS = 4096;

@@ -3,9 +3,18 @@
  * isolated-vm-bootstrap.ts, which documents the tags) into a raw value or a SandboxError.
  * Shared by the JavaScript sandboxes that run that dispatcher.
  */
-import { SandboxError } from '../../core/types.js';
-import type { EnvironmentCapabilities, LoadedEnvironment, ResetResult, SandboxFailureKind, SandboxLimits, StepResult } from '../../core/types.js';
-import { toResetResult, toStepResult, toText } from '../../core/contract.js';
+import {
+  SandboxError,
+  toResetResult,
+  toStepResult,
+  toText,
+  type EnvironmentCapabilities,
+  type LoadedEnvironment,
+  type ResetResult,
+  type SandboxFailureKind,
+  type SandboxLimits,
+  type StepResult,
+} from '../../index.js';
 
 /** A ReferenceError naming one of these means the program looked for the host. */
 const HOST_GLOBALS = /^(process|require|module|exports|__dirname|__filename|global|Buffer|fetch|XMLHttpRequest|WebSocket|importScripts|Deno|Bun) is not defined/;

@@ -18,14 +18,15 @@
  * gets a new isolate.
  */
 import ivm from 'isolated-vm';
-import { DEFAULT_LIMITS, SandboxError } from '../../core/types.js';
-import type {
-  EnvironmentCapabilities,
-  EnvironmentProgram,
-  LoadedEnvironment,
-  Sandbox,
-  SandboxLimits,
-} from '../../core/types.js';
+import {
+  DEFAULT_LIMITS,
+  SandboxError,
+  type EnvironmentCapabilities,
+  type EnvironmentProgram,
+  type LoadedEnvironment,
+  type Sandbox,
+  type SandboxLimits,
+} from '../../index.js';
 import { prepareScript } from './program.js';
 import { BOOTSTRAP_SOURCE } from './isolated-vm-bootstrap.js';
 import { DispatchedEnvironment, readReply, replyFailure } from './dispatch-reply.js';

@@ -9,7 +9,7 @@
  */
 import { parse } from 'acorn';
 import type { Node, Program } from 'acorn';
-import { SandboxError } from '../../core/types.js';
+import { SandboxError } from '../../index.js';
 
 export interface PreparedScript {
   /**

@@ -11,14 +11,15 @@
  * through `vm.run`, the only way vm2 applies its timeout (functions it returns run unlimited).
  */
 import vm2 from 'vm2';
-import { DEFAULT_LIMITS, SandboxError } from '../../core/types.js';
-import type {
-  EnvironmentCapabilities,
-  EnvironmentProgram,
-  LoadedEnvironment,
-  Sandbox,
-  SandboxLimits,
-} from '../../core/types.js';
+import {
+  DEFAULT_LIMITS,
+  SandboxError,
+  type EnvironmentCapabilities,
+  type EnvironmentProgram,
+  type LoadedEnvironment,
+  type Sandbox,
+  type SandboxLimits,
+} from '../../index.js';
 import { prepareScript } from './program.js';
 import { BOOTSTRAP_SOURCE } from './isolated-vm-bootstrap.js';
 import { DispatchedEnvironment, readReply } from './dispatch-reply.js';

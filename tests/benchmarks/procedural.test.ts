@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createProceduralSuite, PROCEDURAL_HORIZONS } from '../../benchmarks/procedural.js';
-import { loadProgram, referenceWins } from '../plugins/providers/reference/load-program.js';
+import { loadProgram, referenceWins } from '../plugins/reference/load-program.js';
 
 const suite = createProceduralSuite();
 

@@ -1,13 +1,13 @@
 // Self-play rounds with an LLM designer behind a local OpenAI-protocol server, Python
 // environments gated in the pyodide sandbox: repairs with the gate's reason, a designer that
-// never writes a valid environment, the LLM validator's review, R-Zero's repetition penalty.
+// never writes a valid environment, the LLM reviewer's review, R-Zero's repetition penalty.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { startWireServer, type WireServer } from '../helpers/wire-servers.js';
 import openai from '../../plugins/providers/openai.js';
 import { createLLMDesigner } from '../../core/roles/llm-designer.js';
-import { createLLMValidator } from '../../core/roles/llm-validator.js';
+import { createLLMReviewer } from '../../core/roles/llm-reviewer.js';
 import { runSelfPlay, type SelfPlayOptions } from '../../core/selfplay.js';
 import { createRegistry, createSandboxSet } from '../../core/setup.js';
 import { DEFAULT_CONFIG } from '../../core/config.js';
@@ -77,9 +77,9 @@ test('a designer that never writes a valid environment: the round ends with ever
   assert.ok(result.evaluations.some((e) => e.summary.repairs![0]!.reason === 'syntax'), 'the syntax error is on record');
 });
 
-test('the LLM validator\'s rejection is recorded apart from the gate and keeps the environment out of play', async () => {
+test('the LLM reviewer\'s rejection is recorded apart from the gate and keeps the environment out of play', async () => {
   server.script({ kind: 'reply', text: fixture('single-answer') }, { kind: 'reply', text: 'The hint gives it away. \\boxed{REJECT}' });
-  const result = await runSelfPlay(options({ reviewer: createLLMValidator(provider) }));
+  const result = await runSelfPlay(options({ reviewer: createLLMReviewer(provider) }));
   const [evaluation] = result.evaluations;
   assert.is(evaluation!.summary.verdict, 'valid', 'the gate\'s verdict stands');
   assert.equal(evaluation!.summary.review, { accepted: false, reason: 'The hint gives it away.', by: 'openai:designer-m' });
@@ -87,11 +87,11 @@ test('the LLM validator\'s rejection is recorded apart from the gate and keeps t
   assert.is(result.rounds[0]!.valid, 0);
 });
 
-test('the validator\'s review is journaled, and a resumed run takes it from the journal instead of asking again', async () => {
+test('the reviewer\'s review is journaled, and a resumed run takes it from the journal instead of asking again', async () => {
   server.script({ kind: 'reply', text: fixture('single-answer') }, { kind: 'reply', text: 'The hint gives it away. \\boxed{REJECT}' });
   const records: JournalRecord[] = [];
   const first = await runSelfPlay(options({
-    reviewer: createLLMValidator(provider),
+    reviewer: createLLMReviewer(provider),
     onDesigned: (round, programs) => records.push({ type: 'designed', suite: 'spade', round, programs }),
     onReviewed: (program, review) => records.push({ type: 'review', suite: 'spade', id: program.id, review }),
   }));
@@ -99,7 +99,7 @@ test('the validator\'s review is journaled, and a resumed run takes it from the 
   const asked = server.requests.length;
   // Resumed with that journal: the design and the review come from it; the model would now accept.
   server.setDefault({ kind: 'reply', text: 'Fine. \\boxed{ACCEPT}' });
-  const resumed = await runSelfPlay(options({ reviewer: createLLMValidator(provider), context: { ...options({}).context, prior: new PriorWork(records) } }));
+  const resumed = await runSelfPlay(options({ reviewer: createLLMReviewer(provider), context: { ...options({}).context, prior: new PriorWork(records) } }));
   assert.is(server.requests.length, asked, 'no request on resume');
   assert.equal(resumed.evaluations[0]!.summary.review, first.evaluations[0]!.summary.review);
   assert.is(resumed.evaluations[0]!.episodes.length, 0, 'still kept out of play');

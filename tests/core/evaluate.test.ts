@@ -6,8 +6,8 @@ import * as assert from 'uvu/assert';
 import { evaluateEnvironment, type Evaluation, type EvaluationContext } from '../../core/evaluate.js';
 import type { EnvironmentProgram, Sandbox } from '../../core/types.js';
 import { createIsolatedVmSandbox } from '../../plugins/sandboxes/isolated-vm.js';
-import { createReferenceAgent } from '../../plugins/providers/reference/agent.js';
-import { gridKeysDoors } from '../../plugins/providers/reference/families/grid-keys-doors.js';
+import { createReferenceAgent } from '../../plugins/reference/agent.js';
+import { gridKeysDoors } from '../../plugins/reference/families/grid-keys-doors.js';
 import { fixture } from '../fixtures/programs/load.js';
 
 const sandbox = createIsolatedVmSandbox({ limits: { callTimeoutMs: 3000, memoryMb: 16 } });

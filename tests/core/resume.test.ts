@@ -2,7 +2,7 @@
 // same results as a run that was never interrupted, and no episode is played twice.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCli, startCli, tempDir } from '../helpers/cli.js';
 import { mulberry32 } from '../../core/random.js';
@@ -55,6 +55,21 @@ test('killed with SIGKILL at random points and resumed: identical results, nothi
     assert.equal(keys, expectedEpisodes, `every episode present once (kill at line ${point})`);
   }
   assert.ok(kills >= 2, `at least two runs were really killed mid-way (${kills} of ${points.length})`);
+});
+
+test('a run journaled by an earlier version resumes: keys added since take their defaults', async () => {
+  const out = path.join(tempDir(), 'older');
+  mkdirSync(out);
+  // The start record as versions before pythonSandbox wrote it (and without it in the config).
+  const config = { designer: 'reference', agent: 'reference', sandbox: 'isolated-vm', suites: ['spade', 'procedural'], seed: 2, concurrency: 2, out, cache: false, plugins: [], providers: {}, limits: {}, limit: 4, selfplay: { rounds: 1, envsPerRound: 2, attempts: 1, reward: 'spade' } };
+  writeFileSync(path.join(out, 'journal.jsonl'), `${JSON.stringify({ type: 'start', runId: 'older', startedAt: new Date().toISOString(), config })}\n`);
+  const r = await runCli(['run', '--out', out, '--resume', '--workers', '1']);
+  assert.is(r.code, 0, r.stderr);
+  const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as RunResults;
+  assert.is(results.run.complete, true);
+  assert.is(results.run.id, 'older');
+  assert.is(results.run.config.pythonSandbox, 'pyodide');
+  assert.equal(results.suites.map((s) => [s.id, s.metrics.validity.proposed]), [['spade', 2], ['procedural', 4]]);
 });
 
 test('--resume needs a journal to continue', async () => {

@@ -7,9 +7,17 @@
  * environment is loaded again and its episode replayed (reset and the steps since) before the
  * next call, so environments are deterministic: an innocent neighbour's episode goes on.
  */
-import { SandboxError } from '../../../core/types.js';
-import type { EnvironmentCapabilities, LoadedEnvironment, ResetResult, SandboxLimits, StepResult } from '../../../core/types.js';
-import { toResetResult, toStepResult, toText } from '../../../core/contract.js';
+import {
+  SandboxError,
+  toResetResult,
+  toStepResult,
+  toText,
+  type EnvironmentCapabilities,
+  type LoadedEnvironment,
+  type ResetResult,
+  type SandboxLimits,
+  type StepResult,
+} from '../../../index.js';
 import type { InterpreterProcess } from './interpreter-process.js';
 import { reviveFloats } from './protocol.js';
 import type { CallLimits, EnvironmentMethod, Reply } from './protocol.js';

@@ -10,8 +10,14 @@
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { DEFAULT_LIMITS, SandboxError } from '../../../core/types.js';
-import type { EnvironmentProgram, LoadedEnvironment, Sandbox, SandboxLimits } from '../../../core/types.js';
+import {
+  DEFAULT_LIMITS,
+  SandboxError,
+  type EnvironmentProgram,
+  type LoadedEnvironment,
+  type Sandbox,
+  type SandboxLimits,
+} from '../../../index.js';
 import { planJail } from './jail.js';
 import { resolveChildEntry } from './child-entry.js';
 import type { JailPlan } from './jail.js';

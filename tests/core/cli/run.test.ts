@@ -76,6 +76,28 @@ test('a wrong flag, an unknown plugin and a taken --out exit 2 with a clear mess
   assert.match(r.stderr, 'cannot create output folder');
 });
 
+test('--python-sandbox names the Python sandbox; a wrong one stops the run before anything is written', async () => {
+  const cwd = tempDir();
+  let r = await runCli(['run', '--out', 'x', '--python-sandbox', 'nosuch'], { cwd });
+  assert.is(r.code, 2);
+  assert.match(r.stderr, 'unknown sandbox "nosuch"');
+  r = await runCli(['run', '--out', 'x', '--python-sandbox', 'isolated-vm'], { cwd });
+  assert.is(r.code, 2);
+  assert.match(r.stderr, 'pythonSandbox: sandbox "isolated-vm" runs javascript, not python');
+  assert.equal(readdirSync(cwd), [], 'nothing written');
+});
+
+test('--skip-bad: a static suite reports the malformed records it skipped, in the results and as a notice', async () => {
+  const cwd = tempDir();
+  const lines = [{ question: 'What is 6 times 7?', answer: '42' }, { question: 'no answer' }, { question: 'Spell cat backwards.', answer: 'tac' }];
+  writeFileSync(path.join(cwd, 'data.jsonl'), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  const r = await runCli(['run', '--out', 'out', '--suites', 'jsonl:data.jsonl', '--skip-bad', '--validate-only', '--workers', '1'], { cwd });
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stderr, 'jsonl:data.jsonl: skipped 1 malformed record(s) (--skip-bad); first: ');
+  const results = JSON.parse(readFileSync(path.join(cwd, 'out', 'results.json'), 'utf8')) as RunResults;
+  assert.equal(results.suites.map((s) => [s.id, s.metrics.validity.proposed, s.skippedRecords]), [['jsonl:data.jsonl', 2, 1]]);
+});
+
 test('list, --help and --version', async () => {
   const list = await runCli(['list']);
   assert.is(list.code, 0, list.stderr);

@@ -1,4 +1,4 @@
-// Done-when of issue 5: `spade-bench run --suites spade --designer openai:M --agent openai:M
+// A model as designer and agent: `spade-bench run --suites spade --designer openai:M --agent openai:M
 // --rounds 1` against a local OpenAI-compatible server yields valid Python environments
 // through the gate, and export writes them (episodes for RL trainers, and the pool).
 import { test } from 'uvu';

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { wilsonInterval } from '../../../core/metrics/index.js';
+import { wilsonInterval, Z_95 } from '../../../core/metrics/index.js';
 
 const close = (actual: number, expected: number, tolerance = 1e-6) =>
   assert.ok(Math.abs(actual - expected) <= tolerance, `expected ${expected}, got ${actual}`);
@@ -12,6 +12,14 @@ test('Wilson 95% interval of 8/10 worked by hand', () => {
   const [lo, hi] = wilsonInterval(8, 10);
   close(lo, 0.4901625);
   close(hi, 0.9433181);
+});
+
+test('the quantile is the exact 97.5% normal quantile, so intervals match scipy and statsmodels to the last digits', () => {
+  assert.is(Z_95, 1.959963984540054); // scipy.stats.norm.ppf(0.975)
+  // 8/10 worked in 40-digit decimal arithmetic with that z; the rounded z = 1.959964 is 2.4e-9 off.
+  const [lo, hi] = wilsonInterval(8, 10);
+  close(lo, 0.4901624715366418, 1e-13);
+  close(hi, 0.9433178485456247, 1e-13);
 });
 
 test('Wilson interval of 0/10 is [0, z^2 / (n + z^2)]', () => {

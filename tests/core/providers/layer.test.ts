@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { withProviderLayer, statsOf, type RawProvider } from '../../../core/providers/layer.js';
 import { ProviderError } from '../../../core/providers/provider-error.js';
 import { sleep } from '../../../core/providers/backoff.js';
+import { layerOptionsFrom } from '../../../core/providers/layer-options.js';
 
 const user = (content: string) => ({ messages: [{ role: 'user' as const, content }] });
 
@@ -86,6 +87,22 @@ test('log lines are redacted', async () => {
   assert.is(lines.length, 1);
   assert.not.ok(lines[0]!.includes(secret));
   assert.match(lines[0]!, /\[redacted\]/);
+});
+
+test('requestsInFlight bounds a provider\'s requests at once; concurrency, its old name, still works', async () => {
+  assert.is(layerOptionsFrom({ model: 'm', requestsInFlight: 3 }).requestsInFlight, 3);
+  assert.is(layerOptionsFrom({ model: 'm', concurrency: 2 }).requestsInFlight, 2);
+  assert.throws(() => layerOptionsFrom({ model: 'm', requestsInFlight: 3, concurrency: 2 }), /concurrency/);
+  let inFlight = 0;
+  let most = 0;
+  const provider = withProviderLayer(raw(async () => {
+    most = Math.max(most, ++inFlight);
+    await sleep(20);
+    inFlight--;
+    return { text: 'ok', usage: { inputTokens: 1, outputTokens: 1 } };
+  }), layerOptionsFrom({ model: 'm', requestsInFlight: 2 }));
+  await Promise.all(Array.from({ length: 6 }, (_, i) => provider.chat(user(`q${i}`))));
+  assert.is(most, 2);
 });
 
 test.run();

@@ -1,11 +1,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ConcurrencyLimit } from '../../../core/providers/concurrency.js';
+import { InFlightLimit } from '../../../core/providers/in-flight-limit.js';
 import { RateWindow } from '../../../core/providers/rate-window.js';
 import { backoffDelay, DEFAULT_RETRY } from '../../../core/providers/backoff.js';
 
-test('a concurrency limit hands slots out in arrival order and drops aborted waiters', async () => {
-  const limit = new ConcurrencyLimit(1);
+test('a limit of requests in flight hands slots out in arrival order and drops aborted waiters', async () => {
+  const limit = new InFlightLimit(1);
   const release = await limit.acquire();
   const order: string[] = [];
   const controller = new AbortController();

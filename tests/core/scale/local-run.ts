@@ -9,6 +9,7 @@ import type { Evaluator } from '../../../core/evaluate.js';
 import type { Suite } from '../../../core/types.js';
 import { executeRun, type RunSetup } from '../../../core/run.js';
 import { createRegistry, resolveRunParts } from '../../../core/setup.js';
+import { renderReport } from '../../../core/builtins.js';
 import { applyShard, type Shard } from '../../../core/scale/shard.js';
 import { tempDir } from '../../helpers/cli.js';
 
@@ -43,6 +44,7 @@ export async function runLocally(config: SpadeConfig, options: { evaluator?: Eva
       versions: {},
       evaluator: options.evaluator,
       onProgress: options.onProgress,
+      renderReport,
     });
   } finally {
     await parts.close();

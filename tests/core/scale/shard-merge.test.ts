@@ -6,15 +6,19 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseShard, shardSuite } from '../../../core/scale/shard.js';
 import { mergeShardRuns } from '../../../core/scale/merge.js';
+import { renderReport } from '../../../core/builtins.js';
 import { createProceduralSuite } from '../../../benchmarks/procedural.js';
 import { runLocally, smallConfig } from './local-run.js';
 import { comparable, journaledEpisodes } from '../../helpers/results.js';
 import { tempDir } from '../../helpers/cli.js';
 import type { RunResults } from '../../../core/results.js';
 
-test('parseShard reads i/n and refuses what is not a slice', () => {
-  assert.equal(parseShard('1/3'), { index: 1, count: 3 });
-  for (const bad of ['3/3', '1', 'a/b', '-1/2', '0/0']) assert.throws(() => parseShard(bad), /--shard/, bad);
+test('parseShard reads i/n counted from 1 and refuses what is not a slice', () => {
+  assert.equal(parseShard('2/3'), { index: 1, count: 3 });
+  assert.equal(parseShard('3/3'), { index: 2, count: 3 });
+  for (const bad of ['4/3', '1', 'a/b', '-1/2', '0/0']) assert.throws(() => parseShard(bad), /--shard/, bad);
+  // 0 was the first shard before shards counted from 1: the error shows the new form.
+  assert.throws(() => parseShard('0/3'), /numbered from 1 to n: the first of 3 is 1\/3/);
 });
 
 test('the shards of a suite take every task exactly once, by index modulo n, after the limit', async () => {
@@ -36,7 +40,7 @@ test('three shards merged: results.json equals the unsharded run; every episode 
   assert.is(shard1.suites[0]!.environments.length, 6, 'shard 1 of 3 has tasks 1, 4, ..., 16');
 
   const merged = path.join(tempDir('spade-merge-'), 'merged');
-  await mergeShardRuns(shards, merged);
+  await mergeShardRuns(shards, merged, { renderReport });
   assert.equal(comparable(merged), comparable(whole));
   assert.equal(journaledEpisodes(merged), journaledEpisodes(whole));
   assert.ok(existsSync(path.join(merged, 'report.html')));
@@ -46,7 +50,7 @@ test('merge refuses a missing shard and a folder that is not a shard', async () 
   const config = smallConfig({ suites: ['procedural'], limit: 4 });
   const a = await runLocally(config, { shard: { index: 0, count: 2 } });
   const failure = (dirs: string[]): Promise<string> => mergeShardRuns(dirs, path.join(tempDir(), 'm')).then(() => 'merged', (e: Error) => e.message);
-  assert.match(await failure([a]), /shards 0\/2 to 1\/2/);
+  assert.match(await failure([a]), /shards 1\/2 to 2\/2/);
   const whole = await runLocally(config);
   assert.match(await failure([a, whole]), /not a shard/);
 });

@@ -37,7 +37,7 @@ test('an evaluation runs in a thread with its own sandbox; its verdict is journa
   try {
     // The caller's sandboxes refuse to load anything: only a thread's own sandbox can give this verdict.
     const program: EnvironmentProgram = { id: 'broken', language: 'javascript', source: 'class Env { reset( {' };
-    const parts = { agent: { id: 'reference', label: 'r', kind: 'reference' as const, start: () => ({ act: async () => ({ reply: '' }) }) } };
+    const parts = { agent: { id: 'reference', label: 'r', kind: 'reference' as const, workerThreads: true, start: () => ({ act: async () => ({ reply: '' }) }) } };
     const fresh: string[] = [];
     const ctx = {
       suite: 's', sandboxes: { get: () => Promise.reject(new Error('the main thread sandbox must not be used')), close: async () => {} },
@@ -67,7 +67,7 @@ test('ready() resolves once every thread has built its sandboxes and agent', asy
 test('each thread\'s sandboxes get its share of the cores as worker processes, not all of them', async () => {
   const plugin = fileURLToPath(new URL('../../fixtures/plugins/probe-sandbox.ts', import.meta.url));
   const config = smallConfig({ plugins: [plugin], sandbox: 'probe-sandbox' });
-  const ctx = { suite: 's', sandboxes: { get: () => Promise.reject(new Error('not here')), close: async () => {} }, agent: { id: 'r', label: 'r', kind: 'reference' as const, start: () => ({ act: async () => ({ reply: '' }) }) }, limits: {}, attempts: 1, withHint: false, runSeed: 1 };
+  const ctx = { suite: 's', sandboxes: { get: () => Promise.reject(new Error('not here')), close: async () => {} }, agent: { id: 'r', label: 'r', kind: 'reference' as const, workerThreads: true, start: () => ({ act: async () => ({ reply: '' }) }) }, limits: {}, attempts: 1, withHint: false, runSeed: 1 };
   for (const threads of [1, 2]) {
     const pool = createThreadPool({ config, workers: threads });
     try {
@@ -83,7 +83,7 @@ test('each thread\'s sandboxes get its share of the cores as worker processes, n
 test('a closed pool refuses work', async () => {
   const pool = createThreadPool({ config: smallConfig(), workers: 1 });
   await pool.close();
-  const ctx = { suite: 's', sandboxes: { get: () => Promise.reject(new Error('x')), close: async () => {} }, agent: { id: 'r', label: 'r', kind: 'reference' as const, start: () => ({ act: async () => ({ reply: '' }) }) }, limits: {}, attempts: 1, withHint: false, runSeed: 1 };
+  const ctx = { suite: 's', sandboxes: { get: () => Promise.reject(new Error('x')), close: async () => {} }, agent: { id: 'r', label: 'r', kind: 'reference' as const, workerThreads: true, start: () => ({ act: async () => ({ reply: '' }) }) }, limits: {}, attempts: 1, withHint: false, runSeed: 1 };
   try {
     await pool.evaluate({ id: 'x', language: 'javascript', source: '' }, 1, ctx);
     assert.unreachable('should reject');

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startWireServer } from '../../helpers/wire-servers.js';
 import openai from '../../../plugins/providers/openai.js';
-import { createLLMValidator, reviewDecision } from '../../../core/roles/llm-validator.js';
+import { createLLMReviewer, reviewDecision } from '../../../core/roles/llm-reviewer.js';
 import type { GateVerdict } from '../../../core/results.js';
 
 const program = { id: 'r0-e1', language: 'python' as const, source: 'class ProductEnv: ...' };
@@ -24,7 +24,7 @@ test('reviews through the provider: the program and its first observation go out
       { kind: 'error', status: 400, message: 'bad request' },
     );
     const provider = await openai.create({ model: 'judge', apiKey: 'sk-validator-test-0123456789', baseURL: server.baseURL });
-    const reviewer = createLLMValidator(provider);
+    const reviewer = createLLMReviewer(provider);
     const rejected = await reviewer.review(program, verdict);
     assert.equal(rejected, { accepted: false, reason: 'The observation gives the product away.', by: 'openai:judge' });
     const messages = server.requests[0]!.body.messages as { role: string; content: string }[];

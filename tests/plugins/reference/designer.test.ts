@@ -1,9 +1,9 @@
 /** The reference designer: deterministic, spread over families, and adaptive toward the solve-rate band. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { DesignRequest, EnvironmentProgram, EnvironmentRecord } from '../../../../core/types.js';
-import { createReferenceDesigner, START_DIFFICULTY } from '../../../../plugins/providers/reference/designer.js';
-import { FAMILIES } from '../../../../plugins/providers/reference/families/index.js';
+import type { DesignRequest, EnvironmentProgram, EnvironmentRecord } from '../../../core/types.js';
+import { createReferenceDesigner, START_DIFFICULTY } from '../../../plugins/reference/designer.js';
+import { FAMILIES } from '../../../plugins/reference/families/index.js';
 import { loadProgram, referenceWins } from './load-program.js';
 
 const designer = createReferenceDesigner();

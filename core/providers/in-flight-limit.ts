@@ -1,12 +1,12 @@
 /**
- * A concurrency limit: at most `limit` holders at once, the rest wait in arrival order.
+ * A limit of requests in flight: at most `limit` holders at once, the rest wait in arrival order.
  */
-export class ConcurrencyLimit {
+export class InFlightLimit {
   private active = 0;
   private readonly waiting: { resolve: () => void; reject: (reason: unknown) => void; signal?: AbortSignal; onAbort?: () => void }[] = [];
 
   constructor(readonly limit: number) {
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`concurrency must be a positive integer, got ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`the limit of requests in flight must be a positive integer, got ${limit}`);
   }
 
   get inFlight(): number {

@@ -4,7 +4,7 @@
  * with a node budget in an order seeded by the attempt's seed, so its win rate is graded and
  * falls as difficulty grows. Tasks it cannot read get `\boxed{?}` (a loss).
  */
-import type { Agent, AgentEpisode, AgentEpisodeContext } from '../../../core/types.js';
+import type { Agent, AgentEpisode, AgentEpisodeContext } from '../../index.js';
 import { createRandom } from './random.js';
 import { GIVE_UP_REPLY } from './solvers/solver.js';
 import { solverFor } from './solvers/index.js';
@@ -27,6 +27,8 @@ export function createReferenceAgent(options: ReferenceAgentOptions = {}): Agent
     id: 'reference',
     label: 'reference policy: budgeted search agent (offline, deterministic)',
     kind: 'reference',
+    // A CPU-bound search with no model behind it: worth a core of its own in each thread.
+    workerThreads: true,
     start(context: AgentEpisodeContext): AgentEpisode {
       const solver = solverFor(context.observation);
       const share = context.horizon > 1 ? TURN_SHARE : 1;

@@ -1,5 +1,5 @@
 /**
- * The optional LLM validator: SPADE's "accept unless there is a clear fatal bug" review of an
+ * The optional LLM reviewer: SPADE's "accept unless there is a clear fatal bug" review of an
  * environment after it passed the executable gate. Its verdict is recorded apart from the
  * gate's (EnvironmentSummary.review); a rejection keeps the environment out of play.
  * A reply with no verdict, or a review call that fails, accepts: the review is a filter for
@@ -8,7 +8,7 @@
 import type { EnvironmentProgram, Provider } from '../types.js';
 import type { GateVerdict, ReviewRecord } from '../results.js';
 import { boxedAction } from './boxed-action.js';
-import { reviewMessages } from './prompts/validator.js';
+import { reviewMessages } from './prompts/reviewer.js';
 
 /** Reviews environments the gate accepted. */
 export interface EnvironmentReviewer {
@@ -16,7 +16,7 @@ export interface EnvironmentReviewer {
   review(program: EnvironmentProgram, verdict: GateVerdict, signal?: AbortSignal): Promise<ReviewRecord>;
 }
 
-export interface LLMValidatorOptions {
+export interface LLMReviewerOptions {
   temperature?: number;
   maxTokens?: number;
 }
@@ -33,7 +33,7 @@ export function reviewDecision(reply: string): 'accept' | 'reject' | undefined {
   return last ? (last.startsWith('accept') ? 'accept' : 'reject') : undefined;
 }
 
-export function createLLMValidator(provider: Provider, options: LLMValidatorOptions = {}): EnvironmentReviewer {
+export function createLLMReviewer(provider: Provider, options: LLMReviewerOptions = {}): EnvironmentReviewer {
   return {
     id: provider.id,
     async review(program, verdict, signal) {

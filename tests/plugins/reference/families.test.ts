@@ -1,7 +1,7 @@
 /** Every reference family writes programs that keep SPADE's contract and are fair, verifiable tasks. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FAMILIES } from '../../../../plugins/providers/reference/families/index.js';
+import { FAMILIES } from '../../../plugins/reference/families/index.js';
 import { loadProgram, referenceWins, type PlainEnvironment } from './load-program.js';
 
 const DIFFICULTIES = [1, 5, 10];

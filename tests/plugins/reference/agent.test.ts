@@ -1,8 +1,8 @@
 /** The reference agent: a graded frontier over difficulty, helped by the hint, deterministic per seed. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createReferenceAgent } from '../../../../plugins/providers/reference/agent.js';
-import { FAMILIES } from '../../../../plugins/providers/reference/families/index.js';
+import { createReferenceAgent } from '../../../plugins/reference/agent.js';
+import { FAMILIES } from '../../../plugins/reference/families/index.js';
 import { agentWins, loadProgram } from './load-program.js';
 
 const agent = createReferenceAgent();

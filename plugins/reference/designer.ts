@@ -4,7 +4,7 @@
  * moves each family's difficulty toward SPADE's band (no-hint solve rate 0.4-0.6): up when the
  * agent solves a family too often, down when too rarely.
  */
-import type { Designer, DesignRequest, EnvironmentProgram, EnvironmentRecord } from '../../../core/types.js';
+import type { Designer, DesignRequest, EnvironmentProgram, EnvironmentRecord } from '../../index.js';
 import { clampDifficulty, type Family } from './family.js';
 import { FAMILIES } from './families/index.js';
 import { createRandom, randomInt } from './random.js';

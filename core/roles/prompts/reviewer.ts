@@ -1,5 +1,5 @@
 /**
- * The LLM validator's prompt, after SPADE's review: read an environment that already passed
+ * The LLM reviewer's prompt, after SPADE's review: read an environment that already passed
  * the executable gate and accept it unless it has a clear, fatal bug.
  */
 import type { ChatMessage, EnvironmentProgram } from '../../types.js';

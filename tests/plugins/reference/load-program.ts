@@ -3,7 +3,7 @@
  * context per program, no host globals. (The real sandboxes live in plugins/sandboxes/.)
  */
 import vm from 'node:vm';
-import type { Agent } from '../../../../core/types.js';
+import type { Agent } from '../../../core/types.js';
 
 export interface PlainEnvironment {
   reset(seed: number): [string, Record<string, unknown>];

@@ -1,0 +1,136 @@
+/**
+ * The flags of `spade-bench run`, their --help and the README's option table, all produced from
+ * the table of options (core/options.ts); and the flags given, turned into a partial config
+ * that is validated like a config file.
+ */
+import type { Argv, Options } from 'yargs';
+import { UsageError } from '../errors.js';
+import { bool } from '../schema.js';
+import { validateConfig, type RenamedKey, type UserConfig } from '../config.js';
+import { defaultValue, flatten, INVOCATION_OPTIONS, RUN_OPTIONS, type Option } from '../options.js';
+
+/** The flags `spade-bench run` reads itself (the others become config keys). */
+export interface RunArgs {
+  [flag: string]: unknown;
+  config?: string;
+  out?: string;
+  resume?: boolean;
+  validateOnly?: boolean;
+  workers?: number;
+  shard?: string;
+  redis?: string;
+}
+
+/** One documented option: its config key (none for an invocation's option) and its group. */
+interface Row {
+  key?: string;
+  option: Option<unknown>;
+  group: string;
+}
+
+const RUN_GROUP = 'Run';
+const INVOCATION_GROUP = 'This invocation (not recorded in the run\'s config)';
+
+/** Every option in the order help and README show them: the run's keys, each section's, then the invocation's. */
+function rows(): Row[] {
+  const run = flatten(RUN_OPTIONS).map(({ path, option, section }) => ({ key: path, option, group: section || RUN_GROUP }));
+  const groups = [...new Set(run.map((r) => r.group))];
+  const invocation = flatten(INVOCATION_OPTIONS).map(({ option }) => ({ option, group: INVOCATION_GROUP }));
+  return [...groups.flatMap((g) => run.filter((r) => r.group === g)), ...invocation];
+}
+
+const camel = (flag: string): string => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+const kebab = (key: string): string => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+const isBoolean = (option: Option<unknown>): boolean => option.schema === bool;
+
+/** The default as help and README show it (backticks mark literal values; help drops them). */
+export function shownDefault(option: Option<unknown>): string | undefined {
+  if (option.shown) return option.shown;
+  const value = defaultValue(option);
+  if (value === undefined) return undefined;
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'boolean') return value ? 'on' : 'off';
+  if (Array.isArray(value)) return value.length ? `\`${value.join(',')}\`` : 'none';
+  if (typeof value === 'object') return Object.keys(value as object).length ? `\`${JSON.stringify(value)}\`` : 'none';
+  return `\`${String(value)}\``;
+}
+
+const oldName = (option: Option<unknown>): string =>
+  option.renamedFrom ? ` (--${kebab(option.renamedFrom)}, its old name, still works)` : '';
+
+/** A numeric flag whose wrong value is reported as typed ("--rounds: expected a number, got \"many\""). */
+const numeric = (flag: string) => (value: unknown): number | undefined => {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (typeof value === 'boolean' || String(value).trim() === '' || !Number.isFinite(n)) throw new UsageError(`--${flag}: expected a number, got ${JSON.stringify(value)}`);
+  return n;
+};
+
+/** The yargs option of one table entry. */
+export function flagOption(option: Option<unknown>): Options {
+  const shown = shownDefault(option);
+  const describe = `${option.describe}${oldName(option)}${shown ? ` [default: ${shown.replace(/`/g, '')}]` : ''}`;
+  if (isBoolean(option)) return { type: 'boolean', describe };
+  return option.parse === 'number' ? { type: 'string', coerce: numeric(option.flag!), describe } : { type: 'string', describe };
+}
+
+/** Every flag of `spade-bench run`, grouped in --help as in the README. */
+export function runOptions(y: Argv): Argv {
+  let argv = y.strictOptions();
+  const groups = new Map<string, string[]>();
+  for (const { option, group } of rows()) {
+    if (!option.flag) continue;
+    argv = argv.option(option.flag, flagOption(option));
+    if (option.renamedFrom) {
+      const old = kebab(option.renamedFrom);
+      argv = argv.option(old, { ...flagOption(option), hidden: true, deprecated: `use --${option.flag}` });
+    }
+    groups.set(group, [...(groups.get(group) ?? []), option.flag]);
+  }
+  for (const [group, flags] of groups) argv = argv.group(flags, `${group}:`);
+  const fileOnly = [...new Set(flatten(RUN_OPTIONS).filter((r) => !r.option.flag).map((r) => r.path.split('.')[0]!))];
+  return argv.epilogue(`Keys with no flag (${fileOnly.join(', ')}) are set in the config file; the README lists every key with its default.`);
+}
+
+function parseFlag(option: Option<unknown>, value: unknown): unknown {
+  if (option.parse === 'list' && typeof value === 'string') return value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (option.parse === 'count-or-share' && typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
+/** CLI flags as a partial config, validated with the same schema as the file (the message names the key path). */
+export function flagsToConfig(args: RunArgs, onRenamed?: (key: RenamedKey) => void): UserConfig {
+  const config: Record<string, unknown> = {};
+  for (const { path, option } of flatten(RUN_OPTIONS)) {
+    if (!option.flag) continue;
+    let value = args[camel(option.flag)];
+    if (option.renamedFrom && args[option.renamedFrom] !== undefined) {
+      const old = kebab(option.renamedFrom);
+      if (value !== undefined) throw new UsageError(`--${old} is the old name of --${option.flag}: give only --${option.flag}`);
+      value = args[option.renamedFrom];
+      onRenamed?.({ from: `--${old}`, to: `--${option.flag}` });
+    }
+    if (value === undefined) continue;
+    const keys = path.split('.');
+    let at = config;
+    for (const key of keys.slice(0, -1)) at = (at[key] ??= {}) as Record<string, unknown>;
+    at[keys.at(-1)!] = parseFlag(option, value);
+  }
+  // NaN from a non-numeric flag fails validation with the flag's key path.
+  return validateConfig(config, 'command line');
+}
+
+const cell = (text: string): string => text.replace(/\|/g, '\\|');
+
+/** The README's table of run options: every flag and config key, what it does, and its default. */
+export function optionsMarkdown(): string {
+  const lines = ['| flag | config key | meaning | default |', '|---|---|---|---|'];
+  for (const { key, option } of rows()) {
+    const flag = !option.flag ? '' : isBoolean(option) && defaultValue(option) === true
+      ? `\`--${option.flag}\`, \`--no-${option.flag}\``
+      : `\`--${option.flag}${option.arg ? ` ${option.arg}` : ''}\``;
+    const describe = option.renamedFrom ? `${option.describe} (\`--${kebab(option.renamedFrom)}\` and \`${key!.replace(/[^.]+$/, option.renamedFrom)}\`, its old names, still work)` : option.describe;
+    lines.push(`| ${flag} | ${key ? `\`${key}\`` : ''} | ${cell(describe)} | ${cell(shownDefault(option) ?? '')} |`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,58 @@
+/**
+ * Environment programs: the source code of one environment with SPADE's interface, and what
+ * its reset() and step() return. Types only; the contract checks are in core/contract.ts.
+ */
+export type Language = 'javascript' | 'python';
+
+/**
+ * Source code that defines one environment class with SPADE's interface:
+ *   reset(seed) -> [observation, info]
+ *   step(action) -> [observation, reward, terminated, truncated, info]
+ *   optional solution() -> string        (single-answer environments: the exact answer)
+ *   optional hint() -> string            (SPADE's privileged hint)
+ *   optional referenceAction(observation) -> string  (multi-turn: a policy that proves it winnable)
+ * The agent's action is its whole reply; answers and commands are wrapped in \boxed{...}.
+ */
+export interface EnvironmentProgram {
+  /** Stable id, unique within a run (e.g. `r2-e5` or `procedural/hanoi-h8-003`). */
+  id: string;
+  language: Language;
+  source: string;
+  meta?: EnvironmentMeta;
+}
+
+export interface EnvironmentMeta {
+  /** Family or generator name (reference designer, suites). */
+  family?: string;
+  /** Difficulty on the family's own scale, 1 (easiest) to 10. */
+  difficulty?: number;
+  /** The most turns an episode may take (1 for single-answer environments). */
+  horizon?: number;
+  /** Where the program came from: `reference-designer`, `openai:gpt-4.1-mini`, `procedural`, a file path... */
+  origin?: string;
+  /** Free-form parameters of the generator. */
+  params?: Record<string, unknown>;
+  /**
+   * A task of a curated static dataset (GSM8K, HumanEval, a user's `jsonl:` file), written by
+   * people rather than by the designer under test. The gate still proves it verifiable (loads,
+   * deterministic, the reference wins, wrong answers lose) but does not hold against it what
+   * only judges a designer: the task text mentioning the answer (a word problem's answer is
+   * often one of its numbers) or random play guessing a one-digit answer (GSM8K answers 1, 2).
+   */
+  curated?: boolean;
+}
+
+export type Info = Record<string, unknown>;
+
+export interface ResetResult {
+  observation: string;
+  info: Info;
+}
+
+export interface StepResult {
+  observation: string;
+  reward: number;
+  terminated: boolean;
+  truncated: boolean;
+  info: Info;
+}

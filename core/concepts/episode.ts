@@ -1,0 +1,51 @@
+/**
+ * Episodes: one agent playing one loaded environment from reset() to its end, and what is
+ * recorded of it. Types only; core/episode.ts plays them.
+ */
+import type { ChatMessage, TokenUsage } from './provider.js';
+import type { SandboxFailureKind } from './sandbox.js';
+
+export interface EpisodeStep {
+  action: string;
+  observation: string;
+  reward: number;
+  terminated: boolean;
+  truncated: boolean;
+}
+
+export type EpisodeOutcome = 'won' | 'lost' | 'errored';
+
+/** What made an episode `errored`: the kind of the sandbox failure, or `agent` when the agent (or its model provider) failed. */
+export type EpisodeErrorKind = SandboxFailureKind | 'agent';
+
+export interface EpisodeResult {
+  suite: string;
+  environmentId: string;
+  round?: number;
+  attempt: number;
+  withHint: boolean;
+  seed: number;
+  horizon: number;
+  outcome: EpisodeOutcome;
+  /** Turns taken (steps). */
+  turns: number;
+  /** Sum of rewards. */
+  totalReward: number;
+  /** Why the episode errored, in words (for people; code tests `errorKind`). */
+  error?: string;
+  /** The kind of failure that made the episode `errored` (a timeout is `timeout`). */
+  errorKind?: EpisodeErrorKind;
+  usage?: TokenUsage;
+  costUsd?: number;
+  wallMs: number;
+  /** The trajectory; kept only for a sample of episodes in results. */
+  steps?: EpisodeStep[];
+  firstObservation?: string;
+  /** The reward of every step, for every episode (RL export). */
+  rewards?: number[];
+  /** How the last step ended the episode. */
+  terminated?: boolean;
+  truncated?: boolean;
+  /** The agent's conversation (LLM agents), kept in the journal for export. */
+  messages?: ChatMessage[];
+}

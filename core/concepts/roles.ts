@@ -1,0 +1,104 @@
+/**
+ * The two roles of self-play: the designer writes environment programs, the agent plays them.
+ * Either is a model behind a provider or the offline reference policy. Types only.
+ */
+import type { EnvironmentProgram } from './environment.js';
+import type { ChatMessage, TokenUsage } from './provider.js';
+import type { GateVerdict } from './verdict.js';
+
+/** What the environment memory keeps about one past environment. */
+export interface EnvironmentRecord {
+  id: string;
+  round: number;
+  family?: string;
+  difficulty?: number;
+  horizon?: number;
+  valid: boolean;
+  reason?: string;
+  /** Win rate without the hint. */
+  solveRate?: number;
+  /** Win rate with the hint minus without. */
+  regret?: number;
+  designerReward?: number;
+  /** The first observation (task text). */
+  task?: string;
+  source?: string;
+}
+
+export interface DesignRequest {
+  round: number;
+  /** How many environments to write this round. */
+  count: number;
+  /** Seed for this round's designs. */
+  seed: number;
+  /** The environment memory (most recent last), at most a few hundred records. */
+  memory: readonly EnvironmentRecord[];
+  /** The agent's solve rate in each past round, oldest first. */
+  recentSolveRates: readonly number[];
+  signal?: AbortSignal;
+}
+
+export interface Designer {
+  readonly id: string;
+  /** Shown in every report, e.g. `reference policy (offline, deterministic)`. */
+  readonly label: string;
+  readonly kind: 'reference' | 'llm';
+  design(request: DesignRequest): Promise<EnvironmentProgram[]>;
+  /**
+   * Optional: rewrite a program the gate rejected, given the gate's verdict. The
+   * self-play loop calls it at most `repairs` times per slot; the result is gated again.
+   */
+  repair?(program: EnvironmentProgram, verdict: GateVerdict, request: RepairRequest): Promise<EnvironmentProgram>;
+}
+
+/** What a designer's repair() is told besides the program and verdict. */
+export interface RepairRequest {
+  round: number;
+  /** 1 for the first repair of a slot, 2 for the second... */
+  attempt: number;
+  /** Id of the slot's first program (`r0-e3`); a repair is `r0-e3-fix1`. */
+  originalId: string;
+  seed: number;
+  signal?: AbortSignal;
+}
+
+export interface AgentEpisodeContext {
+  environment: EnvironmentProgram;
+  /** The first observation, from reset(). */
+  observation: string;
+  /** The privileged hint, when this episode is played with it. */
+  hint?: string;
+  /** Seed of this attempt (the agent's own randomness). */
+  seed: number;
+  /** The most turns the episode may take. */
+  horizon: number;
+  signal?: AbortSignal;
+}
+
+export interface AgentTurn {
+  /** The whole reply; the environment reads the \boxed{...} action in it. */
+  reply: string;
+  usage?: TokenUsage;
+  costUsd?: number;
+}
+
+export interface AgentEpisode {
+  /** Called with the first observation, then with each new observation. */
+  act(observation: string, turn: number): Promise<AgentTurn>;
+  /** Optional: the whole conversation so far (LLM agents), kept with the episode for export. */
+  transcript?(): ChatMessage[];
+}
+
+export interface Agent {
+  readonly id: string;
+  readonly label: string;
+  readonly kind: 'reference' | 'llm';
+  /**
+   * The agent can be played in worker threads, each building its own from the run's config:
+   * true for agents that compute offline (the reference policy), which keep a core busy. An
+   * agent that waits on a model leaves it unset and stays on the main thread, where its
+   * provider's limits are shared by every environment.
+   */
+  readonly workerThreads?: boolean;
+  start(context: AgentEpisodeContext): AgentEpisode | Promise<AgentEpisode>;
+}

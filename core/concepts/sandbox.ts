@@ -1,0 +1,60 @@
+/**
+ * Sandboxes: load an environment program and run its methods under limits. A failure is a
+ * classified result (SandboxFailureKind, thrown as core/errors.ts's SandboxError), never a
+ * crash of the run. Types only; the default limits are in core/options.ts.
+ */
+import type { EnvironmentProgram, Language, ResetResult, StepResult } from './environment.js';
+
+/** How a sandboxed call can fail. A failure is a classified result, never a crash of the run. */
+export type SandboxFailureKind =
+  | 'syntax' // the program does not parse
+  | 'load' // it parses but defines no usable environment class, or its constructor throws
+  | 'timeout' // a call ran past its wall-time limit
+  | 'memory' // the environment exceeded its memory limit
+  | 'output-limit' // a returned observation/info/output was larger than allowed
+  | 'call-limit' // more calls than allowed for one environment
+  | 'crash' // the method threw
+  | 'contract' // the method returned something that breaks SPADE's interface
+  | 'escape-attempt' // the program tried to reach the host (process, require, files, network)
+  | 'missing-method'; // an optional method (solution, hint, referenceAction) was called but is absent
+
+export interface SandboxLimits {
+  /** Wall time per method call, in milliseconds. */
+  callTimeoutMs: number;
+  /** Memory per environment (per isolate / interpreter), in MiB. */
+  memoryMb: number;
+  /** Largest observation, info or printed output of one call, in bytes (UTF-8 of its JSON). */
+  maxOutputBytes: number;
+  /** Most method calls on one loaded environment. */
+  maxCalls: number;
+}
+
+export interface EnvironmentCapabilities {
+  solution: boolean;
+  hint: boolean;
+  referenceAction: boolean;
+}
+
+/** An environment program loaded in a sandbox. Every method may reject with a SandboxError. */
+export interface LoadedEnvironment {
+  readonly capabilities: EnvironmentCapabilities;
+  reset(seed: number): Promise<ResetResult>;
+  step(action: string): Promise<StepResult>;
+  solution(): Promise<string>;
+  hint(): Promise<string>;
+  referenceAction(observation: string): Promise<string>;
+  /** Free the environment's context. Safe to call twice. */
+  dispose(): Promise<void>;
+}
+
+export interface Sandbox {
+  readonly id: string;
+  readonly languages: readonly Language[];
+  /** Protections actually in force, in words (shown by `spade-bench list` and in reports). */
+  readonly protections: readonly string[];
+  /** True when the sandbox is NOT a security boundary (vm2). Reports say so. */
+  readonly insecure?: boolean;
+  load(program: EnvironmentProgram, limits?: Partial<SandboxLimits>): Promise<LoadedEnvironment>;
+  /** Release workers, isolates and interpreters. */
+  close(): Promise<void>;
+}

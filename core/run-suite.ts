@@ -1,0 +1,174 @@
+/**
+ * One suite of a run, the same way for the self-play pool and for static suites: runSuite()
+ * does the bookkeeping every suite shares (progress, journal, usage, latencies, metrics), and
+ * a plan says what is particular to the suite (self-play's rounds, a static suite's tasks).
+ */
+import type { Suite, SuiteTask } from './types.js';
+import type { EnvironmentSummary, RoundSummary, SuiteResult, UsageMetrics } from './results.js';
+import type { SpadeConfig } from './config.js';
+import type { Evaluation, EvaluationContext, Evaluator } from './evaluate.js';
+import type { Journal } from './journal.js';
+import type { PriorWork } from './resume.js';
+import type { ProgressEvent, RunSetup } from './run.js';
+import { runSelfPlay } from './selfplay.js';
+import { mapLimit } from './concurrency.js';
+import { usageBetween } from './providers/stats.js';
+import { diversityMetrics, successMetrics, throughputMetrics, validityMetrics } from './metrics/index.js';
+
+/** The id of the self-play pool among a run's suites. */
+export const SELFPLAY_SUITE = 'spade';
+
+/** Sum up one suite's evaluations into its metrics. */
+export function suiteResult(
+  id: string,
+  kind: SuiteResult['kind'],
+  evaluations: readonly Evaluation[],
+  wallSec: number,
+  rounds: RoundSummary[],
+  usage: UsageMetrics,
+  providerCallMs: number[] = [],
+): SuiteResult {
+  const episodes = evaluations.flatMap((e) => e.episodes);
+  const accepted = evaluations.filter((e) => e.verdict.verdict !== 'invalid');
+  const tasks = accepted.map((e) => e.verdict.firstObservation ?? '').filter((t) => t !== '');
+  const environments: EnvironmentSummary[] = evaluations.map((e) => e.summary);
+  return {
+    id,
+    kind,
+    metrics: {
+      validity: validityMetrics(evaluations.map((e) => e.verdict)),
+      diversity: diversityMetrics(tasks, accepted.map((e) => ({ source: e.program.source, language: e.program.language }))),
+      throughput: throughputMetrics(episodes, wallSec, kind === 'selfplay' ? evaluations.length : undefined, {
+        valid: accepted.length,
+        tokens: usage.inputTokens + usage.outputTokens,
+        providerCallMs,
+        sandboxCallMs: evaluations.flatMap((e) => e.sandboxCallMs ?? []),
+      }),
+      // Success is measured without the hint, the way the agent meets the task.
+      success: successMetrics(episodes.filter((e) => !e.withHint)),
+      usage,
+    },
+    rounds,
+    environments,
+  };
+}
+
+/** One suite of a run, as runSuite() plays it: the self-play pool or a static suite. */
+export interface SuitePlan {
+  id: string;
+  kind: SuiteResult['kind'];
+  /** Load what the suite needs (a static suite's tasks); how many environments and episodes to expect. */
+  start(): Promise<{ environments: number; episodes: number; notice?: string }>;
+  /** Evaluate the suite's environments, handing each to `record` the moment it is done. */
+  play(context: Omit<EvaluationContext, 'round' | 'withHint'>, record: (e: Evaluation) => void): Promise<{ evaluations: Evaluation[]; rounds: RoundSummary[] }>;
+  /** Malformed records the suite skipped (`--skip-bad`). */
+  skipped?(): number;
+}
+
+/** What every suite of a run shares: its journal, its progress, the clocks of its providers. */
+export interface RunBooks {
+  journal: Journal;
+  emit: (event: ProgressEvent) => void;
+  usage: () => UsageMetrics;
+  latencyMark: () => number[];
+  latencySince: (mark: number[]) => number[];
+  /** The evaluation context of a suite: the run's sandboxes, agent, limits, seed, signal and journal callbacks. */
+  context(suite: string): Omit<EvaluationContext, 'round' | 'withHint'>;
+  prior?: PriorWork;
+}
+
+/**
+ * One suite, with the bookkeeping every suite shares: progress at its start and end, each
+ * evaluation journaled as it is done, usage and latencies over the suite's span, and the
+ * suite's end journaled at a checkpoint.
+ */
+export async function runSuite(plan: SuitePlan, books: RunBooks): Promise<SuiteResult> {
+  const suite = plan.id;
+  const expected = await plan.start();
+  books.emit({ type: 'suite-start', suite, kind: plan.kind, environments: expected.environments, episodes: expected.episodes });
+  if (expected.notice) books.emit({ type: 'notice', message: expected.notice });
+  const started = performance.now();
+  const usageBefore = books.usage();
+  const mark = books.latencyMark();
+  const { evaluations, rounds } = await plan.play(books.context(suite), (e) => {
+    if (!books.prior?.environmentDone(suite, e.program.id)) books.journal.append({ type: 'environment', suite, round: e.summary.round, environment: e.summary });
+    books.emit({ type: 'environment', suite, verdict: e.verdict.verdict });
+  });
+  const wallSec = (performance.now() - started) / 1000;
+  const result = suiteResult(suite, plan.kind, evaluations, wallSec, rounds, usageBetween(usageBefore, books.usage()), books.latencySince(mark));
+  const skipped = plan.skipped?.() ?? 0;
+  if (skipped) result.skippedRecords = skipped;
+  books.journal.append({ type: 'suite-end', suite, wallSec });
+  books.journal.checkpoint();
+  books.emit({ type: 'suite-end', suite, result });
+  return result;
+}
+
+/** The self-play pool: rounds of design, gate, play and reward, each round journaled. */
+export function selfPlayPlan(setup: RunSetup, journal: Journal, emit: (event: ProgressEvent) => void, evaluate: Evaluator): SuitePlan {
+  const { config } = setup;
+  const { rounds, envsPerRound, attempts } = config.selfplay;
+  const suite = SELFPLAY_SUITE;
+  return {
+    id: suite,
+    kind: 'selfplay',
+    start: async () => ({ environments: rounds * envsPerRound, episodes: rounds * envsPerRound * attempts * 2 }),
+    async play(context, record) {
+      const played = await runSelfPlay({
+        designer: setup.designer,
+        rounds,
+        envsPerRound,
+        reward: config.selfplay.reward,
+        concurrency: config.concurrency,
+        context,
+        evaluator: evaluate,
+        repairs: config.selfplay.repairs,
+        reviewer: setup.reviewer,
+        onReviewed: (program, review) => journal.append({ type: 'review', suite, id: program.id, review }),
+        onDesigned: (round, programs) => {
+          journal.append({ type: 'designed', suite, round, programs });
+          emit({ type: 'designed', suite, round, count: programs.length });
+        },
+        onEvaluation: record,
+        onRound: (summary) => {
+          journal.append({ type: 'round', suite, summary });
+          journal.checkpoint();
+          emit({ type: 'round', suite, summary, rounds });
+        },
+      });
+      return { evaluations: played.evaluations, rounds: played.rounds };
+    },
+  };
+}
+
+/** A static suite: its tasks, each gated and played without the hint, `concurrency` at once. */
+export function staticPlan(suite: Suite, config: SpadeConfig, evaluate: Evaluator): SuitePlan {
+  let tasks: SuiteTask[] = [];
+  return {
+    id: suite.id,
+    kind: 'static',
+    async start() {
+      tasks = await suite.tasks({ limit: config.limit, dataDir: config.dataDir });
+      const skipped = suite.skipped ?? 0;
+      const notice = skipped ? `${suite.id}: skipped ${skipped} malformed record(s) (--skip-bad); first: ${suite.firstProblem}` : undefined;
+      return { environments: tasks.length, episodes: tasks.length * config.selfplay.attempts, notice };
+    },
+    async play(base, record) {
+      // A suite may need more than the run's limits (HumanEval's slowest canonical solution).
+      const context: EvaluationContext = { ...base, withHint: false, limits: { ...suite.limits, ...config.limits } };
+      const evaluations = await mapLimit(
+        tasks,
+        config.concurrency,
+        async (task) => {
+          const e = await evaluate(task.program, task.seed, context);
+          record(e);
+          return e;
+        },
+        () => base.signal?.aborted ?? false,
+      );
+      return { evaluations: evaluations.filter((e): e is Evaluation => e !== undefined), rounds: [] };
+    },
+    skipped: () => suite.skipped ?? 0,
+  };
+}
+
