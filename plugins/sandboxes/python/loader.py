@@ -1,10 +1,24 @@
 """
-The Python side of the pyodide sandbox: run once per interpreter, before any environment.
+How both Python sandboxes load and run environment programs: the `pyodide` sandbox (Python in
+WebAssembly) and the `cpython` sandbox (Debian's CPython in a bubblewrap jail) run this same
+file, so a program loads, is seeded, sees the same injected names and is judged the same way in
+either. It is executed once per interpreter, in its own namespace, before any environment, with
+SPADE_RUNTIME set to 'pyodide' or 'cpython' in that namespace.
 
 It loads SPADE-format environment programs unchanged (a class with reset(seed) and step(action),
 optional solution(), hint(), reference_action(obs)) and calls their methods for the host.
 
-Isolation between environments in the same interpreter:
+What differs between the two sandboxes is kept to the RUNTIME section below, and is only this:
+  - third-party packages: the cpython sandbox has numpy, networkx and sympy, and injects numpy
+    as `np` and `numpy` into every program's globals, as SPADE does; Pyodide has no third-party
+    package offline, so a program that imports one of them, or uses `np`/`numpy` without
+    importing it, is refused at load with a reason that names the package and the sandbox
+    that has it;
+  - the message that says how to get a missing package.
+numpy's global random generator is seeded from reset(seed), as `random` is, wherever numpy is loaded.
+
+Isolation between environments in the same interpreter (Pyodide holds several; the cpython
+sandbox forks one process per environment, so there these guards only ever see one):
   - each program runs in a fresh globals dict with its own copy of the builtins (also what
     `import builtins` gives it), its own
     `random` module (seeded from reset(seed)), its own `time` module (time() is fixed) and its
@@ -13,9 +27,9 @@ Isolation between environments in the same interpreter:
     modules listed in GUARDED are compared with a snapshot taken at start-up and restored;
     after every call, sys's hooks, import path and recursion limit are restored;
   - NOT isolated: other mutable state inside shared modules (e.g. a cache in functools, a
-    registered codec, objects reachable through gc), and the Pyodide runtime itself. A program
-    that gets past these guards reaches only the interpreter's own JavaScript, which runs in a
-    jailed child process; the host never trusts it.
+    registered codec, objects reachable through gc), and the interpreter itself. A program
+    that gets past these guards reaches only what its sandbox's jail lets it reach (a jailed
+    child process); the host never trusts it.
 
 Attempts to reach the host (import js / pyodide / subprocess / ctypes, os.system, os._exit,
 reading host paths) are refused and flagged: the call then fails as an escape attempt even if
@@ -24,27 +38,33 @@ the program catches the exception.
 The functions the host calls return JSON text: {"ok": true, "value": ...} or
 {"ok": false, "kind": ..., "message": ...}. They never raise for anything the program does.
 """
+import ast
 import builtins
 import datetime as _real_datetime
+import importlib
 import importlib.abc
 import importlib.util
 import inspect
 import json
 import math
 import operator
+import re
 import sys
 import time as _real_time
 import traceback
 import types
 
-# Private references: a program that patches a shared module must not change what the prelude does.
-# (The prelude also runs with its own copy of the builtins, see interpreter.ts.)
+# Private references: a program that patches a shared module must not change what the loader does.
+# (The loader also runs with its own copy of the builtins: see pyodide/interpreter.ts and cpython/server.py.)
 _dumps, _loads = json.dumps, json.loads
 _isfinite, _isnan = math.isfinite, math.isnan
 _format_exception_only = traceback.format_exception_only
 _signature = inspect.signature
 _find_spec, _module_from_spec = importlib.util.find_spec, importlib.util.module_from_spec
 _ModuleType = types.ModuleType
+_parse, _walk = ast.parse, ast.walk
+_Import, _ImportFrom, _Name, _Load, _arg = ast.Import, ast.ImportFrom, ast.Name, ast.Load, ast.arg
+_Definitions = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _getrecursionlimit, _setrecursionlimit = sys.getrecursionlimit, sys.setrecursionlimit
 _modules = sys.modules
 
@@ -75,6 +95,40 @@ INJECTED_NAMES = {
     'itertools': ('product', 'permutations', 'combinations'),
     'copy': ('deepcopy',),
 }
+
+
+# ---------------------------------------------------------------------------------------------
+# RUNTIME: everything that differs between the pyodide and the cpython sandbox.
+# ---------------------------------------------------------------------------------------------
+RUNTIME = globals().get('SPADE_RUNTIME', 'pyodide')
+# Third-party packages SPADE's and RLVE's programs use; which of them this interpreter has.
+PACKAGES = ('numpy', 'networkx', 'sympy')
+
+
+def _import_packages(names):
+    """The packages of `names` this interpreter has, imported now: once per interpreter, before the
+    guards below refuse what their start-up needs (numpy sets environment variables)."""
+    found = {}
+    for name in names:
+        try:
+            if _find_spec(name) is not None:
+                found[name] = importlib.import_module(name)
+        except Exception:  # installed but broken: treated as missing
+            pass
+    return found
+
+
+_PACKAGE_MODULES = _import_packages(PACKAGES)
+AVAILABLE_PACKAGES = frozenset(_PACKAGE_MODULES)
+# Names SPADE puts in every program's globals for a package (its _COMMON_STDLIB_INJECTIONS).
+INJECTED_PACKAGES = {'np': 'numpy', 'numpy': 'numpy'}
+# How to get a package this interpreter lacks, said in the reason a program is refused with.
+_HOW_TO_GET = {
+    'pyodide': 'the pyodide sandbox has no third-party package offline; run it with '
+               '--python-sandbox cpython (Debian\'s CPython with numpy, networkx and sympy)',
+    'cpython': 'install it for /usr/bin/python3 (apt-get install python3-numpy python3-networkx python3-sympy)',
+}
+_MENTIONS_PACKAGE = re.compile(r'\b(?:' + '|'.join(sorted(set(PACKAGES) | set(INJECTED_PACKAGES))) + r')\b')
 
 
 class SandboxEscape(BaseException):
@@ -165,7 +219,8 @@ _BLOCKING_FINDER = sys.meta_path[0]
 
 def _capped_recursion_limit(limit):
     """Programs may lower the recursion limit, not raise it: past it the JavaScript stack overflows,
-    which Pyodide cannot recover from (the interpreter would have to be replaced)."""
+    which Pyodide cannot recover from (the interpreter would have to be replaced), and CPython's C
+    stack overflows, which kills the process. Both sandboxes cap it, so both judge deep recursion alike."""
     _setrecursionlimit(max(50, min(int(limit), _RECURSION_LIMIT)))
 
 
@@ -292,6 +347,9 @@ class _Environment:
             for item in INJECTED_NAMES.get(name, ()):
                 if hasattr(module, item):
                     self.globals[item] = getattr(module, item)
+        for name, package in INJECTED_PACKAGES.items():
+            if package in AVAILABLE_PACKAGES:
+                self.globals[name] = _PACKAGE_MODULES[package]
         self.source = source
         self.instance = None
 
@@ -325,6 +383,45 @@ class _Environment:
 _environments = {}
 
 
+def _packages_used(source):
+    """The third-party packages a program imports, or uses through SPADE's injected names
+    (`np` loaded but bound nowhere in the program)."""
+    if not _MENTIONS_PACKAGE.search(source):
+        return set()
+    used, loaded, bound = set(), set(), set()
+    try:
+        nodes = list(_walk(_parse(source)))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set()
+    for node in nodes:
+        if isinstance(node, _Import):
+            for alias in node.names:
+                top = alias.name.split('.', 1)[0]
+                bound.add(alias.asname or top)
+                if top in PACKAGES:
+                    used.add(top)
+        elif isinstance(node, _ImportFrom):
+            top = (node.module or '').split('.', 1)[0]
+            if node.level == 0 and top in PACKAGES:
+                used.add(top)
+            bound.update(alias.asname or alias.name for alias in node.names)
+        elif isinstance(node, _Name):
+            (loaded if isinstance(node.ctx, _Load) else bound).add(node.id)
+        elif isinstance(node, _Definitions):
+            bound.add(node.name)
+        elif isinstance(node, _arg):
+            bound.add(node.arg)
+    used.update(INJECTED_PACKAGES[name] for name in loaded - bound if name in INJECTED_PACKAGES)
+    return used
+
+
+def _seed_packages(seed):
+    """numpy's global generator is seeded from reset(seed), as the environment's `random` is."""
+    numpy = _PACKAGE_MODULES.get('numpy')
+    if numpy is not None:
+        numpy.random.seed(seed % 4294967296 if isinstance(seed, int) else 0)
+
+
 def _reply_ok(plain):
     return _dumps({'ok': True, 'value': plain}, allow_nan=False)
 
@@ -351,6 +448,9 @@ def _plain(value, depth):
         return {str(k): _plain(v, depth + 1) for k, v in value.items()}
     if hasattr(value, '__float__') and type(value).__module__ in ('fractions', 'decimal', 'numbers'):
         return _plain(float(value), depth)
+    if type(value).__module__ == 'numpy' and hasattr(value, 'tolist'):
+        # numpy scalars and arrays (the cpython sandbox has numpy): as the Python values they hold.
+        return _plain(value.tolist(), depth + 1)
     return {'$object': type(value).__name__}
 
 
@@ -417,6 +517,10 @@ def spade_load(env_id, source):
         code = compile(source, '<environment>', 'exec')
     except (SyntaxError, ValueError) as error:
         return _reply_fail('syntax', _describe(error))
+    missing = sorted(_packages_used(source) - AVAILABLE_PACKAGES)
+    if missing:
+        names = ', '.join(missing)
+        return _reply_fail('load', f'the program uses {names}, which this sandbox does not have: {_HOW_TO_GET.get(RUNTIME, "install it")}')
     # The new environment's modules are made with the shared ones: undo the last program's changes first.
     _restore_shared_state()
     _restore_sys()
@@ -450,16 +554,18 @@ def spade_load(env_id, source):
 
 
 def spade_call(env_id, method, args_json):
+    """Call a method of a loaded environment; args_json is the JSON text of its arguments, or the list itself."""
     env = _environments.get(env_id)
     if env is None or env.instance is None:
         return _reply_fail('crash', f'environment {env_id} is not loaded')
     instance = env.instance
-    args = _loads(args_json)
+    args = _loads(args_json) if isinstance(args_json, str) else args_json
     if method == 'reset':
         seed = args[0]
 
         def action():
             env.random.seed(seed)
+            _seed_packages(seed)
             if env.seed_style == 'keyword':
                 return instance.reset(seed=seed)
             return instance.reset(seed) if env.seed_style == 'positional' else instance.reset()
