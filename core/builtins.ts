@@ -50,8 +50,15 @@ export const BUILTINS: readonly BuiltinEntry[] = [
   builtin({
     kind: 'sandbox',
     id: 'pyodide',
-    description: 'Python (Pyodide) in a jailed child process per worker: empty environment, no network, read-only file system where the OS allows; the default for .py.',
+    description: 'Python (Pyodide, WebAssembly) in a jailed child process per worker: empty environment, no network, read-only file system where the OS allows; no third-party packages. For .py where cpython\'s jail cannot be set up.',
     create: async (options) => (await import('../plugins/sandboxes/pyodide/sandbox.js')).createPyodideSandbox(options),
+  }),
+  builtin({
+    kind: 'sandbox',
+    id: 'cpython',
+    description: "Python in Debian's CPython with numpy, networkx and sympy, in a bubblewrap jail (no network, read-only files, unprivileged, hard limits; one forked process per environment). The default for .py where its jail works.",
+    create: async (options) => (await import('../plugins/sandboxes/cpython/sandbox.js')).createCpythonSandbox(options),
+    unavailable: async () => (await import('../plugins/sandboxes/cpython/jail.js')).checkJail().problem,
   }),
   builtin({
     kind: 'sandbox',

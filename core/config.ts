@@ -52,6 +52,11 @@ export interface SpadeConfig {
   agent: string;
   /** Sandbox for JavaScript environment programs: `isolated-vm` (default) or `vm2`. */
   sandbox: string;
+  /**
+   * Sandbox for Python environment programs: `cpython` (Debian's CPython with numpy in a
+   * bubblewrap jail) or `pyodide`. Unset: `cpython` where its jail works, else `pyodide`.
+   */
+  pythonSandbox?: 'pyodide' | 'cpython';
   /** `spade` is the self-play pool; the others are static suites (`procedural`, ...). */
   suites: string[];
   seed: number;
@@ -176,6 +181,7 @@ const configSchema = object({
   designer: str,
   agent: str,
   sandbox: str,
+  pythonSandbox: oneOf(['pyodide', 'cpython']),
   suites: list(str, true),
   seed: nonNegInt,
   concurrency: posInt,

@@ -36,6 +36,8 @@ export interface SandboxPlugin {
   id: string;
   description: string;
   create(options: { limits?: Partial<SandboxLimits>; workers?: number }): Sandbox | Promise<Sandbox>;
+  /** Why this sandbox cannot run on this machine, naming the fix; undefined when it can. */
+  unavailable?(): string | undefined | Promise<string | undefined>;
 }
 
 export interface SuitePlugin {

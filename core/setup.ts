@@ -28,10 +28,38 @@ export function createRegistry(cwd = process.cwd()): PluginRegistry {
   return new PluginRegistry(BUILTINS, cwd);
 }
 
+export interface PythonSandboxChoice {
+  id: 'pyodide' | 'cpython';
+  /** Why it is the one in force, in words (`spade-bench list`, the run's first line). */
+  why: string;
+}
+
 /**
- * The sandbox for JavaScript is the configured one; Python gets `pyodide` on first use.
- * `workers` is how many processes a sandbox that has them (Pyodide) may start: one per core
- * by default, fewer where several sets share the cores (worker threads, queue workers).
+ * The sandbox Python programs run in: the configured one (`--python-sandbox`, `pythonSandbox`),
+ * refused with a UsageError naming the fix when it cannot run here; unset, `cpython` where its
+ * jail works, else `pyodide`.
+ */
+export async function choosePythonSandbox(registry: PluginRegistry, config: Pick<SpadeConfig, 'pythonSandbox'>): Promise<PythonSandboxChoice> {
+  const problemOf = async (id: string): Promise<string | undefined> => {
+    const { plugin } = await registry.resolve('sandbox', id);
+    return (plugin as SandboxPlugin).unavailable?.();
+  };
+  if (config.pythonSandbox) {
+    const problem = await problemOf(config.pythonSandbox);
+    if (problem) throw new UsageError(`--python-sandbox ${config.pythonSandbox}: ${problem}`);
+    return { id: config.pythonSandbox, why: 'chosen with --python-sandbox or pythonSandbox in the config' };
+  }
+  const problem = await problemOf('cpython');
+  return problem
+    ? { id: 'pyodide', why: `the default here, because cpython cannot run: ${problem}` }
+    : { id: 'cpython', why: 'the default: its jail works on this machine' };
+}
+
+/**
+ * The sandbox for JavaScript is the configured one; Python gets the configured Python sandbox
+ * (chosen as choosePythonSandbox says when unset) on first use. `workers` is how many processes
+ * a sandbox that has them (pyodide, cpython) may start: one per core by default, fewer where
+ * several sets share the cores (worker threads, queue workers).
  */
 export function createSandboxSet(registry: PluginRegistry, config: SpadeConfig, workers = availableParallelism()): SandboxSet {
   const made = new Map<Language, Promise<Sandbox>>();
@@ -39,11 +67,12 @@ export function createSandboxSet(registry: PluginRegistry, config: SpadeConfig, 
     const { plugin } = await registry.resolve('sandbox', id);
     return (plugin as SandboxPlugin).create({ limits: config.limits, workers: Math.max(1, Math.floor(workers)) });
   };
+  const python = async (): Promise<Sandbox> => create((await choosePythonSandbox(registry, config)).id);
   return {
     get(language) {
       let sandbox = made.get(language);
       if (!sandbox) {
-        sandbox = create(language === 'javascript' ? config.sandbox : 'pyodide');
+        sandbox = language === 'javascript' ? create(config.sandbox) : python();
         made.set(language, sandbox);
       }
       return sandbox;
@@ -124,8 +153,10 @@ export async function resolveRunParts(registry: PluginRegistry, config: SpadeCon
     const options = { dataDir: config.dataDir, skipBad: config.skipBad, ...config.suiteOptions?.[id] };
     suites.push(await (plugin as SuitePlugin).create(argument, options));
   }
-  // Check the sandbox id now, so a typo stops the run before anything is written.
+  // Check the sandbox id now, so a typo stops the run before anything is written; the same for
+  // the Python sandbox, which is then fixed for the whole run (and its workers, and a resume).
   await registry.resolve('sandbox', config.sandbox);
+  config.pythonSandbox = (await choosePythonSandbox(registry, config)).id;
   const providers = new Map<string, Provider>();
   const designer = (await resolveRole(registry, 'designer', config.designer, config, providers)) as Designer;
   const agent = (await resolveRole(registry, 'agent', config.agent, config, providers)) as Agent;

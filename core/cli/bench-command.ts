@@ -43,7 +43,12 @@ export interface EnvironmentCost {
 export async function benchCommand(args: BenchArgs): Promise<number> {
   if (!args.run) throw new UsageError('bench: name a run folder');
   const results = readResults(args.run);
-  const config: SpadeConfig = { ...DEFAULT_CONFIG, sandbox: args.sandbox ?? results.run.sandbox };
+  const recorded = results.run.config?.pythonSandbox;
+  const config: SpadeConfig = {
+    ...DEFAULT_CONFIG,
+    sandbox: args.sandbox ?? results.run.sandbox,
+    pythonSandbox: recorded === 'cpython' || recorded === 'pyodide' ? recorded : undefined,
+  };
   const sandboxes = createSandboxSet(createRegistry(), config);
   const costs: EnvironmentCost[] = [];
   try {

@@ -51,6 +51,7 @@ export function runOptions(y: Argv): Argv {
     .option('designer', { type: 'string', describe: 'Designer: "reference" (offline) or a provider id such as openai:gpt-4.1-mini' })
     .option('agent', { type: 'string', describe: 'Agent: "reference" (offline) or a provider id' })
     .option('sandbox', { type: 'string', describe: 'Sandbox for JavaScript environments: isolated-vm or vm2 [default: isolated-vm]' })
+    .option('python-sandbox', { type: 'string', describe: "Sandbox for Python environments: cpython (Debian's CPython with numpy, networkx, sympy, in a bubblewrap jail) or pyodide [default: cpython where its jail works, else pyodide]" })
     .option('concurrency', { type: 'string', coerce: numeric('concurrency'), describe: 'Environments evaluated at once [default: 8]' })
     .option('limit', { type: 'string', coerce: numeric('limit'), describe: 'At most N tasks per static suite' })
     .option('data-dir', { type: 'string', describe: 'Dataset cache folder [default: ~/.cache/spade-bench]' })
@@ -81,6 +82,7 @@ export interface RunArgs {
   designer?: string;
   agent?: string;
   sandbox?: string;
+  pythonSandbox?: string;
   concurrency?: number;
   limit?: number;
   dataDir?: string;
@@ -103,6 +105,7 @@ export function flagsToConfig(args: RunArgs): UserConfig {
     designer: args.designer,
     agent: args.agent,
     sandbox: args.sandbox,
+    pythonSandbox: args.pythonSandbox,
     concurrency: args.concurrency,
     limit: args.limit,
     dataDir: args.dataDir,
@@ -205,7 +208,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     const where = typeof scaler.workers === 'function'
       ? `${count(await scaler.workers(), 'worker')} on ${redisHost(args.redis!)} now`
       : parts.agent.kind === 'reference' ? count(scaler.workers, 'worker thread') : 'main thread';
-    progress.log(`spade-bench: designer ${parts.designer.label}; agent ${parts.agent.label}; sandbox ${config.sandbox} (${where}); out ${shown(outDir)}`);
+    progress.log(`spade-bench: designer ${parts.designer.label}; agent ${parts.agent.label}; sandbox ${config.sandbox}, Python ${config.pythonSandbox} (${where}); out ${shown(outDir)}`);
     const results = await executeRun({
       config,
       runId: prior?.runId ?? path.basename(outDir),

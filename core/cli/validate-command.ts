@@ -6,17 +6,18 @@
 import type { Argv } from 'yargs';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_CONFIG, type SpadeConfig } from '../config.js';
+import { DEFAULT_CONFIG, validateConfig, type SpadeConfig } from '../config.js';
 import { EXIT, UsageError } from '../errors.js';
 import { validateEnvironment } from '../gate.js';
-import { createRegistry, createSandboxSet } from '../setup.js';
+import { choosePythonSandbox, createRegistry, createSandboxSet } from '../setup.js';
 import type { Language } from '../types.js';
 import type { GateVerdict } from '../results.js';
 
 export function validateOptions(y: Argv): Argv {
   return y
     .positional('files', { type: 'string', array: true, describe: 'Environment programs: .js/.mjs (JavaScript) or .py (Python, SPADE format)' })
-    .option('sandbox', { type: 'string', describe: 'Sandbox for JavaScript programs (Python always runs in pyodide) [default: isolated-vm]' })
+    .option('sandbox', { type: 'string', describe: 'Sandbox for JavaScript programs [default: isolated-vm]' })
+    .option('python-sandbox', { type: 'string', describe: 'Sandbox for Python programs: cpython or pyodide [default: cpython where its jail works, else pyodide]' })
     .option('seed', { type: 'number', describe: 'Seed passed to reset() [default: 1]' })
     .option('json', { type: 'boolean', describe: 'Print a JSON array, one object per file' })
     .strictOptions();
@@ -25,6 +26,7 @@ export function validateOptions(y: Argv): Argv {
 export interface ValidateArgs {
   files?: string[];
   sandbox?: string;
+  pythonSandbox?: string;
   seed?: number;
   json?: boolean;
 }
@@ -56,8 +58,11 @@ export async function validateCommand(args: ValidateArgs): Promise<number> {
     return { file, program: { id: path.basename(file), language, source, meta: { origin: file } } };
   });
   const config: SpadeConfig = { ...DEFAULT_CONFIG, sandbox: args.sandbox ?? DEFAULT_CONFIG.sandbox };
+  if (args.pythonSandbox !== undefined) config.pythonSandbox = validateConfig({ pythonSandbox: args.pythonSandbox }, 'command line').pythonSandbox;
   const registry = createRegistry();
   await registry.resolve('sandbox', config.sandbox);
+  // The Python sandbox is checked before any program runs (a chosen one that cannot run here exits 2).
+  if (programs.some((p) => p.program.language === 'python')) config.pythonSandbox = (await choosePythonSandbox(registry, config)).id;
   const sandboxes = createSandboxSet(registry, config);
   const out: FileVerdict[] = [];
   try {

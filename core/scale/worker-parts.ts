@@ -33,7 +33,7 @@ export class WorkerPartsCache {
   constructor(private readonly cwd = process.cwd(), private readonly keep = 4, private readonly sandboxWorkers = 1) {}
 
   get(config: SpadeConfig): Promise<WorkerParts> {
-    const key = JSON.stringify({ agent: config.agent, sandbox: config.sandbox, plugins: config.plugins, limits: config.limits, providers: config.providers });
+    const key = JSON.stringify({ agent: config.agent, sandbox: config.sandbox, pythonSandbox: config.pythonSandbox, plugins: config.plugins, limits: config.limits, providers: config.providers });
     let parts = this.made.get(key);
     if (parts) {
       this.made.delete(key);

@@ -15,7 +15,8 @@ What differs between the two sandboxes is kept to the RUNTIME section below, and
     importing it, is refused at load with a reason that names the package and the sandbox
     that has it;
   - the message that says how to get a missing package.
-numpy's global random generator is seeded from reset(seed), as `random` is, wherever numpy is loaded.
+numpy's global random generator, and the interpreter's own `random` module, are seeded from
+reset(seed) as well, in both.
 
 Isolation between environments in the same interpreter (Pyodide holds several; the cpython
 sandbox forks one process per environment, so there these guards only ever see one):
@@ -48,6 +49,7 @@ import inspect
 import json
 import math
 import operator
+import random as _shared_random
 import re
 import sys
 import time as _real_time
@@ -415,8 +417,10 @@ def _packages_used(source):
     return used
 
 
-def _seed_packages(seed):
-    """numpy's global generator is seeded from reset(seed), as the environment's `random` is."""
+def _seed_shared_generators(seed):
+    """The generators a program reaches without its own `random` are seeded from reset(seed) too:
+    the interpreter's `random` module (that packages such as networkx hold) and numpy's."""
+    _shared_random.seed(seed)
     numpy = _PACKAGE_MODULES.get('numpy')
     if numpy is not None:
         numpy.random.seed(seed % 4294967296 if isinstance(seed, int) else 0)
@@ -565,7 +569,7 @@ def spade_call(env_id, method, args_json):
 
         def action():
             env.random.seed(seed)
-            _seed_packages(seed)
+            _seed_shared_generators(seed)
             if env.seed_style == 'keyword':
                 return instance.reset(seed=seed)
             return instance.reset(seed) if env.seed_style == 'positional' else instance.reset()
