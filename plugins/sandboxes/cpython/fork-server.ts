@@ -17,7 +17,7 @@ import type { Socket } from 'node:net';
 import { reviveFloats, type LoaderFailureKind } from '../python/replies.js';
 import { encodeFrame, FrameReader } from './frames.js';
 import { makePipes, type Direction } from './pipes.js';
-import { peakGrowth } from './process-tree.js';
+import { childrenOf, parentOf, peakGrowth } from './process-tree.js';
 import type { JailPlan } from './jail.js';
 
 /** What the server reports once it is ready: facts checked from inside the jail. */
@@ -73,6 +73,8 @@ interface Slot {
 
 interface Incarnation {
   child: ChildProcess;
+  /** Host pid of the first process of the sandbox's PID namespace (bwrap's init): killing it ends them all. */
+  initPid?: number;
   control: Socket;
   /** Every host end of its pipes. */
   streams: Socket[];
@@ -253,7 +255,11 @@ export class ForkServer {
     return incarnation;
   }
 
-  /** Kill a sandbox: every process in its PID namespace ends; its environments are gone. */
+  /**
+   * Kill a sandbox: its PID namespace's first process is killed from outside, which ends every
+   * process in the namespace at once, whatever it is doing; bwrap then reaps it and exits (so no
+   * zombie is left). bwrap itself is killed too if it has not gone a moment later.
+   */
   private kill(incarnation: Incarnation): void {
     if (this.incarnation === incarnation) {
       this.incarnation = undefined;
@@ -262,7 +268,17 @@ export class ForkServer {
     const wasDead = incarnation.dead;
     incarnation.dead = true;
     const { child } = incarnation;
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    const running = (): boolean => child.exitCode === null && child.signalCode === null;
+    if (running()) {
+      if (incarnation.initPid !== undefined && parentOf(incarnation.initPid) === child.pid) {
+        try {
+          process.kill(incarnation.initPid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+        setTimeout(() => running() && child.kill('SIGKILL'), 1000).unref();
+      } else child.kill('SIGKILL');
+    }
     if (!wasDead) this.ended(incarnation, 'the sandbox was killed');
   }
 
@@ -335,7 +351,10 @@ export class ForkServer {
           clearTimeout(startTimer);
           const problem = this.verify(event as unknown as ReadyFacts);
           if (problem) failReady(new Error(`refusing the cpython sandbox: ${problem}`));
-          else markReady(event as unknown as ReadyFacts);
+          else {
+            incarnation.initPid = child.pid === undefined ? undefined : childrenOf(child.pid)[0];
+            markReady(event as unknown as ReadyFacts);
+          }
         } else this.onEvent(incarnation, event);
       },
       (why) => {

@@ -35,6 +35,8 @@ export const TMP_BYTES = 16 * 1024 * 1024;
 const INSIDE = '/spade';
 const ENVIRONMENT: Record<string, string> = {
   LANG: 'C.UTF-8',
+  // The sandbox's own /tmp (expanduser('~') would otherwise look the user up in /etc/passwd, which is not there).
+  HOME: '/tmp',
   PYTHONHASHSEED: '0',
   PYTHONDONTWRITEBYTECODE: '1',
   OPENBLAS_NUM_THREADS: '1',
@@ -157,7 +159,7 @@ export const PROTECTIONS = [
   'own PID, IPC, UTS and cgroup namespaces: killing the sandbox kills every process in it; it dies with the host process',
   'read-only file system holding only /usr, /etc/alternatives and the sandbox\'s own files: no host home, working folder, dataset cache or /dev/shm; /dev read-only',
   `private /tmp: a ${TMP_BYTES / (1024 * 1024)} MiB tmpfs`,
-  'empty environment: no host variable is passed (only LANG, a fixed PYTHONHASHSEED and single-thread BLAS settings are set)',
+  'empty environment: no host variable is passed (only LANG, HOME=/tmp, a fixed PYTHONHASHSEED and single-thread BLAS settings are set)',
   'hard limits an environment cannot raise: address space (the interpreter + memoryMb), file size 8 MiB, 32 open files, no new process or thread',
   'wall time per call enforced from outside: the whole sandbox is killed (a loop inside C code cannot escape it), and the environments it held are replayed in a fresh one',
   'host and sandbox talk over pipes only (length-prefixed JSON); each environment has its own pair; every reply is checked on the host',

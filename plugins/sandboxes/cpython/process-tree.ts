@@ -1,11 +1,22 @@
 /**
- * Reading a jailed process from the host through /proc: used once, when a call is about to be
- * killed for running past its wall time, to tell "it kept allocating after reaching its memory
- * limit" (a program that catches MemoryError and tries again) from a plain endless loop.
+ * Reading a jailed process from the host through /proc: which process is the sandbox's first
+ * (the one to kill to end them all), and, when a call is about to be killed for running past its
+ * wall time, whether it had reached its memory limit (a program that catches MemoryError and
+ * tries again) rather than looping.
  */
 import { readFileSync } from 'node:fs';
 
-function children(pid: number): number[] {
+/** The pid of the parent of `pid`, or undefined if it is gone. */
+export function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+export function childrenOf(pid: number): number[] {
   try {
     return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
   } catch {
@@ -40,7 +51,7 @@ export function peakGrowth(rootPid: number, namespacePid: number): number | unde
     const pid = stack.pop()!;
     if (seen.has(pid) || seen.size > 10_000) continue;
     seen.add(pid);
-    const kids = children(pid);
+    const kids = childrenOf(pid);
     for (const kid of kids) {
       const own = status(kid);
       const inner = own.NSpid?.split(/\s+/).at(-1);

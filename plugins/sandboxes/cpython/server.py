@@ -59,6 +59,9 @@ _read, _write, _close, _closerange, _dup2, _open = os.read, os.write, os.close, 
 _set_blocking, _getpid, _listdir = os.set_blocking, os.getpid, os.listdir
 _dumps, _loads = json.dumps, json.loads
 _LENGTH = struct.Struct('<I')
+# And the builtins this file uses once a program has run: a program may replace them in the
+# interpreter's builtins module, which would otherwise corrupt its replies.
+_len, _isinstance, _str, _bytes, _memoryview, _int = len, isinstance, str, bytes, memoryview, int
 _setrlimit = resource.setrlimit
 
 MIB = 1024 * 1024
@@ -91,13 +94,13 @@ class _Output(io.TextIOBase):
 
     def write(self, text):
         if _Output.counting:
-            _Output.count += len(text.encode('utf-8', 'replace')) if isinstance(text, str) else len(text)
+            _Output.count += _len(text.encode('utf-8', 'replace')) if _isinstance(text, _str) else _len(text)
         elif self._forward is not None:
             try:
-                self._forward(2, text.encode('utf-8', 'replace') if isinstance(text, str) else bytes(text))
+                self._forward(2, text.encode('utf-8', 'replace') if _isinstance(text, _str) else _bytes(text))
             except OSError:
                 pass
-        return len(text)
+        return _len(text)
 
     def flush(self):
         pass
@@ -126,14 +129,14 @@ gc.freeze()  # objects made so far are never collected, so forked processes do n
 
 
 def _write_all(fd, data):
-    view = memoryview(data)
+    view = _memoryview(data)
     while view:
         view = view[_write(fd, view):]
 
 
 def _send(fd, message):
-    data = message if isinstance(message, bytes) else _dumps(message).encode()
-    _write_all(fd, _LENGTH.pack(len(data)) + data)
+    data = message if _isinstance(message, _bytes) else _dumps(message).encode()
+    _write_all(fd, _LENGTH.pack(_len(data)) + data)
 
 
 class _Frames:
@@ -145,12 +148,12 @@ class _Frames:
 
     def take(self):
         """The next complete frame in the buffer, or None."""
-        if len(self.buffer) < 4:
+        if _len(self.buffer) < 4:
             return None
         (size,) = _LENGTH.unpack_from(self.buffer)
         if size > MAX_REQUEST_BYTES:
             raise ValueError('request too large')
-        if len(self.buffer) < 4 + size:
+        if _len(self.buffer) < 4 + size:
             return None
         frame, self.buffer = self.buffer[4:4 + size], self.buffer[4 + size:]
         return frame
@@ -216,8 +219,8 @@ def _environment_process(request):
     def reply(request_id, text):
         if _Output.count > max_output:
             text = _dumps({'ok': False, 'kind': 'output-limit', 'message': f'printed {_Output.count} bytes, more than the limit of {max_output}'})
-        elif len(text) > 4 * max_output + 4096:
-            text = _dumps({'ok': False, 'kind': 'output-limit', 'message': f'returned about {len(text)} bytes, more than the limit of {max_output}'})
+        elif _len(text) > 4 * max_output + 4096:
+            text = _dumps({'ok': False, 'kind': 'output-limit', 'message': f'returned about {_len(text)} bytes, more than the limit of {max_output}'})
         _Output.count = 0
         try:
             data = (f'{{"id":{request_id},' + text[1:]).encode('utf-8', 'surrogatepass')
