@@ -33,6 +33,8 @@ export const SANDBOX_ID = 65534;
 export const TMP_BYTES = 16 * 1024 * 1024;
 /** Where the sandbox's own files are, inside the jail. */
 const INSIDE = '/spade';
+/** Where the extra read-only folders on the Python path are, inside the jail (`/python-path/0`, ...). */
+const PYTHON_PATH_INSIDE = '/python-path';
 const ENVIRONMENT: Record<string, string> = {
   LANG: 'C.UTF-8',
   // The sandbox's own /tmp (expanduser('~') would otherwise look the user up in /etc/passwd, which is not there).
@@ -130,7 +132,7 @@ function bwrapOptions(serverDir: string, pythonPath: readonly string[]): string[
     '--size', String(TMP_BYTES), '--tmpfs', '/tmp',
     '--ro-bind', serverDir, INSIDE,
   ];
-  pythonPath.forEach((folder, i) => args.push('--ro-bind', folder, `${INSIDE}/path/${i}`));
+  pythonPath.forEach((folder, i) => args.push('--ro-bind', folder, `${PYTHON_PATH_INSIDE}/${i}`));
   args.push('--remount-ro', '/', '--chdir', '/tmp', '--');
   return args;
 }
@@ -170,7 +172,7 @@ export const PROTECTIONS = [
 /** How to start one sandbox process holding `slots` environment processes at most. */
 export function planJail(request: JailRequest): JailPlan {
   const extra = request.pythonPath ?? [];
-  const inside = extra.map((_, i) => `${INSIDE}/path/${i}`);
+  const inside = extra.map((_, i) => `${PYTHON_PATH_INSIDE}/${i}`);
   return {
     command: findExecutable('bwrap') ?? 'bwrap',
     args: [...bwrapOptions(serverFolder(), extra), PYTHON, '-s', '-B', `${INSIDE}/server.py`, String(request.slots), ...inside],

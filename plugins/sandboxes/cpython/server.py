@@ -6,7 +6,9 @@ The Python side of the cpython sandbox: a fork server that runs inside the bubbl
 It starts once per sandbox process: imports numpy, networkx and sympy and the loader shared with
 the pyodide sandbox (/spade/loader.py) once, then forks one process per environment, so every
 environment starts from the same warm, untouched interpreter and shares no state with another
-(each has its own address space, its own numpy and random state, its own limits).
+(each has its own address space, its own numpy and random state, its own limits). One process is
+always forked ahead as a spare: it has already paid for the pages every load writes to, so a
+load costs about as much as in a long-lived interpreter (the fork happens between loads).
 
 File descriptors, all pipes set up by the host (never sockets):
     0      control requests from the host     1  control events to the host
@@ -244,6 +246,43 @@ def _environment_process(request):
         reply(message['id'], _spade_call('env', message['method'], message['args']))
 
 
+_WARM_UP = ('class WarmUpEnv:\n    def reset(self, seed=None):\n        return "", {}\n\n'
+            '    def step(self, action):\n        return "", 0.0, True, False, {}\n')
+
+
+def _spare_process(orders_fd):
+    """A process forked before it is needed: it loads and drops a trivial program, which copies
+    the pages every load writes to (a forked process pays for each page it first writes), then
+    waits for the load request it will serve as an environment process."""
+    _spade_load('warm-up', _WARM_UP)
+    _loader['spade_dispose']('warm-up')
+    frame = _Frames(orders_fd).next()
+    if frame is None:
+        _exit(0)
+    _environment_process(_loads(frame))
+
+
+def _fork_spare():
+    """(pid, fd to send it its load request), or None if no process can be started now."""
+    orders_read, orders_write = os.pipe()
+    try:
+        pid = _fork()
+    except OSError:
+        _close(orders_read)
+        _close(orders_write)
+        return None
+    if pid == 0:
+        try:
+            _close(orders_write)
+            signal.set_wakeup_fd(-1)
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+            _spare_process(orders_read)
+        finally:
+            _exit(70)
+    _close(orders_read)
+    return pid, orders_write
+
+
 # ---------------------------------------------------------------------------------------------
 # The server
 # ---------------------------------------------------------------------------------------------
@@ -273,10 +312,10 @@ def _facts():
     }
 
 
-def _sweep(live):
-    """Kill any process of the sandbox that is not the server or a live environment process.
-    (An environment cannot start one: its process limit is reached. This is the second lock.)"""
-    keep = {1, _getpid(), *live.values()}
+def _sweep(live, spare):
+    """Kill any process of the sandbox that is not the server, the spare or a live environment
+    process. (An environment cannot start one: its process limit is reached. This is the second lock.)"""
+    keep = {1, _getpid(), *live.values(), *(spare[:1] if spare else ())}
     for name in _listdir('/proc'):
         if name.isdigit() and int(name) not in keep:
             try:
@@ -295,6 +334,7 @@ def main():
                          (resource.RLIMIT_FSIZE, FILE_SIZE_LIMIT), (resource.RLIMIT_CORE, 0)):
         _setrlimit(limit, (value, value))
     _send(1, _facts())
+    spare = _fork_spare()
 
     control = _Frames(0)
     poller = select.poll()
@@ -310,7 +350,7 @@ def main():
                     pass
                 continue
             if not control.fill():
-                for pid in live.values():
+                for pid in [*live.values(), *(spare[:1] if spare else ())]:
                     _kill(pid, signal.SIGKILL)
                 _exit(0)
             while (frame := control.take()) is not None:
@@ -320,33 +360,49 @@ def main():
                     if slot in live:
                         _kill(live[slot], signal.SIGKILL)
                     continue
-                try:
-                    pid = _fork()
-                except OSError as error:
-                    _send(1, {'event': 'fork-failed', 'id': request['id'], 'slot': slot, 'message': str(error)})
-                    continue
-                if pid == 0:
+                # The spare serves this load; without one, a process is forked for it now.
+                pid = None
+                if spare is not None:
+                    pid, orders = spare
+                    spare = None
                     try:
-                        signal.set_wakeup_fd(-1)
-                        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-                        _environment_process(request)
-                    finally:
-                        _exit(70)
+                        _send(orders, frame)
+                    except OSError:
+                        pid = None
+                    _close(orders)
+                if pid is None:
+                    try:
+                        pid = _fork()
+                    except OSError as error:
+                        _send(1, {'event': 'fork-failed', 'id': request['id'], 'slot': slot, 'message': str(error)})
+                        continue
+                    if pid == 0:
+                        try:
+                            signal.set_wakeup_fd(-1)
+                            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                            _environment_process(request)
+                        finally:
+                            _exit(70)
                 live[slot] = pid
                 _send(1, {'event': 'forked', 'id': request['id'], 'slot': slot, 'pid': pid})
-        # Reap every environment process that ended, and tell the host.
-        while live:
+        # Reap every process that ended, and tell the host of environment processes.
+        while True:
             try:
                 pid, status = _waitpid(-1, os.WNOHANG)
             except ChildProcessError:
                 break
             if pid == 0:
                 break
+            if spare is not None and spare[0] == pid:
+                _close(spare[1])
+                spare = None
             for slot, owner in list(live.items()):
                 if owner == pid:
                     del live[slot]
                     _send(1, {'event': 'exit', 'slot': slot, 'pid': pid, 'status': _status(status)})
-                    _sweep(live)
+                    _sweep(live, spare)
+        if spare is None and len(live) < SLOTS:
+            spare = _fork_spare()
 
 
 if __name__ == '__main__':
