@@ -1,13 +1,13 @@
 /**
- * The cpython sandbox: sandbox start (cold: bwrap, the fork server importing numpy, networkx and
- * sympy, the first load), a warm load (a forked process), a warm step and a warm reset + step
- * pair (target <= 0.1 ms).
+ * The cpython sandbox: sandbox start (cold: bwrap, the interpreter importing numpy, networkx and
+ * sympy, the first load), a warm load (a fresh interpreter state in the running interpreter), a
+ * warm step and a warm reset + step pair (target <= 0.1 ms).
  *
  * And the measurement behind how it keeps environments apart (README, "Sandboxes"), all inside
- * the same jail: per environment, a fresh forked process against a fresh interpreter state in a
- * long-lived process; and a round trip from the host straight to the process that runs the
- * environment against one relayed by a server in between (what a fork server with a single
- * pipe to the host would pay on every call).
+ * the same jail: per environment, a fresh process forked from a warm server against a fresh
+ * interpreter state in a long-lived process; and a round trip from the host straight to the
+ * process that runs the environment against one relayed by a server in between (what a fork
+ * server with a single pipe to the host would pay on every call).
  * Run: node --no-node-snapshot --import tsx perf/cpython.bench.ts
  */
 import { spawn } from 'node:child_process';
@@ -28,7 +28,7 @@ const program: EnvironmentProgram = { id: 'bench/guess-number', language: 'pytho
 const limits = { maxCalls: Number.POSITIVE_INFINITY };
 
 const cold = new Bench({ name: 'cpython sandbox, cold', iterations: 3, time: 0, warmup: false });
-cold.add('sandbox start: bwrap + fork server (numpy, networkx, sympy) + first load', async () => {
+cold.add('sandbox start: bwrap + interpreter (numpy, networkx, sympy) + first load', async () => {
   const sandbox = createCpythonSandbox({ limits });
   const env = await sandbox.load(program);
   await env.dispose();
@@ -44,7 +44,7 @@ await environment.reset(1);
 let seed = 0;
 const warm = new Bench({ name: 'cpython sandbox, warm', time: 2000, warmupTime: 300 });
 warm
-  .add('load (a process forked from the warm server) + dispose', async () => {
+  .add('load (a fresh interpreter state in the running interpreter) + dispose', async () => {
     const env = await sandbox.load(program);
     await env.dispose();
   })
@@ -70,7 +70,7 @@ await sandbox.close();
 // ---------------------------------------------------------------------------------------------
 // How to keep environments apart, measured in the jail (perf/python/isolation.py).
 // ---------------------------------------------------------------------------------------------
-const plan = planJail({ slots: 1, pythonPath: [path.join(root, 'perf/python'), fixtures] });
+const plan = planJail({ hardMemoryMb: 1024, pythonPath: [path.join(root, 'perf/python'), fixtures] });
 const jailed = (args: string[]): string[] => [...plan.args.slice(0, plan.args.indexOf('--') + 1), PYTHON, '-s', '/python-path/0/isolation.py', ...args];
 
 const costs = await new Promise<{ startMs: number; processMs: number; stateMs: number; residentMb: number }>((resolve, reject) => {

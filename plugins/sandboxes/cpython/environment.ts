@@ -3,23 +3,23 @@
  * LoadedEnvironment. It counts calls, turns replies into results through SPADE's contract, and
  * turns failures into SandboxErrors.
  *
- * Its process can be lost without its own fault: another environment's call ran past its wall
- * time and the whole sandbox was killed, or a neighbour killed it. The environment is then
- * loaded again in a fresh process and its episode replayed (reset and the steps since) before
- * the next call, so its results do not depend on its neighbours. A call whose process died
- * under it is made once more the same way; only if it dies again is it the call's own failure.
+ * Its sandbox can end without its own fault: another environment's call ran past its wall time
+ * or out of memory, and the whole sandbox was replaced. The environment is then loaded again in
+ * the new one and its episode replayed (reset and the steps since) before the next call, so its
+ * results do not depend on its neighbours. A call whose sandbox died under it is made once more
+ * the same way; only if it dies again is it the call's own failure.
  */
 import { SandboxError } from '../../../core/types.js';
 import type { EnvironmentCapabilities, LoadedEnvironment, ResetResult, SandboxLimits, StepResult } from '../../../core/types.js';
 import { toResetResult, toStepResult, toText } from '../../../core/contract.js';
-import type { EnvironmentLimits, ForkServer, Handle, Reply } from './fork-server.js';
+import type { CallLimits, JailedInterpreter, Reply } from './jailed-interpreter.js';
 
-/** Time for a load on top of the call limit (forking, compiling, a fresh `random` module). */
+/** Time for a load on top of the call limit (compiling, a fresh `random` module). */
 const LOAD_ALLOWANCE_MS = 500;
 
 type Method = 'reset' | 'step' | 'solution' | 'hint' | 'referenceAction';
 
-const environmentLimits = (limits: SandboxLimits): EnvironmentLimits => ({ memoryMb: limits.memoryMb, maxOutputBytes: limits.maxOutputBytes });
+const callLimits = (limits: SandboxLimits): CallLimits => ({ memoryMb: limits.memoryMb, maxOutputBytes: limits.maxOutputBytes });
 
 /** The value of a successful reply, or the SandboxError of a failed one. */
 function unwrap(reply: Reply, method: string): unknown {
@@ -27,16 +27,13 @@ function unwrap(reply: Reply, method: string): unknown {
   throw new SandboxError(reply.kind, reply.message, method);
 }
 
-/** Load `source` in a new environment process of `server`; resolves with its handle and capabilities. */
-export async function loadInto(server: ForkServer, source: string, limits: SandboxLimits): Promise<{ handle: Handle; capabilities: EnvironmentCapabilities }> {
+/** Load `source` as `envId`; resolves with the generation it was loaded in and its capabilities. */
+export async function loadInto(interpreter: JailedInterpreter, envId: string, source: string, limits: SandboxLimits): Promise<{ generation: number; capabilities: EnvironmentCapabilities }> {
   for (let attempt = 1; ; attempt++) {
-    const { reply, handle } = await server.load(source, environmentLimits(limits), limits.callTimeoutMs + LOAD_ALLOWANCE_MS);
+    const { reply, generation } = await interpreter.request({ op: 'load', env: envId, source, limits: callLimits(limits) }, limits.callTimeoutMs + LOAD_ALLOWANCE_MS);
     if (!reply.ok && reply.lost === 'died' && attempt === 1) continue;
     const value = unwrap(reply, 'load') as Record<string, unknown>;
-    return {
-      handle: handle!,
-      capabilities: { solution: value.solution === true, hint: value.hint === true, referenceAction: value.referenceAction === true },
-    };
+    return { generation, capabilities: { solution: value.solution === true, hint: value.hint === true, referenceAction: value.referenceAction === true } };
   }
 }
 
@@ -47,11 +44,12 @@ export class CpythonEnvironment implements LoadedEnvironment {
   private episode: { method: Method; args: unknown[] }[] = [];
 
   constructor(
-    private readonly server: ForkServer,
-    private handle: Handle,
+    private readonly interpreter: JailedInterpreter,
+    private readonly envId: string,
     private readonly source: string,
     private readonly limits: SandboxLimits,
     readonly capabilities: EnvironmentCapabilities,
+    private generation: number,
   ) {}
 
   async reset(seed: number): Promise<ResetResult> {
@@ -78,8 +76,10 @@ export class CpythonEnvironment implements LoadedEnvironment {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
-    this.server.environments--;
-    this.server.dispose(this.handle);
+    this.interpreter.environments--;
+    if (!this.interpreter.alive(this.generation)) return;
+    // Not waited for: the request is queued behind the calls before it, and answers at once.
+    this.interpreter.request({ op: 'dispose', env: this.envId }, this.limits.callTimeoutMs).catch(() => undefined);
   }
 
   private async call(method: Method, args: unknown[]): Promise<unknown> {
@@ -87,10 +87,15 @@ export class CpythonEnvironment implements LoadedEnvironment {
     if (++this.calls > this.limits.maxCalls) {
       throw new SandboxError('call-limit', `more than ${this.limits.maxCalls} calls on one environment`, method);
     }
-    for (let attempt = 1; ; attempt++) {
-      if (!this.server.alive(this.handle)) await this.restore(method);
-      const reply = await this.server.call(this.handle, method, args, this.limits.callTimeoutMs, this.limits.memoryMb);
-      if (!reply.ok && reply.lost === 'died' && attempt === 1) continue;
+    let retried = false;
+    for (;;) {
+      if (!this.interpreter.alive(this.generation)) await this.restore(method);
+      const { reply, generation } = await this.interpreter.request({ op: 'call', env: this.envId, method, args, limits: callLimits(this.limits) }, this.limits.callTimeoutMs);
+      if (generation !== this.generation) continue; // the sandbox was replaced while this call waited its turn
+      if (!reply.ok && reply.lost === 'died' && !retried) {
+        retried = true;
+        continue;
+      }
       const value = unwrap(reply, method);
       if (method === 'reset') this.episode = [{ method, args }];
       else if (method === 'step') this.episode.push({ method, args });
@@ -98,17 +103,18 @@ export class CpythonEnvironment implements LoadedEnvironment {
     }
   }
 
-  /** Load the program again in a fresh process and replay the episode so far. */
+  /** Load the program again in the new sandbox and replay the episode so far. */
   private async restore(method: string): Promise<void> {
     try {
-      const { handle } = await loadInto(this.server, this.source, this.limits);
-      this.handle = handle;
+      const { generation } = await loadInto(this.interpreter, this.envId, this.source, this.limits);
+      this.generation = generation;
       for (const past of this.episode) {
-        unwrap(await this.server.call(this.handle, past.method, past.args, this.limits.callTimeoutMs, this.limits.memoryMb), past.method);
+        const { reply } = await this.interpreter.request({ op: 'call', env: this.envId, ...past, limits: callLimits(this.limits) }, this.limits.callTimeoutMs);
+        unwrap(reply, past.method);
       }
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
-      throw new SandboxError('crash', `the environment was lost with its process, and replaying it failed: ${detail}`, method);
+      throw new SandboxError('crash', `the environment was lost with its sandbox, and replaying it failed: ${detail}`, method);
     }
   }
 }

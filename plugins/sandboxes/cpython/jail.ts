@@ -51,8 +51,8 @@ const FIX_PACKAGES = 'apt-get install python3-numpy python3-networkx python3-sym
 const OTHERWISE = 'or choose --python-sandbox pyodide';
 
 export interface JailRequest {
-  /** Environment processes one sandbox process may hold at once (pipe pairs it is given). */
-  slots: number;
+  /** The most address space the interpreter may ever take on top of its own, in MiB (a hard limit). */
+  hardMemoryMb: number;
   /** Host folders bound read-only into the jail and put on the Python path, in order. */
   pythonPath?: readonly string[];
 }
@@ -155,27 +155,27 @@ const startAs = (): { uid?: number; gid?: number } =>
   process.getuid?.() === 0 ? { uid: SANDBOX_ID, gid: SANDBOX_ID } : {};
 
 export const PROTECTIONS = [
-  "Debian's CPython in a bubblewrap jail, one per sandbox process: numpy, networkx and sympy imported once, then one forked process per environment (no state shared between environments)",
+  "Debian's CPython in a bubblewrap jail, one long-lived interpreter per worker (numpy, networkx and sympy imported once); a fresh interpreter state per environment, from the loader the pyodide sandbox uses",
   'unprivileged: uid 65534 in its own user namespace with no capabilities, no new privileges and no nested user namespace (bwrap is started as uid 65534 when the host runs as root)',
   'no network: an empty network namespace (loopback only)',
   'own PID, IPC, UTS and cgroup namespaces: killing the sandbox kills every process in it; it dies with the host process',
   'read-only file system holding only /usr, /etc/alternatives and the sandbox\'s own files: no host home, working folder, dataset cache or /dev/shm; /dev read-only',
   `private /tmp: a ${TMP_BYTES / (1024 * 1024)} MiB tmpfs`,
   'empty environment: no host variable is passed (only LANG, HOME=/tmp, a fixed PYTHONHASHSEED and single-thread BLAS settings are set)',
-  'hard limits an environment cannot raise: address space (the interpreter + memoryMb), file size 8 MiB, 32 open files, no new process or thread',
-  'wall time per call enforced from outside: the whole sandbox is killed (a loop inside C code cannot escape it), and the environments it held are replayed in a fresh one',
-  'host and sandbox talk over pipes only (length-prefixed JSON); each environment has its own pair; every reply is checked on the host',
+  'hard limits a program cannot raise: no new process or thread, 64 open files, 8 MiB per file, address space of the interpreter + at most 1 GiB (more when memoryMb is larger); memoryMb on top of the interpreter per call',
+  'wall time per call enforced from outside: the whole sandbox is killed (a loop inside C code cannot escape it), and the environments it held are replayed in a fresh one; a sandbox whose call ran out of memory is replaced too',
+  'host and sandbox talk over pipes only (length-prefixed JSON); every reply is checked on the host',
   'host modules refused and flagged as in pyodide (subprocess, ctypes, socket, os.system, os.fork...)',
-  'per-environment random and numpy random (seeded by reset), time and datetime (fixed clock)',
+  'per-environment random and numpy random (seeded by reset, kept apart between environments), time and datetime (fixed clock)',
 ];
 
-/** How to start one sandbox process holding `slots` environment processes at most. */
+/** How to start one jailed interpreter. */
 export function planJail(request: JailRequest): JailPlan {
   const extra = request.pythonPath ?? [];
   const inside = extra.map((_, i) => `${PYTHON_PATH_INSIDE}/${i}`);
   return {
     command: findExecutable('bwrap') ?? 'bwrap',
-    args: [...bwrapOptions(serverFolder(), extra), PYTHON, '-s', '-B', `${INSIDE}/server.py`, String(request.slots), ...inside],
+    args: [...bwrapOptions(serverFolder(), extra), PYTHON, '-s', '-B', `${INSIDE}/server.py`, String(request.hardMemoryMb), ...inside],
     ...startAs(),
     protections: [...PROTECTIONS, ...(extra.length ? [`read-only on the Python path: ${extra.join(', ')}`] : [])],
   };

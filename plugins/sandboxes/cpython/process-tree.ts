@@ -1,8 +1,8 @@
 /**
  * Reading a jailed process from the host through /proc: which process is the sandbox's first
- * (the one to kill to end them all), and, when a call is about to be killed for running past its
- * wall time, whether it had reached its memory limit (a program that catches MemoryError and
- * tries again) rather than looping.
+ * (the one to kill to end them all) and which its interpreter, and, when a call is about to be
+ * killed for running past its wall time, whether it is at its memory limit (a program that
+ * catches MemoryError and tries again) rather than looping.
  */
 import { readFileSync } from 'node:fs';
 
@@ -24,45 +24,13 @@ export function childrenOf(pid: number): number[] {
   }
 }
 
-function status(pid: number): Record<string, string> {
+/** The address space of a process now, in bytes (VmSize), or undefined when it cannot be read. */
+export function addressSpace(pid: number): number | undefined {
   try {
-    return Object.fromEntries(
-      readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').map((line) => {
-        const at = line.indexOf(':');
-        return [line.slice(0, at), line.slice(at + 1).trim()];
-      }),
-    );
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmSize:'));
+    const kib = Number.parseInt(line?.slice('VmSize:'.length) ?? '', 10);
+    return Number.isFinite(kib) ? kib * 1024 : undefined;
   } catch {
-    return {};
+    return undefined;
   }
-}
-
-const kib = (value: string | undefined): number => Number.parseInt(value ?? '', 10) * 1024;
-
-/**
- * How far past its parent's size a process inside the sandbox rooted at `rootPid` grew at its
- * peak, in bytes: the process whose pid in its own PID namespace is `namespacePid`, against the
- * process that forked it (the sandbox's server). Undefined when it cannot be read.
- */
-export function peakGrowth(rootPid: number, namespacePid: number): number | undefined {
-  const seen = new Set<number>();
-  const stack = [rootPid];
-  while (stack.length) {
-    const pid = stack.pop()!;
-    if (seen.has(pid) || seen.size > 10_000) continue;
-    seen.add(pid);
-    const kids = childrenOf(pid);
-    for (const kid of kids) {
-      const own = status(kid);
-      const inner = own.NSpid?.split(/\s+/).at(-1);
-      if (inner === String(namespacePid) && own.NSpid!.split(/\s+/).length > 1) {
-        const parent = status(pid);
-        const peak = kib(own.VmPeak);
-        const base = kib(parent.VmSize);
-        return Number.isFinite(peak) && Number.isFinite(base) ? peak - base : undefined;
-      }
-      stack.push(kid);
-    }
-  }
-  return undefined;
 }

@@ -340,8 +340,8 @@ class _Environment:
         own_builtins.update(_ORIGINAL_BUILTINS)
         own_builtins['__import__'] = self.import_module
         own_builtins['open'] = _guarded_open
-        own_builtins['input'] = _refuse('input')
-        own_builtins['breakpoint'] = _refuse('breakpoint')
+        own_builtins['input'] = _REFUSED_INPUT
+        own_builtins['breakpoint'] = _REFUSED_BREAKPOINT
         self.globals = {'__name__': '__spade_env__', '__builtins__': own_builtins}
         for name in INJECTED_MODULES:
             module = self.random if name == 'random' else self.time if name == 'time' else _modules[name]
@@ -354,6 +354,7 @@ class _Environment:
                 self.globals[name] = _PACKAGE_MODULES[package]
         self.source = source
         self.instance = None
+        self.generators = None  # its own shared generators, made on its first turn
 
     def import_module(self, name, globals=None, locals=None, fromlist=(), level=0):
         if name == 'builtins' and level == 0:
@@ -363,8 +364,7 @@ class _Environment:
     def enter(self):
         _CallState.escape = None
         if _CallState.last is not self:
-            _restore_shared_state()
-            _CallState.last = self
+            _take_turn(self)
         modules = _modules
         for name in _host_module_names():
             module = modules.pop(name, None)
@@ -383,6 +383,7 @@ class _Environment:
 
 
 _environments = {}
+_REFUSED_INPUT, _REFUSED_BREAKPOINT = _refuse('input'), _refuse('breakpoint')
 
 
 def _packages_used(source):
@@ -417,13 +418,73 @@ def _packages_used(source):
     return used
 
 
-def _seed_shared_generators(seed):
-    """The generators a program reaches without its own `random` are seeded from reset(seed) too:
-    the interpreter's `random` module (that packages such as networkx hold) and numpy's."""
-    _shared_random.seed(seed)
+def _generator_slots():
+    """The generators shared by the whole interpreter that a program reaches without its own
+    `random`: the random module's hidden instance, numpy's global RandomState, sympy's. Each as
+    (the modules whose functions are its bound methods, the attribute holding it, a new one)."""
+    slots = [((_shared_random,), '_inst', lambda: _shared_random.Random(0))]
     numpy = _PACKAGE_MODULES.get('numpy')
     if numpy is not None:
-        numpy.random.seed(seed % 4294967296 if isinstance(seed, int) else 0)
+        mtrand = numpy.random.mtrand
+        slots.append(((mtrand, numpy.random), '_rand', lambda: mtrand.RandomState(0)))
+    sympy_random = _modules.get('sympy.core.random')
+    if sympy_random is not None:
+        slots.append(((sympy_random,), 'rng', lambda: _shared_random.Random(0)))
+    return [(modules, attribute, create, getattr(modules[0], attribute)) for modules, attribute, create in slots]
+
+
+def _bindings(instance, original, modules, attribute):
+    """What to write into `modules` so that their functions are `instance`'s methods."""
+    found = []
+    for module in modules:
+        names = [name for name, value in vars(module).items() if getattr(value, '__self__', None) is original]
+        found.append((module.__dict__, {attribute: instance, **{name: getattr(instance, name) for name in names}}))
+    return found
+
+
+_GENERATOR_SLOTS = _generator_slots()
+_ORIGINAL_GENERATORS = [binding for modules, attribute, _create, original in _GENERATOR_SLOTS
+                        for binding in _bindings(original, original, modules, attribute)]
+
+
+def _own_generators():
+    """New instances of the shared generators for one environment, seeded as at start-up."""
+    return [binding for modules, attribute, create, original in _GENERATOR_SLOTS
+            for binding in _bindings(create(), original, modules, attribute)]
+
+
+def _numpy_settings():
+    numpy = _PACKAGE_MODULES.get('numpy')
+    return (numpy.get_printoptions(), numpy.geterr()) if numpy is not None else None
+
+
+def _take_turn(env):
+    """Make `env` (None: a new one, being made) the environment whose turn it is: the shared
+    modules are put back as they were at start-up; the generators a program reaches without its
+    own `random` (the random module's, numpy's global one, sympy's) are the environment's own
+    instances, so its draws do not depend on what the others drew; numpy's print and error
+    settings go back to their start-up values."""
+    _restore_shared_state()
+    if env is not None and env.generators is None:
+        env.generators = _own_generators()
+    for namespace, binding in env.generators if env is not None else _ORIGINAL_GENERATORS:
+        namespace.update(binding)
+    if _START_NUMPY_SETTINGS is not None and _numpy_settings() != _START_NUMPY_SETTINGS:
+        numpy = _PACKAGE_MODULES['numpy']
+        numpy.set_printoptions(**_START_NUMPY_SETTINGS[0])
+        numpy.seterr(**_START_NUMPY_SETTINGS[1])
+    _CallState.last = env
+
+
+def _seed_shared_generators(seed):
+    """The generators a program reaches without its own `random` (this environment's instances,
+    see _take_turn) are seeded from reset(seed) too."""
+    for modules, attribute, _create, _original in _GENERATOR_SLOTS:
+        generator = getattr(modules[0], attribute)
+        generator.seed(seed % 4294967296 if isinstance(seed, int) and hasattr(generator, 'get_state') else seed)
+
+
+_START_NUMPY_SETTINGS = _numpy_settings()
 
 
 def _reply_ok(plain):
@@ -526,9 +587,8 @@ def spade_load(env_id, source):
         names = ', '.join(missing)
         return _reply_fail('load', f'the program uses {names}, which this sandbox does not have: {_HOW_TO_GET.get(RUNTIME, "install it")}')
     # The new environment's modules are made with the shared ones: undo the last program's changes first.
-    _restore_shared_state()
+    _take_turn(None)
     _restore_sys()
-    _CallState.last = None
     env = _Environment(source)
 
     def load():

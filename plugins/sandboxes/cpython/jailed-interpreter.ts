@@ -1,0 +1,341 @@
+/**
+ * Host side of one jailed interpreter of the cpython sandbox (server.py in bubblewrap): starts
+ * the jail, checks from the interpreter's own report that the protections claimed are in force,
+ * and sends it requests one at a time (so a failure is always the running call's; other
+ * interpreters run in parallel).
+ *
+ * The wall-time limit is enforced here, from outside: when a call runs past it, the whole
+ * sandbox (its PID namespace) is killed, whatever the program is doing. A sandbox is also
+ * replaced after a call ran out of memory (a MemoryError can leave an interpreter half-broken),
+ * and when it dies or breaks the protocol. Every environment it held is then gone:
+ * `generation` counts sandboxes started, and an environment loaded in an older one must be
+ * loaded again (see environment.ts).
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import type { Socket } from 'node:net';
+import { reviveFloats, type LoaderFailureKind } from '../python/replies.js';
+import { encodeFrame, FrameReader } from './frames.js';
+import { makePipes } from './pipes.js';
+import { addressSpace, childrenOf, parentOf } from './process-tree.js';
+import type { JailPlan } from './jail.js';
+
+/** What the interpreter reports once it is ready: facts checked from inside the jail. */
+export interface ReadyFacts {
+  ready: true;
+  environmentVariables: string[];
+  networkInterfaces: string[];
+  uid: number;
+  capabilities: string;
+  noNewPrivileges: boolean;
+  serverFolderWritable: boolean;
+  /** Hard limits in force (RLIMIT_AS, RLIMIT_NPROC, RLIMIT_NOFILE, RLIMIT_FSIZE). */
+  limits: Record<string, number>;
+  /** The interpreter's address space once started: a call's memoryMb is on top of this. */
+  baselineBytes: number;
+  packages: string[];
+  python: string;
+  startMs: number;
+}
+
+export type Reply =
+  | { ok: true; value: unknown }
+  | {
+      ok: false;
+      kind: LoaderFailureKind;
+      message: string;
+      /** The sandbox ended during the call: killed for its wall time (`timeout`), or it died (`died`). */
+      lost?: 'timeout' | 'died';
+    };
+
+export interface CallLimits {
+  memoryMb: number;
+  maxOutputBytes: number;
+}
+
+export type Request =
+  | { op: 'load'; env: string; source: string; limits: CallLimits }
+  | { op: 'call'; env: string; method: string; args: unknown[]; limits: CallLimits }
+  | { op: 'dispose'; env: string };
+
+const START_TIMEOUT_MS = 30_000;
+/** The longest reply accepted (the interpreter fails a call whose reply is far smaller). */
+const MAX_REPLY_BYTES = 32 * 1024 * 1024;
+const MIB = 1024 * 1024;
+/** Growth within this much of the memory allowance counts as having reached it. */
+const MEMORY_MARGIN = 8 * MIB;
+
+interface Incarnation {
+  child: ChildProcess;
+  requests: Socket;
+  streams: Socket[];
+  ready: Promise<ReadyFacts>;
+  facts?: ReadyFacts;
+  /** Host pids of the PID namespace's first process (bwrap's init) and of the interpreter. */
+  initPid?: number;
+  serverPid?: number;
+  dead: boolean;
+  stderr: string;
+}
+
+interface InFlight {
+  incarnation: Incarnation;
+  id: number;
+  memoryMb?: number;
+  timer?: NodeJS.Timeout;
+  settle(reply: Reply): void;
+}
+
+interface Task {
+  run(): Promise<void>;
+  reject(error: Error): void;
+}
+
+export class JailedInterpreter {
+  /** Sandboxes started so far; environments loaded in an earlier one are gone. */
+  generation = 0;
+  /** Environments attached to this interpreter and not disposed (for spreading the load). */
+  environments = 0;
+  private incarnation: Incarnation | undefined;
+  private readonly queue: Task[] = [];
+  private busy = false;
+  private inFlight: InFlight | undefined;
+  private nextId = 1;
+  private closed = false;
+
+  constructor(
+    private readonly plan: JailPlan,
+    private readonly verify: (facts: ReadyFacts) => string | undefined,
+  ) {}
+
+  /** Whether the sandbox of `generation` is still the running one. */
+  alive(generation: number): boolean {
+    return generation === this.generation && this.incarnation !== undefined && !this.incarnation.dead;
+  }
+
+  /** Start the sandbox now (it starts on first use otherwise); resolves with its facts. */
+  async start(): Promise<ReadyFacts> {
+    return (await this.started()).ready;
+  }
+
+  /**
+   * Send one request; resolves with its reply and the generation it ran in. Rejects only if the
+   * sandbox cannot be started (or is closed).
+   */
+  request(body: Request, timeoutMs: number): Promise<{ reply: Reply; generation: number }> {
+    if (this.closed) return Promise.reject(new Error('the cpython sandbox is closed'));
+    return new Promise((resolve, reject) => {
+      this.queue.push({
+        reject,
+        run: async () => {
+          try {
+            const incarnation = await this.started();
+            const generation = this.generation;
+            const reply = await this.exchange(incarnation, body, timeoutMs);
+            if (!reply.ok && reply.kind === 'memory' && !reply.lost) this.kill(incarnation);
+            resolve({ reply, generation });
+          } catch (error) {
+            reject(error as Error);
+          }
+        },
+      });
+      this.pump();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const task of this.queue.splice(0)) task.reject(new Error('the cpython sandbox was closed'));
+    const incarnation = this.incarnation;
+    if (!incarnation) return;
+    const exited = new Promise((resolve) => {
+      if (incarnation.child.exitCode !== null || incarnation.child.signalCode !== null) resolve(undefined);
+      else incarnation.child.once('exit', resolve);
+    });
+    this.kill(incarnation);
+    await exited;
+  }
+
+  private pump(): void {
+    if (this.busy || this.closed) return;
+    const task = this.queue.shift();
+    if (!task) return;
+    this.busy = true;
+    void task.run().finally(() => {
+      this.busy = false;
+      this.pump();
+    });
+  }
+
+  /** Send a request and wait for its reply, the sandbox's end, or its wall time. */
+  private exchange(incarnation: Incarnation, body: Request, timeoutMs: number): Promise<Reply> {
+    return new Promise<Reply>((resolve) => {
+      const id = this.nextId++;
+      const flight: InFlight = {
+        incarnation,
+        id,
+        memoryMb: body.op === 'dispose' ? undefined : body.limits.memoryMb,
+        settle: (reply) => {
+          if (this.inFlight !== flight) return;
+          clearTimeout(flight.timer);
+          this.inFlight = undefined;
+          resolve(reply);
+        },
+      };
+      this.inFlight = flight;
+      flight.timer = setTimeout(() => this.timedOut(flight, timeoutMs), timeoutMs);
+      incarnation.requests.write(encodeFrame({ ...body, id }));
+    });
+  }
+
+  private timedOut(flight: InFlight, timeoutMs: number): void {
+    const { incarnation } = flight;
+    let reply: Reply = { ok: false, kind: 'timeout', message: `the call ran past its wall-time limit of ${timeoutMs} ms`, lost: 'timeout' };
+    // A program that catches MemoryError and tries again loops at its memory limit: say so.
+    const size = incarnation.serverPid === undefined ? undefined : addressSpace(incarnation.serverPid);
+    const baseline = incarnation.facts?.baselineBytes;
+    if (size !== undefined && baseline !== undefined && flight.memoryMb !== undefined && size - baseline >= flight.memoryMb * MIB - MEMORY_MARGIN) {
+      reply = { ok: false, kind: 'memory', message: `the environment reached its memory limit of ${flight.memoryMb} MiB and ran on past its wall-time limit of ${timeoutMs} ms`, lost: 'timeout' };
+    }
+    flight.settle(reply);
+    this.kill(incarnation);
+  }
+
+  private async started(): Promise<Incarnation> {
+    if (this.closed) throw new Error('the cpython sandbox is closed');
+    if (!this.incarnation || this.incarnation.dead) this.incarnation = this.spawn();
+    const incarnation = this.incarnation;
+    try {
+      await incarnation.ready;
+    } catch (error) {
+      this.kill(incarnation);
+      throw error;
+    }
+    if (incarnation.dead) throw new Error(`the sandbox ended as it started: ${incarnation.stderr.slice(-300)}`);
+    return incarnation;
+  }
+
+  /**
+   * Kill a sandbox: its PID namespace's first process is killed from outside, which ends every
+   * process in the namespace at once, whatever it is doing; bwrap then reaps it and exits (so no
+   * zombie is left). bwrap itself is killed too if it has not gone a moment later.
+   */
+  private kill(incarnation: Incarnation): void {
+    if (this.incarnation === incarnation) {
+      this.incarnation = undefined;
+      this.generation++;
+    }
+    const wasDead = incarnation.dead;
+    incarnation.dead = true;
+    const { child } = incarnation;
+    const running = (): boolean => child.exitCode === null && child.signalCode === null;
+    if (running()) {
+      if (incarnation.initPid !== undefined && parentOf(incarnation.initPid) === child.pid) {
+        try {
+          process.kill(incarnation.initPid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+        setTimeout(() => running() && child.kill('SIGKILL'), 1000).unref();
+      } else child.kill('SIGKILL');
+    }
+    if (!wasDead) this.ended(incarnation, 'the sandbox was killed');
+  }
+
+  /** What follows a sandbox's end: the call in flight fails. */
+  private ended(incarnation: Incarnation, why: string): void {
+    const flight = this.inFlight;
+    if (flight?.incarnation === incarnation) {
+      flight.settle({ ok: false, kind: 'crash', message: `${why}${incarnation.stderr ? `: ${incarnation.stderr.slice(-300)}` : ''}`, lost: 'died' });
+    }
+    for (const stream of incarnation.streams) stream.destroy();
+  }
+
+  private spawn(): Incarnation {
+    const pipes = makePipes(['to-child', 'from-child', 'from-child']);
+    let child: ChildProcess;
+    try {
+      child = spawn(this.plan.command, this.plan.args, { env: {}, stdio: pipes.childFds, uid: this.plan.uid, gid: this.plan.gid });
+    } finally {
+      pipes.closeChildEnds();
+    }
+    const [requests, replies, stderr] = pipes.streams as [Socket, Socket, Socket];
+    for (const stream of pipes.streams) stream.on('error', () => undefined);
+    let markReady!: (facts: ReadyFacts) => void;
+    let failReady!: (error: Error) => void;
+    const ready = new Promise<ReadyFacts>((resolve, reject) => {
+      markReady = resolve;
+      failReady = reject;
+    });
+    ready.catch(() => undefined);
+    const incarnation: Incarnation = { child, requests, streams: pipes.streams, ready, dead: false, stderr: '' };
+    const startTimer = setTimeout(() => failReady(new Error('the cpython sandbox did not start in time')), START_TIMEOUT_MS);
+
+    const reader = new FrameReader(
+      MAX_REPLY_BYTES,
+      (frame) => {
+        const message = frame as { ready?: boolean; id?: unknown } & Reply;
+        if (message.ready === true && !incarnation.facts) {
+          clearTimeout(startTimer);
+          const facts = frame as ReadyFacts;
+          const problem = this.verify(facts);
+          if (problem) return failReady(new Error(`refusing the cpython sandbox: ${problem}`));
+          incarnation.facts = facts;
+          incarnation.initPid = child.pid === undefined ? undefined : childrenOf(child.pid)[0];
+          incarnation.serverPid = incarnation.initPid === undefined ? undefined : childrenOf(incarnation.initPid)[0];
+          return markReady(facts);
+        }
+        const flight = this.inFlight;
+        // A reply to nothing asked (a program writing on the pipe itself) breaks the protocol.
+        if (!flight || flight.incarnation !== incarnation || message.id !== flight.id) return this.violated(incarnation, 'a reply to no request');
+        if (message.ok === true) flight.settle({ ok: true, value: message.value });
+        else if (message.ok === false && typeof message.kind === 'string') flight.settle({ ok: false, kind: message.kind, message: String(message.message ?? '') });
+        else this.violated(incarnation, 'a reply of the wrong shape');
+      },
+      (why) => this.violated(incarnation, why),
+      reviveFloats,
+    );
+    replies.on('data', (chunk: Buffer) => reader.push(chunk));
+    stderr.setEncoding('utf8');
+    stderr.on('data', (chunk: string) => {
+      incarnation.stderr = (incarnation.stderr + chunk).slice(-4000);
+    });
+    child.once('error', (error) => {
+      clearTimeout(startTimer);
+      failReady(error);
+      this.kill(incarnation);
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(startTimer);
+      if (this.incarnation === incarnation) {
+        this.incarnation = undefined;
+        this.generation++;
+      }
+      // Its last words on stderr may still be in the pipe: read them (briefly) before reporting.
+      let done = false;
+      const finish = (): void => {
+        if (done) return;
+        done = true;
+        failReady(new Error(`the cpython sandbox exited (${signal ?? code}) as it started: ${incarnation.stderr.slice(-500)}`));
+        if (!incarnation.dead) {
+          incarnation.dead = true;
+          this.ended(incarnation, `the sandbox process ended (${signal ?? `exit ${code}`})`);
+        }
+      };
+      if (incarnation.dead || stderr.readableEnded || stderr.destroyed) finish();
+      else {
+        stderr.once('end', finish);
+        stderr.once('close', finish);
+        setTimeout(finish, 200).unref();
+      }
+    });
+    return incarnation;
+  }
+
+  /** The interpreter broke the protocol (a program wrote on its pipe): the call fails, the sandbox is replaced. */
+  private violated(incarnation: Incarnation, why: string): void {
+    const flight = this.inFlight;
+    if (flight?.incarnation === incarnation) flight.settle({ ok: false, kind: 'crash', message: `the sandbox sent ${why}`, lost: 'died' });
+    this.kill(incarnation);
+  }
+}
