@@ -169,9 +169,36 @@ export const PROTECTIONS = [
   'per-environment random and numpy random (seeded by reset, kept apart between environments), time and datetime (fixed clock)',
 ];
 
-/** How to start one jailed interpreter. */
+/**
+ * Why uid 65534 could not read `folder` (a folder bound into the jail is opened by bwrap, which
+ * a root host starts as uid 65534): each folder above it must be searchable by others, and the
+ * folder itself readable and searchable. Undefined when it can.
+ */
+function unreadableForJail(folder: string): string | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const absolute = path.resolve(folder);
+  const parts = absolute.split(path.sep).filter(Boolean);
+  for (let i = 0; i <= parts.length; i++) {
+    const dir = path.sep + parts.slice(0, i).join(path.sep);
+    let mode: number;
+    try {
+      mode = statSync(dir).mode;
+    } catch {
+      return `${absolute} does not exist`;
+    }
+    const needed = i === parts.length ? 0o005 : 0o001;
+    if ((mode & needed) !== needed) return `${dir} is not ${i === parts.length ? 'readable' : 'searchable'} by other users (mode ${(mode & 0o777).toString(8)})`;
+  }
+  return undefined;
+}
+
+/** How to start one jailed interpreter. Throws if a folder to bind cannot be read from the jail. */
 export function planJail(request: JailRequest): JailPlan {
   const extra = request.pythonPath ?? [];
+  for (const folder of extra) {
+    const problem = unreadableForJail(folder);
+    if (problem) throw new Error(`cannot put ${folder} on the sandbox's Python path: ${problem}; the jail runs as uid ${SANDBOX_ID}, so it must be readable by other users`);
+  }
   const inside = extra.map((_, i) => `${PYTHON_PATH_INSIDE}/${i}`);
   return {
     command: findExecutable('bwrap') ?? 'bwrap',

@@ -19,7 +19,11 @@ export interface CpythonSandboxOptions {
   limits?: Partial<SandboxLimits>;
   /** Jailed interpreters; environments are spread across them. Default 1. */
   workers?: number;
-  /** Host folders bound read-only into the jail and put on the Python path (a suite's own packages). */
+  /**
+   * Host folders bound read-only into the jail and put on the Python path, in order (a suite's
+   * own packages). When the host runs as root they must be readable by other users (the jail
+   * runs as uid 65534).
+   */
   pythonPath?: readonly string[];
 }
 
@@ -41,7 +45,12 @@ export function createCpythonSandbox(options: CpythonSandboxOptions = {}): Sandb
   if (jail.problem) throw new UsageError(`the cpython sandbox cannot start: ${jail.problem}`);
   const defaults: SandboxLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const workerCount = Math.max(1, Math.floor(options.workers ?? 1));
-  const plan = planJail({ hardMemoryMb: Math.max(1024, 4 * defaults.memoryMb), pythonPath: options.pythonPath });
+  let plan: ReturnType<typeof planJail>;
+  try {
+    plan = planJail({ hardMemoryMb: Math.max(1024, 4 * defaults.memoryMb), pythonPath: options.pythonPath });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
   const note = missingPackagesNote(jail.missingPackages);
   const interpreters: JailedInterpreter[] = [];
   let nextEnvironment = 0;

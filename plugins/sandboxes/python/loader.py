@@ -15,11 +15,8 @@ What differs between the two sandboxes is kept to the RUNTIME section below, and
     importing it, is refused at load with a reason that names the package and the sandbox
     that has it;
   - the message that says how to get a missing package.
-numpy's global random generator, and the interpreter's own `random` module, are seeded from
-reset(seed) as well, in both.
 
-Isolation between environments in the same interpreter (Pyodide holds several; the cpython
-sandbox forks one process per environment, so there these guards only ever see one):
+Isolation between environments in the same interpreter (both sandboxes hold several in one):
   - each program runs in a fresh globals dict with its own copy of the builtins (also what
     `import builtins` gives it), its own
     `random` module (seeded from reset(seed)), its own `time` module (time() is fixed) and its
@@ -27,10 +24,15 @@ sandbox forks one process per environment, so there these guards only ever see o
   - when another environment's turn comes, the real builtins module and the shared stdlib
     modules listed in GUARDED are compared with a snapshot taken at start-up and restored;
     after every call, sys's hooks, import path and recursion limit are restored;
+  - the generators a program reaches without its own `random` (the random module's hidden
+    instance, which packages such as networkx use; numpy's global RandomState; sympy's) are
+    each environment's own instances, swapped in when its turn comes and seeded from
+    reset(seed); numpy's print and error settings go back to their start-up values;
   - NOT isolated: other mutable state inside shared modules (e.g. a cache in functools, a
     registered codec, objects reachable through gc), and the interpreter itself. A program
-    that gets past these guards reaches only what its sandbox's jail lets it reach (a jailed
-    child process); the host never trusts it.
+    that gets past these guards can reach the environments loaded beside it, but only what its
+    sandbox's jail lets it reach of the machine (a jailed child process); the host never
+    trusts it.
 
 Attempts to reach the host (import js / pyodide / subprocess / ctypes, os.system, os._exit,
 reading host paths) are refused and flagged: the call then fails as an escape attempt even if
