@@ -16,7 +16,7 @@ import { checkJail } from '../../../plugins/sandboxes/cpython/jail.js';
 
 const fixtures = path.join(repoRoot, 'tests/fixtures/python');
 const goodPython = path.join(fixtures, 'guess_number.py');
-const numpyProgram = path.join(fixtures, 'numpy_matrix.py');
+const numpyProgram = path.join(fixtures, 'packages/numpy_matrix.py');
 const SECRET = 'sk-hostile-cli-secret-31d9c2';
 const MARKER = 'spade-hostile-write-marker';
 const ESCAPE_PROOF = '/tmp/spade-bench-escape-proof';

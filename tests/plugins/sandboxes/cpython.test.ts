@@ -42,7 +42,7 @@ function defineTests(): void {
   });
 
   test('a SPADE program that uses np without importing it passes the gate, with numpy seeded by reset', async () => {
-    const program = python('numpy_matrix.py', source('numpy_matrix.py'));
+    const program = python('numpy_matrix.py', source('packages/numpy_matrix.py'));
     const verdict = await validateEnvironment(sandbox(), program, { seed: 1 });
     assert.is(verdict.verdict, 'valid', JSON.stringify(verdict.checks.filter((c) => !c.ok)));
     const seeded = await load('np', probe('return f"{np.random.randint(0, 10**9)} {numpy.random.rand():.6f}", {"array": np.arange(3), "scalar": np.int64(7), "flag": np.bool_(True)}'));

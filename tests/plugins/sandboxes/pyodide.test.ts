@@ -15,7 +15,7 @@ test('states its protections, starting with a child process', () => {
 });
 
 test('a SPADE program that uses np without importing it is refused, naming numpy and --python-sandbox cpython', async () => {
-  const failure = await failureOf(suite.sandbox().load({ id: 'np', language: 'python', source: source('numpy_matrix.py') }));
+  const failure = await failureOf(suite.sandbox().load({ id: 'np', language: 'python', source: source('packages/numpy_matrix.py') }));
   assert.is(failure?.kind, 'load');
   assert.match(failure!.message, /numpy/);
   assert.match(failure!.message, /--python-sandbox cpython/);
