@@ -1,8 +1,10 @@
 /**
  * Host side of one jailed interpreter of the cpython sandbox (server.py in bubblewrap): starts
  * the jail, checks from the interpreter's own report that the protections claimed are in force,
- * and sends it requests one at a time (so a failure is always the running call's; other
- * interpreters run in parallel).
+ * and sends it requests, which it serves one at a time. The next request is written before the
+ * reply to the running one arrives (at most PIPELINE in the pipe), so the interpreter does not
+ * wait for the host between calls of different environments; a request's wall-time clock starts
+ * when the one before it has been answered, so each call is timed on its own.
  *
  * The wall-time limit is enforced here, from outside: when a call runs past it, the whole
  * sandbox (its PID namespace) is killed, whatever the program is doing. A sandbox is also
@@ -82,14 +84,20 @@ interface InFlight {
   incarnation: Incarnation;
   id: number;
   memoryMb?: number;
+  timeoutMs: number;
   timer?: NodeJS.Timeout;
   settle(reply: Reply): void;
 }
 
 interface Task {
-  run(): Promise<void>;
+  body: Request;
+  timeoutMs: number;
+  resolve(result: { reply: Reply; generation: number }): void;
   reject(error: Error): void;
 }
+
+/** Requests written to the interpreter ahead of their turn: the running one and the next. */
+const PIPELINE = 2;
 
 export class JailedInterpreter {
   /** Sandboxes started so far; environments loaded in an earlier one are gone. */
@@ -98,8 +106,9 @@ export class JailedInterpreter {
   environments = 0;
   private incarnation: Incarnation | undefined;
   private readonly queue: Task[] = [];
-  private busy = false;
-  private inFlight: InFlight | undefined;
+  private pumping = false;
+  /** Requests written and not answered yet, in the order the interpreter serves them. */
+  private flights: InFlight[] = [];
   private nextId = 1;
   private closed = false;
 
@@ -125,21 +134,8 @@ export class JailedInterpreter {
   request(body: Request, timeoutMs: number): Promise<{ reply: Reply; generation: number }> {
     if (this.closed) return Promise.reject(new Error('the cpython sandbox is closed'));
     return new Promise((resolve, reject) => {
-      this.queue.push({
-        reject,
-        run: async () => {
-          try {
-            const incarnation = await this.started();
-            const generation = this.generation;
-            const reply = await this.exchange(incarnation, body, timeoutMs);
-            if (!reply.ok && reply.kind === 'memory' && !reply.lost) this.kill(incarnation);
-            resolve({ reply, generation });
-          } catch (error) {
-            reject(error as Error);
-          }
-        },
-      });
-      this.pump();
+      this.queue.push({ body, timeoutMs, resolve, reject });
+      void this.pump();
     });
   }
 
@@ -156,36 +152,56 @@ export class JailedInterpreter {
     await exited;
   }
 
-  private pump(): void {
-    if (this.busy || this.closed) return;
-    const task = this.queue.shift();
-    if (!task) return;
-    this.busy = true;
-    void task.run().finally(() => {
-      this.busy = false;
-      this.pump();
-    });
+  /** Write queued requests while the pipeline has room (starting the sandbox first if needed). */
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (!this.closed && this.queue.length > 0 && this.flights.length < PIPELINE) {
+        let incarnation: Incarnation;
+        try {
+          incarnation = await this.started();
+        } catch (error) {
+          this.queue.shift()?.reject(error as Error);
+          continue;
+        }
+        // Requests written to an earlier sandbox must be settled (they are, when it ends) first.
+        if (this.flights.length > 0 && this.flights[0]!.incarnation !== incarnation) break;
+        const task = this.queue.shift();
+        if (task) this.send(incarnation, task);
+      }
+    } finally {
+      this.pumping = false;
+    }
   }
 
-  /** Send a request and wait for its reply, the sandbox's end, or its wall time. */
-  private exchange(incarnation: Incarnation, body: Request, timeoutMs: number): Promise<Reply> {
-    return new Promise<Reply>((resolve) => {
-      const id = this.nextId++;
-      const flight: InFlight = {
-        incarnation,
-        id,
-        memoryMb: body.op === 'dispose' ? undefined : body.limits.memoryMb,
-        settle: (reply) => {
-          if (this.inFlight !== flight) return;
-          clearTimeout(flight.timer);
-          this.inFlight = undefined;
-          resolve(reply);
-        },
-      };
-      this.inFlight = flight;
-      flight.timer = setTimeout(() => this.timedOut(flight, timeoutMs), timeoutMs);
-      incarnation.requests.write(encodeFrame({ ...body, id }));
-    });
+  private send(incarnation: Incarnation, task: Task): void {
+    const generation = this.generation;
+    const flight: InFlight = {
+      incarnation,
+      id: this.nextId++,
+      memoryMb: task.body.op === 'dispose' ? undefined : task.body.limits.memoryMb,
+      timeoutMs: task.timeoutMs,
+      settle: (reply) => {
+        const at = this.flights.indexOf(flight);
+        if (at < 0) return;
+        this.flights.splice(at, 1);
+        clearTimeout(flight.timer);
+        if (!reply.ok && reply.kind === 'memory' && !reply.lost) this.kill(incarnation);
+        task.resolve({ reply, generation });
+        this.armHead();
+        void this.pump();
+      },
+    };
+    this.flights.push(flight);
+    incarnation.requests.write(encodeFrame({ ...task.body, id: flight.id }));
+    this.armHead();
+  }
+
+  /** The clock of the request the interpreter is serving now runs from when the one before it was answered. */
+  private armHead(): void {
+    const head = this.flights[0];
+    if (head && head.timer === undefined) head.timer = setTimeout(() => this.timedOut(head, head.timeoutMs), head.timeoutMs);
   }
 
   private timedOut(flight: InFlight, timeoutMs: number): void {
@@ -242,10 +258,9 @@ export class JailedInterpreter {
     if (!wasDead) this.ended(incarnation, 'the sandbox was killed');
   }
 
-  /** What follows a sandbox's end: the call in flight fails. */
+  /** What follows a sandbox's end: the calls written to it fail (as lost: they are made again elsewhere). */
   private ended(incarnation: Incarnation, why: string): void {
-    const flight = this.inFlight;
-    if (flight?.incarnation === incarnation) {
+    for (const flight of this.flights.filter((f) => f.incarnation === incarnation)) {
       flight.settle({ ok: false, kind: 'crash', message: `${why}${incarnation.stderr ? `: ${incarnation.stderr.slice(-300)}` : ''}`, lost: 'died' });
     }
     for (const stream of incarnation.streams) stream.destroy();
@@ -285,8 +300,8 @@ export class JailedInterpreter {
           incarnation.serverPid = incarnation.initPid === undefined ? undefined : childrenOf(incarnation.initPid)[0];
           return markReady(facts);
         }
-        const flight = this.inFlight;
-        // A reply to nothing asked (a program writing on the pipe itself) breaks the protocol.
+        const flight = this.flights[0];
+        // A reply to nothing asked, or out of turn (a program writing on the pipe itself), breaks the protocol.
         if (!flight || flight.incarnation !== incarnation || message.id !== flight.id) return this.violated(incarnation, 'a reply to no request');
         if (message.ok === true) flight.settle({ ok: true, value: message.value });
         else if (message.ok === false && typeof message.kind === 'string') flight.settle({ ok: false, kind: message.kind, message: String(message.message ?? '') });
@@ -332,10 +347,9 @@ export class JailedInterpreter {
     return incarnation;
   }
 
-  /** The interpreter broke the protocol (a program wrote on its pipe): the call fails, the sandbox is replaced. */
+  /** The interpreter broke the protocol (a program wrote on its pipe): the calls fail, the sandbox is replaced. */
   private violated(incarnation: Incarnation, why: string): void {
-    const flight = this.inFlight;
-    if (flight?.incarnation === incarnation) flight.settle({ ok: false, kind: 'crash', message: `the sandbox sent ${why}`, lost: 'died' });
+    incarnation.stderr = `the sandbox sent ${why}`;
     this.kill(incarnation);
   }
 }
