@@ -155,7 +155,7 @@ const startAs = (): { uid?: number; gid?: number } =>
   process.getuid?.() === 0 ? { uid: SANDBOX_ID, gid: SANDBOX_ID } : {};
 
 export const PROTECTIONS = [
-  "Debian's CPython in a bubblewrap jail, one long-lived interpreter per worker (numpy, networkx and sympy imported once); a fresh interpreter state per environment, from the loader the pyodide sandbox uses",
+  "Debian's CPython in a bubblewrap jail, one long-lived interpreter per worker (numpy, networkx and sympy each imported once); a fresh interpreter state per environment, from the loader the pyodide sandbox uses",
   'unprivileged: uid 65534 in its own user namespace with no capabilities, no new privileges and no nested user namespace (bwrap is started as uid 65534 when the host runs as root)',
   'no network: an empty network namespace (loopback only)',
   'own PID, IPC, UTS and cgroup namespaces: killing the sandbox kills every process in it; it dies with the host process',

@@ -289,7 +289,7 @@ export class JailedInterpreter {
     const reader = new FrameReader(
       MAX_REPLY_BYTES,
       (frame) => {
-        const message = frame as { ready?: boolean; id?: unknown } & Reply;
+        const message = frame as { ready?: boolean; id?: unknown; baselineBytes?: unknown } & Reply;
         if (message.ready === true && !incarnation.facts) {
           clearTimeout(startTimer);
           const facts = frame as ReadyFacts;
@@ -303,6 +303,7 @@ export class JailedInterpreter {
         const flight = this.flights[0];
         // A reply to nothing asked, or out of turn (a program writing on the pipe itself), breaks the protocol.
         if (!flight || flight.incarnation !== incarnation || message.id !== flight.id) return this.violated(incarnation, 'a reply to no request');
+        if (typeof message.baselineBytes === 'number' && incarnation.facts) incarnation.facts.baselineBytes = message.baselineBytes;
         if (message.ok === true) flight.settle({ ok: true, value: message.value });
         else if (message.ok === false && typeof message.kind === 'string') flight.settle({ ok: false, kind: message.kind, message: String(message.message ?? '') });
         else this.violated(incarnation, 'a reply of the wrong shape');

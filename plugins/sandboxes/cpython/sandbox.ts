@@ -2,8 +2,9 @@
  * The `cpython` sandbox: Python environment programs (SPADE's own format, unchanged, loaded by
  * the same loader as the pyodide sandbox) run in Debian's CPython, with numpy, networkx and
  * sympy, inside a bubblewrap jail. Each worker is one jailed interpreter, started once (about
- * 0.3 s: the packages are imported then) and reused; each environment gets a fresh interpreter
- * state in it, as in the pyodide sandbox (why not a process per environment: README, "Sandboxes").
+ * 0.15 s with numpy; networkx and sympy are imported when a program first names them) and
+ * reused; each environment gets a fresh interpreter state in it, as in the pyodide sandbox (why
+ * not a process per environment: README, "Sandboxes").
  *
  * Where the jail cannot be set up, creating the sandbox fails with a UsageError that names the
  * fix (the command line exits 2): it never runs a program unjailed.

@@ -3,8 +3,9 @@ The Python side of the cpython sandbox: one long-lived interpreter inside the bu
 
     bwrap ... -- /usr/bin/python3 -s -B /spade/server.py HARD_MEMORY_MB [EXTRA_PYTHON_PATH...]
 
-It imports numpy, networkx and sympy and the loader shared with the pyodide sandbox
-(/spade/loader.py) once, then serves load / call / dispose requests one at a time. Each
+It runs the loader shared with the pyodide sandbox (/spade/loader.py), which imports numpy once
+now and networkx and sympy once, when the first program that names them is loaded, then serves
+load / call / dispose requests one at a time. Each
 environment gets a fresh interpreter state from the loader (its own globals, builtins, random,
 time and datetime; numpy's and random's generators kept per environment), exactly as in the
 pyodide sandbox; the jail and the limits below are what hold a program that gets past the loader.
@@ -102,12 +103,12 @@ sys.stdin = io.StringIO('')
 # process limit below forbids starting one; this is the second lock).
 ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE = 0
 
-# The shared loader, in its own namespace with its own copy of the builtins. It imports the
-# packages this interpreter has (numpy, networkx, sympy) once, now.
+# The shared loader, in its own namespace with its own copy of the builtins (it imports numpy now).
 _loader = {'__name__': 'spade_loader', '__builtins__': dict(builtins.__dict__), 'SPADE_RUNTIME': 'cpython'}
 with open(os.path.join(_SERVER_DIR, 'loader.py'), encoding='utf-8') as _file:
     exec(compile(_file.read(), os.path.join(_SERVER_DIR, 'loader.py'), 'exec'), _loader)
 _spade_load, _spade_call, _spade_dispose = _loader['spade_load'], _loader['spade_call'], _loader['spade_dispose']
+_import_named_packages = _loader['import_named_packages']
 _loader['_fresh_module']('random')  # read random.py's code once
 
 
@@ -194,6 +195,11 @@ def main():
             _exit(0)
         request = _loads(frame)
         op = request['op']
+        if op == 'load' and memory_now != hard_memory:
+            _setrlimit(_RLIMIT_AS, (hard_memory, hard_memory))
+            memory_now = hard_memory
+        if op == 'load' and _import_named_packages(request['source']):
+            baseline = _address_space()  # networkx or sympy were just imported: part of the interpreter now
         limits = request.get('limits') or {}
         max_output = limits.get('maxOutputBytes', 65536)
         memory = min(hard_memory, baseline + (limits.get('memoryMb', 64) + SLACK_MB) * MIB) if op != 'dispose' else hard_memory
@@ -214,7 +220,9 @@ def main():
         elif _len(text) > 4 * max_output + 4096:
             text = _dumps({'ok': False, 'kind': 'output-limit', 'message': f'returned about {_len(text)} bytes, more than the limit of {max_output}'})
         try:
-            data = (f'{{"id":{request["id"]},' + text[1:]).encode('utf-8', 'surrogatepass')
+            # A load's reply also says how large the interpreter is (a call's memoryMb is on top of it).
+            head = f'{{"id":{request["id"]},"baselineBytes":{baseline},' if op == 'load' else f'{{"id":{request["id"]},'
+            data = (head + text[1:]).encode('utf-8', 'surrogatepass')
         except MemoryError:
             data = _dumps({'id': request['id'], 'ok': False, 'kind': 'memory', 'message': 'out of memory writing the reply'}).encode()
         _send(data)

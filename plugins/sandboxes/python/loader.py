@@ -107,23 +107,28 @@ INJECTED_NAMES = {
 RUNTIME = globals().get('SPADE_RUNTIME', 'pyodide')
 # Third-party packages SPADE's and RLVE's programs use; which of them this interpreter has.
 PACKAGES = ('numpy', 'networkx', 'sympy')
+AVAILABLE_PACKAGES = frozenset(name for name in PACKAGES if _find_spec(name) is not None)
+# numpy is imported at start-up, as SPADE puts it in every program's globals; the others once,
+# when the first program that names them is loaded (sympy takes longer to import than all the
+# rest of start-up). Either way outside any program's call: their imports use modules that
+# programs may not (subprocess, signal, gc).
+IMPORTED_AT_START = ('numpy',)
 
 
 def _import_packages(names):
-    """The packages of `names` this interpreter has, imported now: once per interpreter, before the
-    guards below refuse what their start-up needs (numpy sets environment variables)."""
+    """The packages of `names` this interpreter has, imported now (before the guards below,
+    which would refuse what numpy's start-up does: it sets environment variables)."""
     found = {}
     for name in names:
         try:
-            if _find_spec(name) is not None:
+            if name in AVAILABLE_PACKAGES:
                 found[name] = importlib.import_module(name)
-        except Exception:  # installed but broken: treated as missing
+        except Exception:  # installed but broken: a program that imports it gets the error
             pass
     return found
 
 
-_PACKAGE_MODULES = _import_packages(PACKAGES)
-AVAILABLE_PACKAGES = frozenset(_PACKAGE_MODULES)
+_PACKAGE_MODULES = _import_packages(IMPORTED_AT_START)
 # Names SPADE puts in every program's globals for a package (its _COMMON_STDLIB_INJECTIONS).
 INJECTED_PACKAGES = {'np': 'numpy', 'numpy': 'numpy'}
 # How to get a package this interpreter lacks, said in the reason a program is refused with.
@@ -215,7 +220,13 @@ for _name in INJECTED_MODULES + ('math_verify',):
     if _name not in ('random', 'time', 'os'):
         GUARDED.append(importlib.import_module(_name))
 GUARDED = list({id(m): m for m in GUARDED}.values())
-_SNAPSHOTS = [(m.__dict__, len(m.__dict__), tuple(m.__dict__), tuple(m.__dict__.values()), dict(m.__dict__)) for m in GUARDED]
+
+
+def _snapshot_shared_state():
+    return [(m.__dict__, len(m.__dict__), tuple(m.__dict__), tuple(m.__dict__.values()), dict(m.__dict__)) for m in GUARDED]
+
+
+_SNAPSHOTS = _snapshot_shared_state()
 _RECURSION_LIMIT = _getrecursionlimit()
 _BLOCKING_FINDER = sys.meta_path[0]
 
@@ -352,7 +363,7 @@ class _Environment:
                 if hasattr(module, item):
                     self.globals[item] = getattr(module, item)
         for name, package in INJECTED_PACKAGES.items():
-            if package in AVAILABLE_PACKAGES:
+            if package in _PACKAGE_MODULES:
                 self.globals[name] = _PACKAGE_MODULES[package]
         self.source = source
         self.instance = None
@@ -420,39 +431,51 @@ def _packages_used(source):
     return used
 
 
-def _generator_slots():
+def _generator_slots(known=()):
     """The generators shared by the whole interpreter that a program reaches without its own
-    `random`: the random module's hidden instance, numpy's global RandomState, sympy's. Each as
-    (the modules whose functions are its bound methods, the attribute holding it, a new one)."""
-    slots = [((_shared_random,), '_inst', lambda: _shared_random.Random(0))]
+    `random`, other than those in `known`: the random module's hidden instance, numpy's global
+    RandomState, sympy's (once imported). Each as (the original instance, the attribute holding
+    it, a maker of new ones, and per module whose functions are its bound methods: the module's
+    dict and those functions' names), read while the originals are in place."""
+    candidates = [((_shared_random,), '_inst', lambda: _shared_random.Random(0))]
     numpy = _PACKAGE_MODULES.get('numpy')
     if numpy is not None:
         mtrand = numpy.random.mtrand
-        slots.append(((mtrand, numpy.random), '_rand', lambda: mtrand.RandomState(0)))
+        candidates.append(((mtrand, numpy.random), '_rand', lambda: mtrand.RandomState(0)))
     sympy_random = _modules.get('sympy.core.random')
     if sympy_random is not None:
-        slots.append(((sympy_random,), 'rng', lambda: _shared_random.Random(0)))
-    return [(modules, attribute, create, getattr(modules[0], attribute)) for modules, attribute, create in slots]
+        candidates.append(((sympy_random,), 'rng', lambda: _shared_random.Random(0)))
+    slots = []
+    for modules, attribute, create in candidates:
+        original = getattr(modules[0], attribute)
+        if any(slot[0] is original for slot in known):
+            continue
+        bound = [(module.__dict__, [name for name, value in vars(module).items() if getattr(value, '__self__', None) is original])
+                 for module in modules]
+        slots.append((original, attribute, create, bound))
+    return slots
 
 
-def _bindings(instance, original, modules, attribute):
-    """What to write into `modules` so that their functions are `instance`'s methods."""
-    found = []
-    for module in modules:
-        names = [name for name, value in vars(module).items() if getattr(value, '__self__', None) is original]
-        found.append((module.__dict__, {attribute: instance, **{name: getattr(instance, name) for name in names}}))
-    return found
+def _bindings(slot, instance):
+    """What to write into the slot's modules so that their functions are `instance`'s methods."""
+    _original, attribute, _create, bound = slot
+    return [(namespace, {attribute: instance, **{name: getattr(instance, name) for name in names}}) for namespace, names in bound]
 
 
 _GENERATOR_SLOTS = _generator_slots()
-_ORIGINAL_GENERATORS = [binding for modules, attribute, _create, original in _GENERATOR_SLOTS
-                        for binding in _bindings(original, original, modules, attribute)]
 
 
-def _own_generators():
-    """New instances of the shared generators for one environment, seeded as at start-up."""
-    return [binding for modules, attribute, create, original in _GENERATOR_SLOTS
-            for binding in _bindings(create(), original, modules, attribute)]
+def _generators_of(env):
+    """The bindings that make `env`'s instances (None: the originals) the shared generators,
+    one list per slot; an environment's are made on its first turn (seeded as at start-up), and
+    for a slot added since (a package imported later) on its first turn after that."""
+    if env is None:
+        return [_bindings(slot, slot[0]) for slot in _GENERATOR_SLOTS]
+    if env.generators is None:
+        env.generators = []
+    for slot in _GENERATOR_SLOTS[len(env.generators):]:
+        env.generators.append(_bindings(slot, slot[2]()))
+    return env.generators
 
 
 def _numpy_settings():
@@ -467,10 +490,9 @@ def _take_turn(env):
     instances, so its draws do not depend on what the others drew; numpy's print and error
     settings go back to their start-up values."""
     _restore_shared_state()
-    if env is not None and env.generators is None:
-        env.generators = _own_generators()
-    for namespace, binding in env.generators if env is not None else _ORIGINAL_GENERATORS:
-        namespace.update(binding)
+    for slot in _generators_of(env):
+        for namespace, binding in slot:
+            namespace.update(binding)
     if _START_NUMPY_SETTINGS is not None and _numpy_settings() != _START_NUMPY_SETTINGS:
         numpy = _PACKAGE_MODULES['numpy']
         numpy.set_printoptions(**_START_NUMPY_SETTINGS[0])
@@ -478,11 +500,37 @@ def _take_turn(env):
     _CallState.last = env
 
 
+def import_named_packages(source):
+    """Import, outside any program's call, the available packages `source` names that are not
+    imported yet; the shared state is then snapshotted again (a package's import may add to
+    the stdlib modules the loader puts back) and its generator, if it has one, made per
+    environment. True when something was imported (the cpython sandbox then measures its
+    interpreter again: a call's memoryMb is on top of it)."""
+    missing = AVAILABLE_PACKAGES - set(_PACKAGE_MODULES)
+    if not missing:
+        return False
+    wanted = sorted(missing & set(_MENTIONS_PACKAGE.findall(source)))
+    if not wanted:
+        return False
+    _take_turn(None)  # the originals in place, and the shared state as at start-up
+    meta_path = sys.meta_path
+    try:
+        while _BLOCKING_FINDER in meta_path:
+            meta_path.remove(_BLOCKING_FINDER)
+        _PACKAGE_MODULES.update(_import_packages(wanted))
+    finally:
+        meta_path.insert(0, _BLOCKING_FINDER)
+        _CallState.escape = None
+    _SNAPSHOTS[:] = _snapshot_shared_state()
+    _GENERATOR_SLOTS.extend(_generator_slots(known=_GENERATOR_SLOTS))
+    return True
+
+
 def _seed_shared_generators(seed):
     """The generators a program reaches without its own `random` (this environment's instances,
     see _take_turn) are seeded from reset(seed) too."""
-    for modules, attribute, _create, _original in _GENERATOR_SLOTS:
-        generator = getattr(modules[0], attribute)
+    for _original, attribute, _create, bound in _GENERATOR_SLOTS:
+        generator = bound[0][0][attribute]
         generator.seed(seed % 4294967296 if isinstance(seed, int) and hasattr(generator, 'get_state') else seed)
 
 
@@ -591,6 +639,7 @@ def spade_load(env_id, source):
     # The new environment's modules are made with the shared ones: undo the last program's changes first.
     _take_turn(None)
     _restore_sys()
+    import_named_packages(source)
     env = _Environment(source)
 
     def load():

@@ -152,8 +152,8 @@ function defineTests(): void {
     assert.is((await second.reset(1)).observation, '[0.33333333] [1] warn');
     await first.dispose();
     await second.dispose();
-    // Interleaved, two environments draw from numpy's and random's global generators as each would alone.
-    const draws = 'class E:\n  def reset(self, seed=None): return "", {}\n  def step(self, a):\n    import random as shared\n    return f"{np.random.randint(10**6)} {shared.random():.6f}", 0.0, False, False, {}\n';
+    // Interleaved, two environments draw from numpy's, random's and sympy's global generators as each would alone.
+    const draws = 'import sympy.core.random as sr\nclass E:\n  def reset(self, seed=None): return "", {}\n  def step(self, a):\n    import random as shared\n    return f"{np.random.randint(10**6)} {shared.random():.6f} {sr.randint(0, 10**6)}", 0.0, False, False, {}\n';
     const alone = await load('alone', draws);
     await alone.reset(4);
     const expected = [(await alone.step('x')).observation, (await alone.step('x')).observation, (await alone.step('x')).observation];
