@@ -56,7 +56,7 @@ export const BUILTINS: readonly BuiltinEntry[] = [
   builtin({
     kind: 'sandbox',
     id: 'cpython',
-    description: "Python in Debian's CPython with numpy, networkx and sympy, in a bubblewrap jail (no network, read-only files, unprivileged, hard limits; one forked process per environment). The default for .py where its jail works.",
+    description: "Python in Debian's CPython with numpy, networkx and sympy, in a bubblewrap jail (no network, read-only files, unprivileged, hard limits, wall time enforced by killing the jail). The default for .py where its jail works.",
     create: async (options) => (await import('../plugins/sandboxes/cpython/sandbox.js')).createCpythonSandbox(options),
     unavailable: async () => (await import('../plugins/sandboxes/cpython/jail.js')).checkJail().problem,
   }),

@@ -6,8 +6,9 @@
  * Its sandbox can end without its own fault: another environment's call ran past its wall time
  * or out of memory, and the whole sandbox was replaced. The environment is then loaded again in
  * the new one and its episode replayed (reset and the steps since) before the next call, so its
- * results do not depend on its neighbours. A call whose sandbox died under it is made once more
- * the same way; only if it dies again is it the call's own failure.
+ * results do not depend on its neighbours. A call whose sandbox died under it, or that ran out of
+ * memory (the interpreter's memory holds what its neighbours left too), is made once more the
+ * same way, in a fresh sandbox; only if it fails again is it the call's own failure.
  */
 import { SandboxError } from '../../../core/types.js';
 import type { EnvironmentCapabilities, LoadedEnvironment, ResetResult, SandboxLimits, StepResult } from '../../../core/types.js';
@@ -21,6 +22,9 @@ type Method = 'reset' | 'step' | 'solution' | 'hint' | 'referenceAction';
 
 const callLimits = (limits: SandboxLimits): CallLimits => ({ memoryMb: limits.memoryMb, maxOutputBytes: limits.maxOutputBytes });
 
+/** Whether a failed call is made once more in a fresh sandbox before it counts. */
+const retried = (reply: Reply): boolean => !reply.ok && (reply.lost === 'died' || (reply.kind === 'memory' && reply.lost === undefined));
+
 /** The value of a successful reply, or the SandboxError of a failed one. */
 function unwrap(reply: Reply, method: string): unknown {
   if (reply.ok) return reply.value;
@@ -31,7 +35,7 @@ function unwrap(reply: Reply, method: string): unknown {
 export async function loadInto(interpreter: JailedInterpreter, envId: string, source: string, limits: SandboxLimits): Promise<{ generation: number; capabilities: EnvironmentCapabilities }> {
   for (let attempt = 1; ; attempt++) {
     const { reply, generation } = await interpreter.request({ op: 'load', env: envId, source, limits: callLimits(limits) }, limits.callTimeoutMs + LOAD_ALLOWANCE_MS);
-    if (!reply.ok && reply.lost === 'died' && attempt === 1) continue;
+    if (retried(reply) && attempt === 1) continue;
     const value = unwrap(reply, 'load') as Record<string, unknown>;
     return { generation, capabilities: { solution: value.solution === true, hint: value.hint === true, referenceAction: value.referenceAction === true } };
   }
@@ -87,13 +91,13 @@ export class CpythonEnvironment implements LoadedEnvironment {
     if (++this.calls > this.limits.maxCalls) {
       throw new SandboxError('call-limit', `more than ${this.limits.maxCalls} calls on one environment`, method);
     }
-    let retried = false;
+    let again = false;
     for (;;) {
       if (!this.interpreter.alive(this.generation)) await this.restore(method);
       const { reply, generation } = await this.interpreter.request({ op: 'call', env: this.envId, method, args, limits: callLimits(this.limits) }, this.limits.callTimeoutMs);
       if (generation !== this.generation) continue; // the sandbox was replaced while this call waited its turn
-      if (!reply.ok && reply.lost === 'died' && !retried) {
-        retried = true;
+      if (retried(reply) && !again) {
+        again = true;
         continue;
       }
       const value = unwrap(reply, method);
