@@ -76,7 +76,7 @@ function defineTests(): void {
     }
   });
 
-  test('inside the jail: uid 65534, no capability, no network interface, no host variable, read-only root', async () => {
+  test('inside the jail: uid 65534, no capability, no network interface, no host variable, read-only root, pipes', async () => {
     const direct = await load('inside-2', probe([
       'def read(path):',
       '  fd = os.open(path, os.O_RDONLY)',
@@ -90,11 +90,14 @@ function defineTests(): void {
       '  root = "writable"',
       'except OSError as error:',
       '  root = error.strerror',
-      'return f"{os.getuid()} {caps} {net} {sorted(os.environ)} {root}", {}',
+      'import stat',
+      'pipes = ["pipe" if stat.S_ISFIFO(os.fstat(fd).st_mode) else "socket" if stat.S_ISSOCK(os.fstat(fd).st_mode) else "other" for fd in (0, 1, 2)]',
+      'return f"{os.getuid()} {caps} {net} {sorted(os.environ)} {root} {pipes}", {}',
     ].join('\n')));
     assert.is(
       (await direct.reset(1)).observation,
-      "65534 0000000000000000 ['lo'] ['HOME', 'LANG', 'OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS', 'PWD', 'PYTHONDONTWRITEBYTECODE', 'PYTHONHASHSEED'] Read-only file system",
+      "65534 0000000000000000 ['lo'] ['HOME', 'LANG', 'OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS', 'PWD', 'PYTHONDONTWRITEBYTECODE', 'PYTHONHASHSEED'] Read-only file system ['pipe', 'pipe', 'pipe']",
+      'uid, capabilities, network, environment, root; and the host talks to it over pipes, not sockets',
     );
     await direct.dispose();
   });
