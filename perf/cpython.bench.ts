@@ -58,12 +58,13 @@ warm
 await warm.run();
 console.log(warm.name);
 console.table(warm.table());
-const latency = (bench: Bench, name: string): { mean: number; p50: number } => {
+const latency = (bench: Bench, name: string): { mean: number; p50: number; p99: number } => {
   const result = bench.getTask(name)?.result;
-  return result && 'latency' in result ? { mean: result.latency.mean, p50: result.latency.p50 ?? NaN } : { mean: NaN, p50: NaN };
+  return result && 'latency' in result ? { mean: result.latency.mean, p50: result.latency.p50 ?? NaN, p99: result.latency.p99 ?? NaN } : { mean: NaN, p50: NaN, p99: NaN };
 };
 const pair = latency(warm, 'reset + step');
-console.log(`warm reset + step: mean ${pair.mean.toFixed(3)} ms, median ${pair.p50.toFixed(3)} ms (target <= 0.1 ms)`);
+// The mean carries this machine's rare stalls (a virtual CPU descheduled for milliseconds); the median does not.
+console.log(`warm reset + step: median ${pair.p50.toFixed(3)} ms, mean ${pair.mean.toFixed(3)} ms, p99 ${pair.p99.toFixed(3)} ms (target <= 0.1 ms)`);
 await environment.dispose();
 await sandbox.close();
 
