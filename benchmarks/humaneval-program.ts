@@ -1,6 +1,6 @@
 /**
- * One HumanEval problem as a single-answer Python environment program (run by the pyodide
- * sandbox). reset() shows the prompt; step(reply) reduces the reply to code — the whole reply
+ * One HumanEval problem as a single-answer Python environment program (run by the Python
+ * sandbox, cpython or pyodide). reset() shows the prompt; step(reply) reduces the reply to code — the whole reply
  * in \boxed{...}, else the last fenced block (preferring one that defines the entry point),
  * else the reply itself — completes a bare function body with the prompt, and runs the
  * problem's check(candidate) on it: reward 1 when every assertion holds, else 0.

@@ -1,7 +1,7 @@
 /**
  * HumanEval (openai/human-eval): 164 Python programming problems, each exposed as a Python
- * environment program (see humaneval-program.ts) run by the pyodide sandbox. pass@k from n
- * samples comes from the metrics over the agent's attempts.
+ * environment program (see humaneval-program.ts) run by the Python sandbox (cpython or
+ * pyodide). pass@k from n samples comes from the metrics over the agent's attempts.
  */
 import { ensureDataFile, type DataFile, type DataOptions } from './download.js';
 import { humanEvalProgram, type HumanEvalProblem } from './humaneval-program.js';

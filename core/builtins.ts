@@ -7,6 +7,7 @@
  */
 import type { BuiltinEntry, PluginDefinition } from './plugin.js';
 import type { RunResults } from './results.js';
+import type { Language } from './types.js';
 
 const builtin = (plugin: PluginDefinition): BuiltinEntry => ({
   kind: plugin.kind,
@@ -22,6 +23,15 @@ const provider = (id: string, description: string, load: () => Promise<PluginDef
   description,
   load,
 });
+
+/**
+ * The sandbox each language gets when the config names none, in order of preference: the first
+ * that can run on this machine (a sandbox plugin's unavailable() says why it cannot).
+ */
+export const DEFAULT_SANDBOXES: Record<Language, readonly string[]> = {
+  javascript: ['isolated-vm'],
+  python: ['cpython', 'pyodide'],
+};
 
 export const BUILTINS: readonly BuiltinEntry[] = [
   // Roles
@@ -56,8 +66,16 @@ export const BUILTINS: readonly BuiltinEntry[] = [
     kind: 'sandbox',
     id: 'pyodide',
     languages: ['python'],
-    description: 'Python (Pyodide) in a jailed child process per worker: empty environment, no network, read-only file system where the OS allows.',
+    description: 'Python (Pyodide, WebAssembly) in a jailed child process per worker: empty environment, no network, read-only file system where the OS allows; no third-party packages. For .py where cpython\'s jail cannot be set up.',
     create: async (options) => (await import('../plugins/sandboxes/pyodide/sandbox.js')).createPyodideSandbox(options),
+  }),
+  builtin({
+    kind: 'sandbox',
+    id: 'cpython',
+    languages: ['python'],
+    description: "Python in Debian's CPython with numpy, networkx and sympy, in a bubblewrap jail (no network, read-only files, unprivileged, hard limits, wall time enforced by killing the jail). The default for .py where its jail works.",
+    create: async (options) => (await import('../plugins/sandboxes/cpython/sandbox.js')).createCpythonSandbox(options),
+    unavailable: async () => (await import('../plugins/sandboxes/cpython/jail.js')).checkJail().problem,
   }),
   builtin({
     kind: 'sandbox',

@@ -150,7 +150,7 @@ export const RUN_OPTIONS = {
   designer: kept({ schema: str, flag: 'designer', arg: 'ID', default: 'reference', describe: 'Designer: "reference" (the offline reference policy), a provider id such as openai:gpt-4.1-mini, or a plugin file' }),
   agent: kept({ schema: str, flag: 'agent', arg: 'ID', default: 'reference', describe: 'Agent: "reference" (the offline reference policy), a provider id, or a plugin file' }),
   sandbox: kept({ schema: str, flag: 'sandbox', arg: 'ID', default: 'isolated-vm', describe: 'Sandbox for JavaScript environment programs (spade-bench list shows them)' }),
-  pythonSandbox: kept({ schema: str, flag: 'python-sandbox', arg: 'ID', default: 'pyodide', describe: 'Sandbox for Python environment programs (spade-bench list shows them)' }),
+  pythonSandbox: optional({ schema: str, flag: 'python-sandbox', arg: 'ID', shown: 'cpython where its jail works, else pyodide', describe: 'Sandbox for Python environment programs: cpython (Debian\'s CPython with numpy, networkx and sympy, jailed) or pyodide (spade-bench list says which is in force and why)' }),
   suites: kept({
     schema: list(str, true), flag: 'suites', arg: 'a,b', parse: 'list', default: () => ['spade', 'procedural'],
     describe: 'Suites to run, comma-separated; "spade" is the self-play pool',

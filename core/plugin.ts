@@ -38,6 +38,8 @@ export interface SandboxPlugin {
   /** The languages its sandboxes run; a config naming it for another language is refused before the run starts. */
   languages?: readonly Language[];
   create(options: { limits?: Partial<SandboxLimits>; workers?: number }): Sandbox | Promise<Sandbox>;
+  /** Why this sandbox cannot run on this machine, naming the fix; undefined when it can. */
+  unavailable?(): string | undefined | Promise<string | undefined>;
 }
 
 export interface SuitePlugin {

@@ -17,7 +17,7 @@ import { createLLMAgent } from './roles/llm-agent.js';
 import { createLLMDesigner } from './roles/llm-designer.js';
 import { loadCorpus } from './roles/corpus.js';
 import { createLLMReviewer, type EnvironmentReviewer } from './roles/llm-reviewer.js';
-import { BUILTINS } from './builtins.js';
+import { BUILTINS, DEFAULT_SANDBOXES } from './builtins.js';
 import { UsageError } from './errors.js';
 import { SELFPLAY_SUITE } from './run.js';
 
@@ -28,13 +28,16 @@ export function createRegistry(cwd = process.cwd()): PluginRegistry {
   return new PluginRegistry(BUILTINS, cwd);
 }
 
-/** The config key that names the sandbox of each language. */
-const SANDBOX_KEYS: Record<Language, 'sandbox' | 'pythonSandbox'> = { javascript: 'sandbox', python: 'pythonSandbox' };
+/** The config key and flag that name the sandbox of each language. */
+const SANDBOX_KEYS: Record<Language, { key: 'sandbox' | 'pythonSandbox'; flag: string }> = {
+  javascript: { key: 'sandbox', flag: '--sandbox' },
+  python: { key: 'pythonSandbox', flag: '--python-sandbox' },
+};
 
-/** The sandbox plugin the config names for `language`, checked before any work starts. */
-async function sandboxPlugin(registry: PluginRegistry, config: SpadeConfig, language: Language): Promise<SandboxPlugin> {
-  const key = SANDBOX_KEYS[language];
-  const { plugin } = await registry.resolve('sandbox', config[key]);
+/** The sandbox plugin `id`, refused when it does not run `language`. */
+async function sandboxPlugin(registry: PluginRegistry, id: string, language: Language): Promise<SandboxPlugin> {
+  const { key } = SANDBOX_KEYS[language];
+  const { plugin } = await registry.resolve('sandbox', id);
   const sandbox = plugin as SandboxPlugin;
   if (sandbox.languages && !sandbox.languages.includes(language)) {
     throw new UsageError(`${key}: sandbox "${sandbox.id}" runs ${sandbox.languages.join(' and ')}, not ${language}`);
@@ -42,16 +45,46 @@ async function sandboxPlugin(registry: PluginRegistry, config: SpadeConfig, lang
   return sandbox;
 }
 
+export interface SandboxChoice {
+  id: string;
+  /** Why it is the one in force, in words (`spade-bench list`, the run's first line). */
+  why: string;
+}
+
 /**
- * Each language's sandbox is the one the config names (`sandbox`, `pythonSandbox`), created on
- * first use: a run with no Python program never starts an interpreter.
- * `workers` is how many processes a sandbox that has them (Pyodide) may start: one per core
- * by default, fewer where several sets share the cores (worker threads, queue workers).
+ * The sandbox `language`'s programs run in: the configured one (`sandbox`, `pythonSandbox`),
+ * refused with a UsageError naming the fix when it cannot run here; unset, the first of the
+ * built-in preference order (DEFAULT_SANDBOXES) that can run on this machine.
+ */
+export async function chooseSandbox(registry: PluginRegistry, config: { sandbox?: string; pythonSandbox?: string }, language: Language): Promise<SandboxChoice> {
+  const { key, flag } = SANDBOX_KEYS[language];
+  const configured = config[key];
+  if (configured) {
+    const problem = await (await sandboxPlugin(registry, configured, language)).unavailable?.();
+    if (problem) throw new UsageError(`${flag} ${configured}: ${problem}`);
+    return { id: configured, why: `chosen with ${flag} or ${key} in the config` };
+  }
+  const passed: string[] = [];
+  for (const id of DEFAULT_SANDBOXES[language]) {
+    const problem = await (await sandboxPlugin(registry, id, language)).unavailable?.();
+    if (!problem) return { id, why: passed.length ? `the default here, because ${passed.join('; ')}` : 'the default: it can run on this machine' };
+    passed.push(`${id} cannot run: ${problem}`);
+  }
+  throw new UsageError(`no sandbox for ${language} can run here: ${passed.join('; ')}`);
+}
+
+/**
+ * Each language's sandbox is the one chooseSandbox gives, created on first use: a run with no
+ * Python program never starts an interpreter. `workers` is how many processes a sandbox that has
+ * them (pyodide, cpython) may start: one per core by default, fewer where several sets share the
+ * cores (worker threads, queue workers).
  */
 export function createSandboxSet(registry: PluginRegistry, config: SpadeConfig, workers = availableParallelism()): SandboxSet {
   const made = new Map<Language, Promise<Sandbox>>();
-  const create = async (language: Language): Promise<Sandbox> =>
-    (await sandboxPlugin(registry, config, language)).create({ limits: config.limits, workers: Math.max(1, Math.floor(workers)) });
+  const create = async (language: Language): Promise<Sandbox> => {
+    const { id } = await chooseSandbox(registry, config, language);
+    return (await sandboxPlugin(registry, id, language)).create({ limits: config.limits, workers: Math.max(1, Math.floor(workers)) });
+  };
   return {
     get(language) {
       let sandbox = made.get(language);
@@ -146,8 +179,10 @@ export async function resolveRunParts(registry: PluginRegistry, config: SpadeCon
     const options = { dataDir: config.dataDir, skipBad: config.skipBad, ...config.suiteOptions?.[id] };
     suites.push(await (plugin as SuitePlugin).create(argument, options));
   }
-  // Check the sandbox ids now, so a typo stops the run before anything is written.
-  for (const language of Object.keys(SANDBOX_KEYS) as Language[]) await sandboxPlugin(registry, config, language);
+  // Check the sandboxes now, so a typo stops the run before anything is written; each is then
+  // fixed for the whole run (its worker threads, its queue workers and a resume).
+  config.sandbox = (await chooseSandbox(registry, config, 'javascript')).id;
+  config.pythonSandbox = (await chooseSandbox(registry, config, 'python')).id;
   const providers = new Map<string, Provider>();
   const designer = (await resolveRole(registry, 'designer', config.designer, config, providers)) as Designer;
   const agent = (await resolveRole(registry, 'agent', config.agent, config, providers)) as Agent;

@@ -1,8 +1,8 @@
 /**
  * `spade-bench list`: every plugin with a line of description.
  */
-import { loadConfigFile } from '../config.js';
-import { createRegistry } from '../setup.js';
+import { loadConfigFile, type UserConfig } from '../config.js';
+import { chooseSandbox, createRegistry } from '../setup.js';
 import { EXIT } from '../errors.js';
 import type { PluginKind, SandboxPlugin } from '../plugin.js';
 
@@ -27,6 +27,16 @@ async function protectionsOf(registry: ReturnType<typeof createRegistry>, id: st
   }
 }
 
+/** Which Python sandbox is in force, and why (a configured one that cannot run here is said so, not thrown). */
+async function pythonSandboxInForce(registry: ReturnType<typeof createRegistry>, config: UserConfig): Promise<string> {
+  try {
+    const choice = await chooseSandbox(registry, config, 'python');
+    return `${choice.id} (${choice.why})`;
+  } catch (error) {
+    return `none: ${(error as Error).message}`;
+  }
+}
+
 export async function listCommand(args: { config?: string }): Promise<number> {
   const { config } = await loadConfigFile(process.cwd(), args.config);
   const registry = createRegistry();
@@ -43,6 +53,7 @@ export async function listCommand(args: { config?: string }): Promise<number> {
       out.push(`  ${r.id.padEnd(width)}  ${r.description}${r.source === 'loaded' ? ' (loaded plugin)' : ''}`);
       if (kind === 'sandbox') for (const p of await protectionsOf(registry, r.id)) out.push(`  ${''.padEnd(width)}    - ${p}`);
     }
+    if (kind === 'sandbox') out.push(`  Python programs run in: ${await pythonSandboxInForce(registry, config)}`);
     out.push('');
   }
   process.stdout.write(`${out.join('\n')}`);

@@ -11,7 +11,7 @@ import { RUN_OPTIONS } from '../options.js';
 import { flagOption } from './run-options.js';
 import { EXIT, UsageError } from '../errors.js';
 import { validateEnvironment } from '../gate.js';
-import { createRegistry, createSandboxSet } from '../setup.js';
+import { chooseSandbox, createRegistry, createSandboxSet } from '../setup.js';
 import type { Language } from '../types.js';
 import type { GateVerdict } from '../results.js';
 
@@ -61,8 +61,9 @@ export async function validateCommand(args: ValidateArgs): Promise<number> {
   });
   const config = resolveConfig(validateConfig({ sandbox: args.sandbox, pythonSandbox: args.pythonSandbox }, 'command line'));
   const registry = createRegistry();
-  await registry.resolve('sandbox', config.sandbox);
-  await registry.resolve('sandbox', config.pythonSandbox);
+  // The sandboxes are checked before any program runs (a chosen one that cannot run here exits 2).
+  config.sandbox = (await chooseSandbox(registry, config, 'javascript')).id;
+  if (programs.some((p) => p.program.language === 'python')) config.pythonSandbox = (await chooseSandbox(registry, config, 'python')).id;
   const sandboxes = createSandboxSet(registry, config);
   const out: FileVerdict[] = [];
   try {

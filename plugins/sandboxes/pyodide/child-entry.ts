@@ -24,7 +24,8 @@ export interface ChildEntry {
 }
 
 export function resolveChildEntry(): ChildEntry {
-  if (!import.meta.url.endsWith('.ts')) return { entry: path.join(here, 'child.js'), dir: here };
+  // The path, not the URL: loaded through tsx's tsImport (as worker threads do), the URL carries a query.
+  if (!fileURLToPath(import.meta.url).endsWith('.ts')) return { entry: path.join(here, 'child.js'), dir: here };
   const sources = ENTRY_FILES.map((name) => readFileSync(path.join(here, `${name}.ts`), 'utf8'));
   const hash = createHash('sha256').update(sources.join('\0')).digest('hex').slice(0, 16);
   const dir = path.join(tmpdir(), `spade-bench-pyodide-${hash}`);

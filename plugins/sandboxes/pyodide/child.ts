@@ -8,7 +8,7 @@
  * and starts a new interpreter. Every environment of the old interpreter is then gone; the
  * reply says so (`replaced`) and the host reloads them.
  *
- * argv: [pyodideDir, preludeDir, probeFile]
+ * argv: [pyodideDir, pythonDir (the shared loader.py and math_verify.py), probeFile]
  */
 import { Worker } from 'node:worker_threads';
 import { createInterface } from 'node:readline';
@@ -16,7 +16,7 @@ import { networkInterfaces } from 'node:os';
 import { writeFileSync, rmSync } from 'node:fs';
 import type { ReadyMessage, Reply, Request } from './protocol.js';
 
-const [pyodideDir, preludeDir, probeFile] = process.argv.slice(2) as [string, string, string];
+const [pyodideDir, pythonDir, probeFile] = process.argv.slice(2) as [string, string, string];
 /** How long an interrupted call may take to unwind before its interpreter is replaced. */
 const GRACE_MS = 300;
 /** The interpreter thread's JavaScript heap (Python's memory is the WebAssembly heap, capped per call). */
@@ -46,7 +46,7 @@ function send(message: Reply | ReadyMessage | { fatal: string }): void {
 function startInterpreter(): void {
   interrupt = new SharedArrayBuffer(4);
   const thread = new Worker(new URL(`./interpreter${extension}`, import.meta.url), {
-    workerData: { pyodideDir, preludeDir, interrupt },
+    workerData: { pyodideDir, pythonDir, interrupt },
     resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
     stdout: true,
     stderr: true,

@@ -1,6 +1,7 @@
 /**
  * The interpreter thread: a worker thread inside the jailed child process that starts Pyodide
- * once, runs the Python prelude, then serves load / call / dispose requests one at a time.
+ * once, runs the Python loader shared with the cpython sandbox (python/loader.py), then serves
+ * load / call / dispose requests one at a time.
  *
  * Limits enforced here: the WebAssembly heap may not grow past (heap after start-up + memoryMb)
  * during a call (Python sees MemoryError); printed output is counted and dropped (over
@@ -16,7 +17,8 @@ import type { CallLimits, Reply, Request } from './protocol.js';
 
 interface InterpreterData {
   pyodideDir: string;
-  preludeDir: string;
+  /** The folder of the shared Python files (loader.py, math_verify.py). */
+  pythonDir: string;
   interrupt: SharedArrayBuffer;
 }
 
@@ -85,20 +87,22 @@ memory.grow = (pages: number) => {
 };
 
 pyodide.FS.mkdirTree('/lib/spade');
-pyodide.FS.writeFile('/lib/spade/math_verify.py', readFileSync(path.join(data.preludeDir, 'math_verify.py'), 'utf8'));
+pyodide.FS.writeFile('/lib/spade/math_verify.py', readFileSync(path.join(data.pythonDir, 'math_verify.py'), 'utf8'));
 pyodide.runPython("import sys\nsys.path.insert(0, '/lib/spade')\nimport math_verify");
-// The prelude runs in its own namespace with its own copy of the builtins, so a program that
-// pollutes the interpreter's builtins module cannot change the prelude's behaviour.
-pyodide.FS.writeFile('/lib/spade/prelude.py', readFileSync(path.join(data.preludeDir, 'prelude.py'), 'utf8'));
-const prelude = pyodide.runPython(
-  "import builtins\n_spade = {'__name__': 'spade_prelude', '__builtins__': dict(builtins.__dict__)}\n" +
-    "exec(compile(open('/lib/spade/prelude.py').read(), 'prelude.py', 'exec'), _spade)\n_spade",
+// The loader runs in its own namespace with its own copy of the builtins, so a program that
+// pollutes the interpreter's builtins module cannot change the loader's behaviour. It is kept
+// out of the import path (/lib/spade-loader), so a program cannot import a second copy of it.
+pyodide.FS.mkdirTree('/lib/spade-loader');
+pyodide.FS.writeFile('/lib/spade-loader/loader.py', readFileSync(path.join(data.pythonDir, 'loader.py'), 'utf8'));
+const loader = pyodide.runPython(
+  "import builtins\n_spade = {'__name__': 'spade_loader', '__builtins__': dict(builtins.__dict__), 'SPADE_RUNTIME': 'pyodide'}\n" +
+    "exec(compile(open('/lib/spade-loader/loader.py').read(), 'loader.py', 'exec'), _spade)\n_spade",
 ) as { get(name: string): PyFunction };
 const baselineBytes = memory.buffer.byteLength;
-const spadeLoad = prelude.get('spade_load');
-const spadeCall = prelude.get('spade_call');
-const spadeDispose = prelude.get('spade_dispose');
-const spadeHealth = prelude.get('spade_health');
+const spadeLoad = loader.get('spade_load');
+const spadeCall = loader.get('spade_call');
+const spadeDispose = loader.get('spade_dispose');
+const spadeHealth = loader.get('spade_health');
 
 function run(request: Request): string {
   switch (request.op) {
@@ -111,7 +115,7 @@ function run(request: Request): string {
   }
 }
 
-/** Turn the prelude's JSON reply into a protocol reply, applying this thread's limits. */
+/** Turn the loader's JSON reply into a protocol reply, applying this thread's limits. */
 function answer(request: Request, limits: CallLimits | undefined, text: string): Reply {
   if (memoryExceeded) return { id: request.id, ok: false, kind: 'memory', message: `the environment used more than ${limits?.memoryMb} MiB` };
   if (limits && printedBytes > limits.maxOutputBytes) {
@@ -151,7 +155,7 @@ port.on('message', (request: Request) => {
       }
     }
   } catch (error) {
-    // A Python exception that escaped the prelude (an interrupt landing in its own code), or a
+    // A Python exception that escaped the loader (an interrupt landing in its own code), or a
     // fatal error of the runtime: the parent thread replaces this interpreter.
     const message = error instanceof Error ? error.message : String(error);
     const stackOverflow = /Maximum call stack size exceeded/.test(message);

@@ -3,8 +3,10 @@
  * Host <-> child: one JSON object per line over the child's stdin/stdout, with request ids.
  * Child <-> interpreter thread: the same objects, by postMessage.
  *
- * This file is imported by the child process, so it imports nothing from the rest of the tree.
+ * The child process imports only this file's types (erased when it is transpiled), so the one
+ * runtime import below, the shared reply reader, never reaches it.
  */
+import type { LoaderFailureKind } from '../python/replies.js';
 
 /** The per-call limits the child enforces (call counts and result shape are checked by the host). */
 export interface CallLimits {
@@ -20,16 +22,8 @@ export type Request =
   | { id: number; op: 'call'; env: string; method: EnvironmentMethod; args: unknown[]; limits: CallLimits }
   | { id: number; op: 'dispose'; env: string };
 
-/** How a request failed, in the child's words; the host maps it to a SandboxError kind. */
-export type FailureKind =
-  | 'syntax'
-  | 'load'
-  | 'timeout'
-  | 'memory'
-  | 'output-limit'
-  | 'crash'
-  | 'escape-attempt'
-  | 'missing-method';
+/** How a request failed, in the child's words (the shared loader's kinds); the host maps it to a SandboxError kind. */
+export type FailureKind = LoaderFailureKind;
 
 export type Reply =
   | {
@@ -60,13 +54,4 @@ export interface ReadyMessage {
 
 export type ChildMessage = Reply | ReadyMessage | { fatal: string };
 
-/** Revives {"$float": ...} markers into the non-finite numbers they stand for. */
-export function reviveFloats(_key: string, value: unknown): unknown {
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    const marker = (value as Record<string, unknown>).$float;
-    if (typeof marker === 'string' && Object.keys(value).length === 1) {
-      return marker === 'nan' ? NaN : marker === 'inf' ? Infinity : -Infinity;
-    }
-  }
-  return value;
-}
+export { reviveFloats } from '../python/replies.js';

@@ -23,6 +23,7 @@ import { resolveChildEntry } from './child-entry.js';
 import type { JailPlan } from './jail.js';
 import { InterpreterProcess } from './interpreter-process.js';
 import { PyodideEnvironment, loadInto } from './environment.js';
+import { PYTHON_DIR } from '../python/files.js';
 import type { ReadyMessage } from './protocol.js';
 
 export interface PyodideSandboxOptions {
@@ -40,8 +41,8 @@ function childCommand(): { nodeArgs: string[]; readable: string[] } {
   const probe = path.join(here, `.write-probe-${process.pid}`);
   const { entry, dir } = resolveChildEntry();
   return {
-    nodeArgs: ['--max-old-space-size=128', entry, pyodideDir, here, probe],
-    readable: [...new Set([pyodideDir, here, dir])],
+    nodeArgs: ['--max-old-space-size=128', entry, pyodideDir, PYTHON_DIR, probe],
+    readable: [...new Set([pyodideDir, PYTHON_DIR, dir])],
   };
 }
 

@@ -5,8 +5,11 @@ import * as assert from 'uvu/assert';
 import { threadId } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { packagesLoadedBy } from '../../helpers/cli.js';
 import { createThreadPool } from '../../../core/scale/thread-pool.js';
+import { WorkerPartsCache } from '../../../core/scale/worker-parts.js';
+import { checkJail } from '../../../plugins/sandboxes/cpython/jail.js';
 import { runLocally, smallConfig } from './local-run.js';
 import { comparable, journaledEpisodes } from '../../helpers/results.js';
 import type { EnvironmentProgram } from '../../../core/types.js';
@@ -77,6 +80,32 @@ test('each thread\'s sandboxes get its share of the cores as worker processes, n
     } finally {
       await pool.close();
     }
+  }
+});
+
+(checkJail().problem ? test.skip : test)('the Python sandbox of the run is the one every thread uses: numpy as np is valid in cpython, refused in pyodide', async () => {
+  const program: EnvironmentProgram = { id: 'numpy', language: 'python', source: readFileSync(new URL('../../fixtures/python/packages/numpy_matrix.py', import.meta.url), 'utf8') };
+  const ctx = { suite: 's', sandboxes: { get: () => Promise.reject(new Error('the main thread sandbox must not be used')), close: async () => {} }, agent: { id: 'r', label: 'r', kind: 'reference' as const, start: () => ({ act: async () => ({ reply: '' }) }) }, limits: {}, attempts: 1, withHint: false, runSeed: 1, validateOnly: true };
+  for (const [pythonSandbox, verdict, reason] of [['cpython', 'valid', undefined], ['pyodide', 'invalid', 'load']] as const) {
+    const pool = createThreadPool({ config: smallConfig({ pythonSandbox }), workers: 1 });
+    try {
+      const e = await pool.evaluate(program, 1, ctx);
+      assert.is(e.verdict.verdict, verdict, pythonSandbox);
+      assert.is(e.verdict.reason, reason, `${pythonSandbox}: ${JSON.stringify(e.verdict.checks.filter((c) => !c.ok))}`);
+    } finally {
+      await pool.close();
+    }
+  }
+});
+
+(checkJail().problem ? test.skip : test)('queue workers keep apart the parts of runs that differ only in their Python sandbox', async () => {
+  const parts = new WorkerPartsCache();
+  try {
+    const [a, b, again] = await Promise.all([parts.get(smallConfig({ pythonSandbox: 'cpython' })), parts.get(smallConfig({ pythonSandbox: 'pyodide' })), parts.get(smallConfig({ pythonSandbox: 'cpython' }))]);
+    assert.ok(a !== b, 'a run on pyodide does not reuse the sandboxes of a run on cpython');
+    assert.ok(a === again);
+  } finally {
+    await parts.close();
   }
 });
 

@@ -1,10 +1,22 @@
 """
-The Python side of the pyodide sandbox: run once per interpreter, before any environment.
+How both Python sandboxes load and run environment programs: the `pyodide` sandbox (Python in
+WebAssembly) and the `cpython` sandbox (Debian's CPython in a bubblewrap jail) run this same
+file, so a program loads, is seeded, sees the same injected names and is judged the same way in
+either. It is executed once per interpreter, in its own namespace, before any environment, with
+SPADE_RUNTIME set to 'pyodide' or 'cpython' in that namespace.
 
 It loads SPADE-format environment programs unchanged (a class with reset(seed) and step(action),
 optional solution(), hint(), reference_action(obs)) and calls their methods for the host.
 
-Isolation between environments in the same interpreter:
+What differs between the two sandboxes is kept to the RUNTIME section below, and is only this:
+  - third-party packages: the cpython sandbox has numpy, networkx and sympy, and injects numpy
+    as `np` and `numpy` into every program's globals, as SPADE does; Pyodide has no third-party
+    package offline, so a program that imports one of them, or uses `np`/`numpy` without
+    importing it, is refused at load with a reason that names the package and the sandbox
+    that has it;
+  - the message that says how to get a missing package.
+
+Isolation between environments in the same interpreter (both sandboxes hold several in one):
   - each program runs in a fresh globals dict with its own copy of the builtins (also what
     `import builtins` gives it), its own
     `random` module (seeded from reset(seed)), its own `time` module (time() is fixed) and its
@@ -12,10 +24,15 @@ Isolation between environments in the same interpreter:
   - when another environment's turn comes, the real builtins module and the shared stdlib
     modules listed in GUARDED are compared with a snapshot taken at start-up and restored;
     after every call, sys's hooks, import path and recursion limit are restored;
+  - the generators a program reaches without its own `random` (the random module's hidden
+    instance, which packages such as networkx use; numpy's global RandomState; sympy's) are
+    each environment's own instances, swapped in when its turn comes and seeded from
+    reset(seed); numpy's print and error settings go back to their start-up values;
   - NOT isolated: other mutable state inside shared modules (e.g. a cache in functools, a
-    registered codec, objects reachable through gc), and the Pyodide runtime itself. A program
-    that gets past these guards reaches only the interpreter's own JavaScript, which runs in a
-    jailed child process; the host never trusts it.
+    registered codec, objects reachable through gc), and the interpreter itself. A program
+    that gets past these guards can reach the environments loaded beside it, but only what its
+    sandbox's jail lets it reach of the machine (a jailed child process); the host never
+    trusts it.
 
 Attempts to reach the host (import js / pyodide / subprocess / ctypes, os.system, os._exit,
 reading host paths) are refused and flagged: the call then fails as an escape attempt even if
@@ -24,27 +41,34 @@ the program catches the exception.
 The functions the host calls return JSON text: {"ok": true, "value": ...} or
 {"ok": false, "kind": ..., "message": ...}. They never raise for anything the program does.
 """
+import ast
 import builtins
 import datetime as _real_datetime
+import importlib
 import importlib.abc
 import importlib.util
 import inspect
 import json
 import math
 import operator
+import random as _shared_random
+import re
 import sys
 import time as _real_time
 import traceback
 import types
 
-# Private references: a program that patches a shared module must not change what the prelude does.
-# (The prelude also runs with its own copy of the builtins, see interpreter.ts.)
+# Private references: a program that patches a shared module must not change what the loader does.
+# (The loader also runs with its own copy of the builtins: see pyodide/interpreter.ts and cpython/server.py.)
 _dumps, _loads = json.dumps, json.loads
 _isfinite, _isnan = math.isfinite, math.isnan
 _format_exception_only = traceback.format_exception_only
 _signature = inspect.signature
 _find_spec, _module_from_spec = importlib.util.find_spec, importlib.util.module_from_spec
 _ModuleType = types.ModuleType
+_parse, _walk = ast.parse, ast.walk
+_Import, _ImportFrom, _Name, _Load, _arg = ast.Import, ast.ImportFrom, ast.Name, ast.Load, ast.arg
+_Definitions = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _getrecursionlimit, _setrecursionlimit = sys.getrecursionlimit, sys.setrecursionlimit
 _modules = sys.modules
 
@@ -75,6 +99,45 @@ INJECTED_NAMES = {
     'itertools': ('product', 'permutations', 'combinations'),
     'copy': ('deepcopy',),
 }
+
+
+# ---------------------------------------------------------------------------------------------
+# RUNTIME: everything that differs between the pyodide and the cpython sandbox.
+# ---------------------------------------------------------------------------------------------
+RUNTIME = globals().get('SPADE_RUNTIME', 'pyodide')
+# Third-party packages SPADE's and RLVE's programs use; which of them this interpreter has.
+PACKAGES = ('numpy', 'networkx', 'sympy')
+AVAILABLE_PACKAGES = frozenset(name for name in PACKAGES if _find_spec(name) is not None)
+# numpy is imported at start-up, as SPADE puts it in every program's globals; the others once,
+# when the first program that names them is loaded (sympy takes longer to import than all the
+# rest of start-up). Either way outside any program's call: their imports use modules that
+# programs may not (subprocess, signal, gc).
+IMPORTED_AT_START = ('numpy',)
+
+
+def _import_packages(names):
+    """The packages of `names` this interpreter has, imported now (before the guards below,
+    which would refuse what numpy's start-up does: it sets environment variables)."""
+    found = {}
+    for name in names:
+        try:
+            if name in AVAILABLE_PACKAGES:
+                found[name] = importlib.import_module(name)
+        except Exception:  # installed but broken: a program that imports it gets the error
+            pass
+    return found
+
+
+_PACKAGE_MODULES = _import_packages(IMPORTED_AT_START)
+# Names SPADE puts in every program's globals for a package (its _COMMON_STDLIB_INJECTIONS).
+INJECTED_PACKAGES = {'np': 'numpy', 'numpy': 'numpy'}
+# How to get a package this interpreter lacks, said in the reason a program is refused with.
+_HOW_TO_GET = {
+    'pyodide': 'the pyodide sandbox has no third-party package offline; run it with '
+               '--python-sandbox cpython (Debian\'s CPython with numpy, networkx and sympy)',
+    'cpython': 'install it for /usr/bin/python3 (apt-get install python3-numpy python3-networkx python3-sympy)',
+}
+_MENTIONS_PACKAGE = re.compile(r'\b(?:' + '|'.join(sorted(set(PACKAGES) | set(INJECTED_PACKAGES))) + r')\b')
 
 
 class SandboxEscape(BaseException):
@@ -157,7 +220,13 @@ for _name in INJECTED_MODULES + ('math_verify',):
     if _name not in ('random', 'time', 'os'):
         GUARDED.append(importlib.import_module(_name))
 GUARDED = list({id(m): m for m in GUARDED}.values())
-_SNAPSHOTS = [(m.__dict__, len(m.__dict__), tuple(m.__dict__), tuple(m.__dict__.values()), dict(m.__dict__)) for m in GUARDED]
+
+
+def _snapshot_shared_state():
+    return [(m.__dict__, len(m.__dict__), tuple(m.__dict__), tuple(m.__dict__.values()), dict(m.__dict__)) for m in GUARDED]
+
+
+_SNAPSHOTS = _snapshot_shared_state()
 _RECURSION_LIMIT = _getrecursionlimit()
 _BLOCKING_FINDER = sys.meta_path[0]
 
@@ -165,7 +234,8 @@ _BLOCKING_FINDER = sys.meta_path[0]
 
 def _capped_recursion_limit(limit):
     """Programs may lower the recursion limit, not raise it: past it the JavaScript stack overflows,
-    which Pyodide cannot recover from (the interpreter would have to be replaced)."""
+    which Pyodide cannot recover from (the interpreter would have to be replaced), and CPython's C
+    stack overflows, which kills the process. Both sandboxes cap it, so both judge deep recursion alike."""
     _setrecursionlimit(max(50, min(int(limit), _RECURSION_LIMIT)))
 
 
@@ -283,8 +353,8 @@ class _Environment:
         own_builtins.update(_ORIGINAL_BUILTINS)
         own_builtins['__import__'] = self.import_module
         own_builtins['open'] = _guarded_open
-        own_builtins['input'] = _refuse('input')
-        own_builtins['breakpoint'] = _refuse('breakpoint')
+        own_builtins['input'] = _REFUSED_INPUT
+        own_builtins['breakpoint'] = _REFUSED_BREAKPOINT
         self.globals = {'__name__': '__spade_env__', '__builtins__': own_builtins}
         for name in INJECTED_MODULES:
             module = self.random if name == 'random' else self.time if name == 'time' else _modules[name]
@@ -292,8 +362,12 @@ class _Environment:
             for item in INJECTED_NAMES.get(name, ()):
                 if hasattr(module, item):
                     self.globals[item] = getattr(module, item)
+        for name, package in INJECTED_PACKAGES.items():
+            if package in _PACKAGE_MODULES:
+                self.globals[name] = _PACKAGE_MODULES[package]
         self.source = source
         self.instance = None
+        self.generators = None  # its own shared generators, made on its first turn
 
     def import_module(self, name, globals=None, locals=None, fromlist=(), level=0):
         if name == 'builtins' and level == 0:
@@ -303,8 +377,7 @@ class _Environment:
     def enter(self):
         _CallState.escape = None
         if _CallState.last is not self:
-            _restore_shared_state()
-            _CallState.last = self
+            _take_turn(self)
         modules = _modules
         for name in _host_module_names():
             module = modules.pop(name, None)
@@ -323,6 +396,145 @@ class _Environment:
 
 
 _environments = {}
+_REFUSED_INPUT, _REFUSED_BREAKPOINT = _refuse('input'), _refuse('breakpoint')
+
+
+def _packages_used(source):
+    """The third-party packages a program imports, or uses through SPADE's injected names
+    (`np` loaded but bound nowhere in the program)."""
+    if not _MENTIONS_PACKAGE.search(source):
+        return set()
+    used, loaded, bound = set(), set(), set()
+    try:
+        nodes = list(_walk(_parse(source)))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set()
+    for node in nodes:
+        if isinstance(node, _Import):
+            for alias in node.names:
+                top = alias.name.split('.', 1)[0]
+                bound.add(alias.asname or top)
+                if top in PACKAGES:
+                    used.add(top)
+        elif isinstance(node, _ImportFrom):
+            top = (node.module or '').split('.', 1)[0]
+            if node.level == 0 and top in PACKAGES:
+                used.add(top)
+            bound.update(alias.asname or alias.name for alias in node.names)
+        elif isinstance(node, _Name):
+            (loaded if isinstance(node.ctx, _Load) else bound).add(node.id)
+        elif isinstance(node, _Definitions):
+            bound.add(node.name)
+        elif isinstance(node, _arg):
+            bound.add(node.arg)
+    used.update(INJECTED_PACKAGES[name] for name in loaded - bound if name in INJECTED_PACKAGES)
+    return used
+
+
+def _generator_slots(known=()):
+    """The generators shared by the whole interpreter that a program reaches without its own
+    `random`, other than those in `known`: the random module's hidden instance, numpy's global
+    RandomState, sympy's (once imported). Each as (the original instance, the attribute holding
+    it, a maker of new ones, and per module whose functions are its bound methods: the module's
+    dict and those functions' names), read while the originals are in place."""
+    candidates = [((_shared_random,), '_inst', lambda: _shared_random.Random(0))]
+    numpy = _PACKAGE_MODULES.get('numpy')
+    if numpy is not None:
+        mtrand = numpy.random.mtrand
+        candidates.append(((mtrand, numpy.random), '_rand', lambda: mtrand.RandomState(0)))
+    sympy_random = _modules.get('sympy.core.random')
+    if sympy_random is not None:
+        candidates.append(((sympy_random,), 'rng', lambda: _shared_random.Random(0)))
+    slots = []
+    for modules, attribute, create in candidates:
+        original = getattr(modules[0], attribute)
+        if any(slot[0] is original for slot in known):
+            continue
+        bound = [(module.__dict__, [name for name, value in vars(module).items() if getattr(value, '__self__', None) is original])
+                 for module in modules]
+        slots.append((original, attribute, create, bound))
+    return slots
+
+
+def _bindings(slot, instance):
+    """What to write into the slot's modules so that their functions are `instance`'s methods."""
+    _original, attribute, _create, bound = slot
+    return [(namespace, {attribute: instance, **{name: getattr(instance, name) for name in names}}) for namespace, names in bound]
+
+
+_GENERATOR_SLOTS = _generator_slots()
+
+
+def _generators_of(env):
+    """The bindings that make `env`'s instances (None: the originals) the shared generators,
+    one list per slot; an environment's are made on its first turn (seeded as at start-up), and
+    for a slot added since (a package imported later) on its first turn after that."""
+    if env is None:
+        return [_bindings(slot, slot[0]) for slot in _GENERATOR_SLOTS]
+    if env.generators is None:
+        env.generators = []
+    for slot in _GENERATOR_SLOTS[len(env.generators):]:
+        env.generators.append(_bindings(slot, slot[2]()))
+    return env.generators
+
+
+def _numpy_settings():
+    numpy = _PACKAGE_MODULES.get('numpy')
+    return (numpy.get_printoptions(), numpy.geterr()) if numpy is not None else None
+
+
+def _take_turn(env):
+    """Make `env` (None: a new one, being made) the environment whose turn it is: the shared
+    modules are put back as they were at start-up; the generators a program reaches without its
+    own `random` (the random module's, numpy's global one, sympy's) are the environment's own
+    instances, so its draws do not depend on what the others drew; numpy's print and error
+    settings go back to their start-up values."""
+    _restore_shared_state()
+    for slot in _generators_of(env):
+        for namespace, binding in slot:
+            namespace.update(binding)
+    if _START_NUMPY_SETTINGS is not None and _numpy_settings() != _START_NUMPY_SETTINGS:
+        numpy = _PACKAGE_MODULES['numpy']
+        numpy.set_printoptions(**_START_NUMPY_SETTINGS[0])
+        numpy.seterr(**_START_NUMPY_SETTINGS[1])
+    _CallState.last = env
+
+
+def import_named_packages(source):
+    """Import, outside any program's call, the available packages `source` names that are not
+    imported yet; the shared state is then snapshotted again (a package's import may add to
+    the stdlib modules the loader puts back) and its generator, if it has one, made per
+    environment. True when something was imported (the cpython sandbox then measures its
+    interpreter again: a call's memoryMb is on top of it)."""
+    missing = AVAILABLE_PACKAGES - set(_PACKAGE_MODULES)
+    if not missing:
+        return False
+    wanted = sorted(missing & set(_MENTIONS_PACKAGE.findall(source)))
+    if not wanted:
+        return False
+    _take_turn(None)  # the originals in place, and the shared state as at start-up
+    meta_path = sys.meta_path
+    try:
+        while _BLOCKING_FINDER in meta_path:
+            meta_path.remove(_BLOCKING_FINDER)
+        _PACKAGE_MODULES.update(_import_packages(wanted))
+    finally:
+        meta_path.insert(0, _BLOCKING_FINDER)
+        _CallState.escape = None
+    _SNAPSHOTS[:] = _snapshot_shared_state()
+    _GENERATOR_SLOTS.extend(_generator_slots(known=_GENERATOR_SLOTS))
+    return True
+
+
+def _seed_shared_generators(seed):
+    """The generators a program reaches without its own `random` (this environment's instances,
+    see _take_turn) are seeded from reset(seed) too."""
+    for _original, attribute, _create, bound in _GENERATOR_SLOTS:
+        generator = bound[0][0][attribute]
+        generator.seed(seed % 4294967296 if isinstance(seed, int) and hasattr(generator, 'get_state') else seed)
+
+
+_START_NUMPY_SETTINGS = _numpy_settings()
 
 
 def _reply_ok(plain):
@@ -351,6 +563,9 @@ def _plain(value, depth):
         return {str(k): _plain(v, depth + 1) for k, v in value.items()}
     if hasattr(value, '__float__') and type(value).__module__ in ('fractions', 'decimal', 'numbers'):
         return _plain(float(value), depth)
+    if type(value).__module__ == 'numpy' and hasattr(value, 'tolist'):
+        # numpy scalars and arrays (the cpython sandbox has numpy): as the Python values they hold.
+        return _plain(value.tolist(), depth + 1)
     return {'$object': type(value).__name__}
 
 
@@ -417,10 +632,14 @@ def spade_load(env_id, source):
         code = compile(source, '<environment>', 'exec')
     except (SyntaxError, ValueError) as error:
         return _reply_fail('syntax', _describe(error))
+    missing = sorted(_packages_used(source) - AVAILABLE_PACKAGES)
+    if missing:
+        names = ', '.join(missing)
+        return _reply_fail('load', f'the program uses {names}, which this sandbox does not have: {_HOW_TO_GET.get(RUNTIME, "install it")}')
     # The new environment's modules are made with the shared ones: undo the last program's changes first.
-    _restore_shared_state()
+    _take_turn(None)
     _restore_sys()
-    _CallState.last = None
+    import_named_packages(source)
     env = _Environment(source)
 
     def load():
@@ -450,16 +669,18 @@ def spade_load(env_id, source):
 
 
 def spade_call(env_id, method, args_json):
+    """Call a method of a loaded environment; args_json is the JSON text of its arguments, or the list itself."""
     env = _environments.get(env_id)
     if env is None or env.instance is None:
         return _reply_fail('crash', f'environment {env_id} is not loaded')
     instance = env.instance
-    args = _loads(args_json)
+    args = _loads(args_json) if isinstance(args_json, str) else args_json
     if method == 'reset':
         seed = args[0]
 
         def action():
             env.random.seed(seed)
+            _seed_shared_generators(seed)
             if env.seed_style == 'keyword':
                 return instance.reset(seed=seed)
             return instance.reset(seed) if env.seed_style == 'positional' else instance.reset()

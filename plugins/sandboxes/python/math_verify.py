@@ -1,6 +1,7 @@
 """
 A pure-Python stand-in for the `math_verify` package (parse, verify), for SPADE environments that
-import it. No sympy: Pyodide cannot load packages offline.
+import it. Both Python sandboxes use this same file, so a verdict does not depend on the sandbox:
+no sympy, which Pyodide cannot load offline (the cpython sandbox has sympy, and does not use it here).
 
 parse(text) reads the last \\boxed{...} (or the whole text), normalises LaTeX (\\frac, \\sqrt,
 \\cdot, \\pi, \\left/\\right, \\text{}, $, degrees, percent) and returns a list of candidates:

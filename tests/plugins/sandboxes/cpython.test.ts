@@ -1,0 +1,272 @@
+// The cpython sandbox: the tests every Python sandbox passes (python-sandbox-tests.ts), then what
+// is its own: numpy as SPADE injects it, the jail seen from inside, its hard limits, environments
+// kept apart in one interpreter (numpy's state too), the whole sandbox killed for a call past its
+// wall time with the neighbours replayed, and replies checked on the host.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createCpythonSandbox } from '../../../plugins/sandboxes/cpython/sandbox.js';
+import { checkJail } from '../../../plugins/sandboxes/cpython/jail.js';
+import { createPyodideSandbox } from '../../../plugins/sandboxes/pyodide/sandbox.js';
+import { validateEnvironment } from '../../../core/gate.js';
+import type { EnvironmentProgram, LoadedEnvironment, Sandbox } from '../../../core/types.js';
+import { hostileSource } from '../../fixtures/python/hostile.js';
+import { nestedNamespaces, processesIn } from '../../helpers/processes.js';
+import { HOST_FOLDERS, SECRET, definePythonSandboxTests, failureOf, source } from './python-sandbox-tests.js';
+
+// Where the jail cannot be set up (no bwrap, user namespaces denied) the sandbox refuses to start
+// (validate-python-sandbox.test.ts checks how): its tests are skipped, with the reason.
+const jailProblem = checkJail().problem;
+if (jailProblem) {
+  console.log(`skipped: the cpython sandbox cannot start here: ${jailProblem}`);
+  test.skip('the cpython sandbox', () => {});
+} else {
+  defineTests();
+}
+
+function defineTests(): void {
+  const suite = definePythonSandboxTests(test, 'cpython', (limits) => createCpythonSandbox({ limits }));
+  const sandbox = (): Sandbox => suite.sandbox();
+  const python = (id: string, text: string): EnvironmentProgram => ({ id, language: 'python', source: text });
+  const load = (id: string, text: string): Promise<LoadedEnvironment> => sandbox().load(python(id, text));
+  const probe = (body: string): string => `import os, sys\nclass E:\n  def reset(self, seed=None):\n${body.split('\n').map((l) => `    ${l}`).join('\n')}\n  def step(self, a): return "o", 0.0, True, False, {}\n`;
+
+  test('states its protections: bubblewrap, no network, unprivileged, hard limits, wall time from outside', () => {
+    const text = sandbox().protections.join('\n');
+    for (const words of ['bubblewrap', 'no network', 'uid 65534', 'no capabilities', 'hard limits', 'no new process or thread', 'address space', 'killed', 'pipes only', 'fresh interpreter state per environment']) {
+      assert.ok(text.includes(words), `protections mention "${words}"`);
+    }
+    assert.not.ok(sandbox().insecure);
+  });
+
+  test('a SPADE program that uses np without importing it passes the gate, with numpy seeded by reset', async () => {
+    const program = python('numpy_matrix.py', source('packages/numpy_matrix.py'));
+    const verdict = await validateEnvironment(sandbox(), program, { seed: 1 });
+    assert.is(verdict.verdict, 'valid', JSON.stringify(verdict.checks.filter((c) => !c.ok)));
+    const seeded = await load('np', probe('return f"{np.random.randint(0, 10**9)} {numpy.random.rand():.6f}", {"array": np.arange(3), "scalar": np.int64(7), "flag": np.bool_(True)}'));
+    const first = await seeded.reset(5);
+    assert.equal(first.info, { array: [0, 1, 2], scalar: 7, flag: true }, 'numpy values come back as the Python values they hold');
+    assert.equal((await seeded.reset(5)).observation, first.observation, "numpy's global generator is seeded from reset(seed)");
+    assert.is.not((await seeded.reset(6)).observation, first.observation);
+    await seeded.dispose();
+  });
+
+  test('networkx and sympy are there', async () => {
+    const env = await load('graph', 'import networkx as nx\nimport sympy\nclass GraphEnv:\n  def reset(self, seed=None):\n    g = nx.cycle_graph(5)\n    return f"{nx.diameter(g)} {sympy.factorint(360)}", {}\n  def step(self, a): return "o", 0.0, True, False, {}\n');
+    assert.is((await env.reset(1)).observation, '2 {2: 3, 3: 2, 5: 1}');
+    await env.dispose();
+  });
+
+  test('the same programs give the same episodes as in the pyodide sandbox', async () => {
+    const pyodide = createPyodideSandbox();
+    try {
+      for (const name of ['guess_number.py', 'fraction_sum.py', 'word_sort.py']) {
+        const transcript = async (box: Sandbox): Promise<unknown[]> => {
+          const env = await box.load(python(name, source(name)));
+          const seen: unknown[] = [await env.reset(9), await env.step('\\boxed{50}'), await env.step('\\boxed{12}')];
+          await env.dispose();
+          return seen;
+        };
+        assert.equal(await transcript(sandbox()), await transcript(pyodide), name);
+      }
+    } finally {
+      await pyodide.close();
+    }
+  });
+
+  test('inside the jail: uid 65534, no capability, no network interface, no host variable, read-only root, pipes', async () => {
+    const direct = await load('inside-2', probe([
+      'def read(path):',
+      '  fd = os.open(path, os.O_RDONLY)',
+      '  try: return os.read(fd, 1 << 16).decode()',
+      '  finally: os.close(fd)',
+      'status = read("/proc/self/status")',
+      'caps = [l.split()[1] for l in status.splitlines() if l.startswith("CapEff")][0]',
+      'net = [l.split(":")[0].strip() for l in read("/proc/net/dev").splitlines()[2:]]',
+      'try:',
+      '  os.open("/usr/spade-probe", os.O_WRONLY | os.O_CREAT)',
+      '  root = "writable"',
+      'except OSError as error:',
+      '  root = error.strerror',
+      'import stat',
+      'pipes = ["pipe" if stat.S_ISFIFO(os.fstat(fd).st_mode) else "socket" if stat.S_ISSOCK(os.fstat(fd).st_mode) else "other" for fd in (0, 1, 2)]',
+      'return f"{os.getuid()} {caps} {net} {sorted(os.environ)} {root} {pipes}", {}',
+    ].join('\n')));
+    assert.is(
+      (await direct.reset(1)).observation,
+      "65534 0000000000000000 ['lo'] ['HOME', 'LANG', 'OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS', 'PWD', 'PYTHONDONTWRITEBYTECODE', 'PYTHONHASHSEED'] Read-only file system ['pipe', 'pipe', 'pipe']",
+      'uid, capabilities, network, environment, root; and the host talks to it over pipes, not sockets',
+    );
+    await direct.dispose();
+  });
+
+  test('hard limits: an environment cannot raise them, start a thread or a process, or outgrow its memory', async () => {
+    const env = await load('limits', probe([
+      'import resource, threading',
+      'out = []',
+      'for name in ("RLIMIT_AS", "RLIMIT_NPROC", "RLIMIT_NOFILE", "RLIMIT_FSIZE"):',
+      '  limit = getattr(resource, name)',
+      '  soft, hard = resource.getrlimit(limit)',
+      '  try:',
+      '    resource.setrlimit(limit, (hard + 1, hard + 1))',
+      '    out.append(name + " raised")',
+      '  except ValueError:',
+      '    out.append(name + " held")',
+      'try:',
+      '  threading.Thread(target=lambda: None).start()',
+      '  out.append("thread started")',
+      'except RuntimeError:',
+      '  out.append("no thread")',
+      'self.kept = bytearray(24 * 1024 * 1024)',
+      'return " ".join(out), {}',
+    ].join('\n')));
+    assert.is((await env.reset(1)).observation, 'RLIMIT_AS held RLIMIT_NPROC held RLIMIT_NOFILE held RLIMIT_FSIZE held no thread');
+    await env.dispose();
+    // memoryMb is per call, on top of the interpreter: 24 MiB fits in 48, 80 MiB does not.
+    const big = await load('big', probe('self.kept = bytearray(80 * 1024 * 1024)\nreturn "kept", {}'));
+    assert.is((await failureOf(big.reset(1)))?.kind, 'memory');
+    await big.dispose();
+  });
+
+  test('hostile programs that only the jail stops are contained as expected', async () => {
+    const targets = { listenerPort: suite.listenerPort(), hostFolders: HOST_FOLDERS };
+    const run = async (file: string): Promise<string> => {
+      const env = await load(file, hostileSource(file, targets));
+      try {
+        return (await env.reset(1)).observation;
+      } finally {
+        await env.dispose();
+      }
+    };
+    assert.match(await run('fork_bomb_past_guard.py'), /^forked 0 children; stopped by BlockingIOError/);
+    assert.is(await run('write_host_folders.py'), 'wrote: /tmp');
+    assert.match(await run('fill_tmp.py'), /^wrote 1[0-6] MiB to \/tmp, then: No space left on device$/);
+    const secrets = await run('read_secrets.py');
+    assert.not.ok(secrets.includes(SECRET));
+    assert.match(secrets, /1=/, 'it did read the environment of the jail\'s first process');
+  });
+
+  test('environments in one interpreter are kept apart: numpy settings, patched modules, and each one its own generators', async () => {
+    const first = await load('first', probe('np.set_printoptions(precision=1)\nnp.seterr(all="raise")\nimport json\njson.dumps = None\nreturn "changed", {}'));
+    const second = await load('second', probe('return f"{np.array([1/3])} {json.dumps([1])} {np.geterr()[\'divide\']}", {}'));
+    await first.reset(1);
+    assert.is((await second.reset(1)).observation, '[0.33333333] [1] warn');
+    await first.dispose();
+    await second.dispose();
+    // Interleaved, two environments draw from numpy's, random's and sympy's global generators as each would alone.
+    const draws = 'import sympy.core.random as sr\nclass E:\n  def reset(self, seed=None): return "", {}\n  def step(self, a):\n    import random as shared\n    return f"{np.random.randint(10**6)} {shared.random():.6f} {sr.randint(0, 10**6)}", 0.0, False, False, {}\n';
+    const alone = await load('alone', draws);
+    await alone.reset(4);
+    const expected = [(await alone.step('x')).observation, (await alone.step('x')).observation, (await alone.step('x')).observation];
+    await alone.dispose();
+    const [a, b] = [await load('a', draws), await load('b', draws)];
+    await a.reset(4);
+    await b.reset(9);
+    const seen: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      seen.push((await a.step('x')).observation);
+      await b.step('x');
+    }
+    assert.equal(seen, expected);
+    await a.dispose();
+    await b.dispose();
+  });
+
+  test('many environments at once in one interpreter', async () => {
+    const envs = await Promise.all(Array.from({ length: 20 }, (_, i) => load(`many-${i}`, source('word_sort.py'))));
+    for (const [i, env] of envs.entries()) {
+      await env.reset(i);
+      assert.is((await env.step(await env.solution())).reward, 1);
+    }
+    await Promise.all(envs.map((env) => env.dispose()));
+  });
+
+  test('a call past its wall time kills the whole sandbox; a neighbour mid-episode is replayed and goes on as if nothing happened', async () => {
+    const play = async (env: LoadedEnvironment, interrupt?: () => Promise<void>): Promise<string[]> => {
+      const seen = [(await env.reset(3)).observation];
+      seen.push((await env.step('\\boxed{50}')).observation);
+      await interrupt?.();
+      seen.push((await env.step('\\boxed{25}')).observation, (await env.step('\\boxed{75}')).observation);
+      return seen;
+    };
+    const control = await load('control', source('guess_number.py'));
+    const expected = await play(control);
+    await control.dispose();
+    const neighbour = await load('neighbour', source('guess_number.py'));
+    const seen = await play(neighbour, async () => {
+      const loop = await load('loop', hostileSource('catastrophic_regex.py'));
+      const before = nestedNamespaces();
+      const started = performance.now();
+      const failure = await failureOf(loop.reset(1));
+      assert.is(failure?.kind, 'timeout');
+      assert.ok(performance.now() - started < 600 + 400, 'stopped at its limit, from outside');
+      await loop.dispose();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const after = nestedNamespaces();
+      const killed = new Set([...before].filter((ns) => !after.has(ns)));
+      assert.is(killed.size, 1, 'the sandbox of the loop (and the neighbour) was killed');
+      assert.equal(processesIn(killed), [], 'every process of the killed sandbox is gone');
+    });
+    assert.equal(seen, expected);
+    await neighbour.dispose();
+  });
+
+  test('a program that catches MemoryError and keeps allocating is reported as memory, not timeout', async () => {
+    const env = await load('memory_bytearray.py', source('hostile/memory_bytearray.py'));
+    await env.reset(1);
+    const failure = await failureOf(env.step('x'));
+    assert.is(failure?.kind, 'memory');
+    assert.match(failure!.message, /memory limit of 48 MiB/);
+    await env.dispose();
+  });
+
+  test('extra folders go on the Python path read-only (a suite\'s own packages)', async () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'spade-python-path-'));
+    chmodSync(folder, 0o755);
+    writeFileSync(path.join(folder, 'spade_extra_probe.py'), 'VALUE = 7\n');
+    chmodSync(path.join(folder, 'spade_extra_probe.py'), 0o644);
+    const withPath = createCpythonSandbox({ pythonPath: [folder] });
+    try {
+      const env = await withPath.load(python('extra', probe([
+        'import spade_extra_probe',
+        'try:',
+        '  os.open(os.path.join(os.path.dirname(spade_extra_probe.__file__), "written"), os.O_WRONLY | os.O_CREAT)',
+        '  wrote = "writable"',
+        'except OSError as error:',
+        '  wrote = error.strerror',
+        'return f"{spade_extra_probe.VALUE} {wrote}", {}',
+      ].join('\n'))));
+      assert.is((await env.reset(1)).observation, '7 Read-only file system');
+      await env.dispose();
+    } finally {
+      await withPath.close();
+    }
+    if (process.getuid?.() === 0) {
+      const hidden = mkdtempSync(path.join(os.tmpdir(), 'spade-python-path-'));
+      assert.throws(() => createCpythonSandbox({ pythonPath: [hidden] }), /readable by other users/);
+    }
+  });
+
+  test('replies are checked on the host: garbage written on the pipes fails that call, and the next environment works', async () => {
+    const env = await load('garbage', probe([
+      'for fd in range(1, 64):',
+      '  try: os.write(fd, b"\\xff" * 64)',
+      '  except OSError: pass',
+      'return "wrote garbage", {}',
+    ].join('\n')));
+    const failure = await failureOf(env.reset(1));
+    assert.is(failure?.kind, 'crash');
+    assert.match(failure!.message, /the sandbox sent a frame of \d+ bytes/);
+    await env.dispose();
+    const next = await load('next', source('word_sort.py'));
+    await next.reset(1);
+    assert.is((await next.step(await next.solution())).reward, 1);
+    await next.dispose();
+  });
+
+  suite.finish();
+}
+
+test.run();

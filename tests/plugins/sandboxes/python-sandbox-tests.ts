@@ -1,0 +1,284 @@
+/**
+ * The tests every Python sandbox must pass (pyodide and cpython run the same ones): SPADE-format
+ * programs load and play, seeding and the fixed clock, math_verify, limits, and the whole hostile
+ * corpus, each followed by a good program that must still work. Where a sandbox differs on
+ * purpose, the corpus file says so (`# expect under SANDBOX:`), with the reason.
+ *
+ * Containment is checked from the host as well as from results: a fake key in the host's
+ * environment never comes back, no file appears in the host's home, working folder, dataset
+ * cache, /tmp or /dev/shm, a listener on 127.0.0.1 gets no connection, and once the sandbox is
+ * closed no process is left in any PID namespace it made.
+ */
+import type { Test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SandboxError } from '../../../core/types.js';
+import type { LoadedEnvironment, Sandbox, SandboxLimits } from '../../../core/types.js';
+import { hostileExpectations, hostileSource, type HostileExpectation } from '../../fixtures/python/hostile.js';
+import { nestedNamespaces, processesIn, strayProcesses } from '../../helpers/processes.js';
+
+export const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/python');
+export const ESCAPE_PROOF = '/tmp/spade-bench-escape-proof';
+export const SECRET = 'sk-fake-secret-5b1c0d7e';
+const MARKER = 'spade-hostile-write-marker';
+export const LIMITS: Partial<SandboxLimits> = { callTimeoutMs: 600, memoryMb: 48, maxOutputBytes: 32 * 1024 };
+/** Host folders a program must not write to (the test checks each for the marker afterwards). */
+export const HOST_FOLDERS = [os.homedir(), process.cwd(), path.join(os.homedir(), '.cache', 'spade-bench'), path.resolve(process.cwd(), '../shared/datasets')];
+
+export function source(name: string): string {
+  return readFileSync(path.join(fixtures, name), 'utf8');
+}
+
+export async function failureOf(promise: Promise<unknown>): Promise<SandboxError | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof SandboxError)) throw error;
+    return error;
+  }
+}
+
+export interface PythonSandboxSuite {
+  /** The sandbox under test, made before the first test (the fake key is then in the environment). */
+  sandbox(): Sandbox;
+  /** The port of the listener on 127.0.0.1 that hostile programs try to reach. */
+  listenerPort(): number;
+  /** Register the last checks (no host file, no connection, no process left once closed): after the file's own tests. */
+  finish(): void;
+  /** Note the PID namespaces the sandbox's processes are in now (checked empty once it is closed). */
+  remember(): void;
+}
+
+/**
+ * Register the shared tests on `test` for the sandbox that `create` makes. The sandbox is made
+ * before the first test (after the fake key is set); `finish()` registers the final checks,
+ * which close it.
+ */
+export function definePythonSandboxTests(test: Test, sandboxId: 'pyodide' | 'cpython', create: (limits: Partial<SandboxLimits>) => Sandbox): PythonSandboxSuite {
+  let sandbox!: Sandbox;
+  let listener!: Server;
+  let connections = 0;
+  const namespaces = new Set<string>();
+  const remember = (): void => nestedNamespaces().forEach((ns) => namespaces.add(ns));
+
+  test.before(async () => {
+    process.env.SPADE_BENCH_FAKE_SECRET = SECRET;
+    rmSync(ESCAPE_PROOF, { force: true });
+    for (const folder of [...HOST_FOLDERS, '/tmp', '/dev/shm']) rmSync(path.join(folder, MARKER), { force: true });
+    listener = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    sandbox = create(LIMITS);
+  });
+
+  let closed = false;
+  test.after(async () => {
+    if (!closed) await sandbox.close();
+    listener.close();
+  });
+
+  const listenerPort = (): number => (listener.address() as { port: number }).port;
+  const load = (name: string, text = source(name)): Promise<LoadedEnvironment> => sandbox.load({ id: name, language: 'python', source: text });
+
+  /** A well-behaved environment still loads and wins after whatever ran before it. */
+  async function assertNextEnvironmentWorks(after: string): Promise<void> {
+    const env = await load('word_sort.py');
+    await env.reset(11);
+    const answer = await env.solution();
+    const result = await env.step(answer);
+    assert.is(result.reward, 1, `a good environment failed after ${after}`);
+    await env.dispose();
+  }
+
+  test('a multi-turn environment that forgets to import random loads, and its reference policy wins', async () => {
+    const env = await load('guess_number.py');
+    assert.equal(env.capabilities, { solution: false, hint: true, referenceAction: true });
+    let { observation } = await env.reset(42);
+    assert.match(observation, /between 1 and 100/);
+    let won = false;
+    for (let turn = 0; turn < 10 && !won; turn++) {
+      const result = await env.step(await env.referenceAction(observation));
+      observation = result.observation;
+      won = result.terminated && result.reward === 1;
+    }
+    assert.ok(won, 'binary search should find the number within 10 turns');
+    assert.match(await env.hint(), /The number is (even|odd)/);
+    await env.dispose();
+  });
+
+  test('the same seed gives the same episode; another seed another one', async () => {
+    const first = await load('guess_number.py');
+    const second = await load('guess_number.py');
+    await first.reset(7);
+    await second.reset(7);
+    const a = await first.step('\\boxed{50}');
+    const b = await second.step('\\boxed{50}');
+    assert.equal(a, b);
+    const texts = new Set<string>();
+    for (const seed of [1, 2, 3, 4, 5]) {
+      await first.reset(seed);
+      texts.add((await first.step('\\boxed{50}')).observation);
+    }
+    assert.ok(texts.size > 1, 'different seeds should give different secrets');
+    await first.dispose();
+    await second.dispose();
+  });
+
+  test('an environment importing math_verify checks equivalent answers', async () => {
+    const env = await load('fraction_sum.py');
+    const { observation } = await env.reset(3);
+    assert.match(observation, /^Compute \d+\/\d+ \+ \d+\/\d+ \+ \d+\/\d+/);
+    const solution = await env.solution();
+    assert.match(solution, /\\boxed\{/);
+    assert.is((await env.step(solution)).reward, 1);
+    await env.reset(3);
+    assert.is((await env.step('I think it is \\boxed{0}')).reward, 0);
+    // The same value written as a decimal is accepted (math_verify's numeric equivalence).
+    const fraction = /\\frac\{(\d+)\}\{(\d+)\}/.exec(solution);
+    if (fraction) {
+      await env.reset(3);
+      const decimal = (Number(fraction[1]) / Number(fraction[2])).toPrecision(12);
+      assert.is((await env.step(`\\boxed{${decimal}}`)).reward, 1);
+    }
+    await env.dispose();
+  });
+
+  test('typing names and collections are injected; hint() is privileged text', async () => {
+    const env = await load('word_sort.py');
+    const { observation, info } = await env.reset(5);
+    assert.match(observation, /Sort these words/);
+    assert.type(info.letters, 'number');
+    assert.match(await env.hint(), /^The first word is [a-z]+$/);
+    assert.is((await env.step('\\boxed{zebra}')).reward, 0);
+    const fraction = await load('fraction_sum.py');
+    const missing = await failureOf(fraction.hint());
+    assert.is(missing?.kind, 'missing-method');
+    await env.dispose();
+    await fraction.dispose();
+  });
+
+  test('time is fixed and calls past maxCalls fail with call-limit', async () => {
+    const text = 'import time\nclass E:\n  def reset(self, seed=None): return str(time.time()), {}\n  def step(self, a): return "o", 0.0, False, False, {}\n';
+    const env = await sandbox.load({ id: 'clock', language: 'python', source: text }, { maxCalls: 2 });
+    const first = await env.reset(1);
+    const second = await env.reset(1);
+    assert.is(first.observation, second.observation);
+    assert.is((await failureOf(env.step('x')))?.kind, 'call-limit');
+    await env.dispose();
+  });
+
+  test('datetime reads the same fixed moment as time, and a program cannot change it for the next one', async () => {
+    const clock = [
+      'import datetime',
+      'from datetime import date, timezone',
+      'class E:',
+      '  def reset(self, seed=None):',
+      '    now = datetime.datetime.now()',
+      '    text = "|".join([str(now), str(date.today()), datetime.datetime.now(timezone.utc).isoformat(), str(datetime.datetime.utcnow()), str(now - datetime.timedelta(days=1))])',
+      '    datetime.datetime = None',
+      '    return text, {}',
+      '  def step(self, a): return "o", 0.0, True, False, {}',
+    ].join('\n');
+    for (const id of ['clock-1', 'clock-2']) {
+      const env = await sandbox.load({ id, language: 'python', source: clock });
+      assert.is((await env.reset(1)).observation, '2023-11-14 22:13:20|2023-11-14|2023-11-14T22:13:20+00:00|2023-11-14 22:13:20|2023-11-13 22:13:20', id);
+      await env.dispose();
+    }
+  });
+
+  const hostile = hostileExpectations(sandboxId);
+
+  async function provoke(expectation: HostileExpectation): Promise<{ error: SandboxError | undefined; observation?: string }> {
+    const text = hostileSource(expectation.file, { listenerPort: listenerPort(), hostFolders: HOST_FOLDERS });
+    let env: LoadedEnvironment;
+    try {
+      env = await load(expectation.file, text);
+    } catch (error) {
+      if (error instanceof SandboxError) return { error };
+      throw error;
+    }
+    if (expectation.at === 'load') {
+      await env.dispose();
+      return { error: undefined };
+    }
+    let observation: string;
+    try {
+      observation = (await env.reset(1)).observation;
+      if (expectation.at === 'step') await env.step('\\boxed{1}');
+      if (expectation.at === 'step:test') {
+        await env.step('1');
+        await env.step('2');
+        await env.step('test');
+      }
+    } catch (error) {
+      if (error instanceof SandboxError) return { error };
+      throw error;
+    } finally {
+      remember();
+      await env.dispose();
+    }
+    return { error: undefined, observation };
+  }
+
+  test('the hostile corpus has at least 30 programs', () => {
+    assert.ok(hostile.length >= 30, `only ${hostile.length} hostile programs`);
+  });
+
+  for (const expectation of hostile) {
+    test(`hostile ${expectation.file}: ${expectation.kind} at ${expectation.at}, and the next environment works`, async () => {
+      const { error, observation } = await provoke(expectation);
+      if (expectation.kind === 'ok') assert.is(error, undefined, `unexpected ${error?.kind}: ${error?.message}`);
+      else if (expectation.kind !== 'any') assert.is(error?.kind, expectation.kind, error ? `${error.kind}: ${error.message}` : 'no failure');
+      for (const text of [observation, error?.message]) {
+        if (text === undefined) continue;
+        assert.not.ok(text.includes(SECRET), 'the host secret is visible inside');
+        assert.not.ok(text.includes('root:'), 'a host file was read');
+      }
+      assert.equal(strayProcesses(), [], 'a process the program started outlived its call');
+      await assertNextEnvironmentWorks(expectation.file);
+    });
+  }
+
+  test('polluted builtins and shared modules are not seen by the next environment', async () => {
+    const polluter = await load('hostile/pollute_builtins.py');
+    await polluter.reset(1);
+    const probe = 'import math, json\nclass E:\n  def reset(self, seed=None): return f"{len(\'abc\')} {math.pi:.5f} {json.dumps([1])} {sorted([2, 1])}", {}\n  def step(self, a): return "o", 0.0, False, False, {}\n';
+    const env = await sandbox.load({ id: 'probe', language: 'python', source: probe });
+    assert.is((await env.reset(1)).observation, '3 3.14159 [1] [1, 2]');
+    await polluter.dispose();
+    await env.dispose();
+  });
+
+  /** The last checks, from the host; register them after the file's own tests. */
+  function finish(): void {
+    test('no program reached the host: no file written, no connection made', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.not.ok(existsSync(ESCAPE_PROOF), `${ESCAPE_PROOF} was written from inside the sandbox`);
+      for (const folder of [...HOST_FOLDERS, '/tmp', '/dev/shm']) {
+        assert.not.ok(existsSync(path.join(folder, MARKER)), `a program wrote ${path.join(folder, MARKER)} on the host`);
+      }
+      assert.is(connections, 0, 'a program connected to the listener on 127.0.0.1');
+    });
+
+    test('once closed, no process is left in any PID namespace the sandbox made', async () => {
+      const env = await load('word_sort.py');
+      await env.reset(1);
+      remember();
+      assert.ok(namespaces.size > 0, 'the sandbox runs in a PID namespace of its own');
+      closed = true;
+      await sandbox.close();
+      // A killed process may take a moment to finish exiting.
+      for (let waited = 0; waited < 3000 && processesIn(namespaces).length > 0; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.equal(processesIn(namespaces), []);
+    });
+  }
+
+  return { sandbox: () => sandbox, listenerPort, finish, remember };
+}
