@@ -37,7 +37,9 @@ const SANDBOX_KEYS: Record<Language, { key: 'sandbox' | 'pythonSandbox'; flag: s
 /** The sandbox plugin `id`, refused when it does not run `language`. */
 async function sandboxPlugin(registry: PluginRegistry, id: string, language: Language): Promise<SandboxPlugin> {
   const { key } = SANDBOX_KEYS[language];
-  const { plugin } = await registry.resolve('sandbox', id);
+  const { plugin } = await registry.resolve('sandbox', id).catch((error: Error) => {
+    throw new UsageError(`${key}: ${error.message}`);
+  });
   const sandbox = plugin as SandboxPlugin;
   if (sandbox.languages && !sandbox.languages.includes(language)) {
     throw new UsageError(`${key}: sandbox "${sandbox.id}" runs ${sandbox.languages.join(' and ')}, not ${language}`);

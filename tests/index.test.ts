@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { repoRoot, tempDir } from './helpers/cli.js';
@@ -17,7 +17,8 @@ function buildPackage(): string {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   const built = spawnSync(process.execPath, [tsc, '-p', path.join(repoRoot, 'tsconfig.build.json'), '--outDir', path.join(pkg, 'dist')], { encoding: 'utf8' });
   assert.is(built.status, 0, built.stdout + built.stderr);
-  for (const file of ['prelude.py', 'math_verify.py']) copyFileSync(path.join(repoRoot, 'plugins/sandboxes/pyodide', file), path.join(pkg, 'dist/plugins/sandboxes/pyodide', file));
+  // The Python files of the sandboxes, as the build script copies them: every .py under plugins/.
+  cpSync(path.join(repoRoot, 'plugins'), path.join(pkg, 'dist/plugins'), { recursive: true, filter: (f) => statSync(f).isDirectory() || f.endsWith('.py') });
   for (const file of ['package.json', 'README.md']) copyFileSync(path.join(repoRoot, file), path.join(pkg, file));
   // Its dependencies, as installed beside it.
   symlinkSync(path.join(repoRoot, 'node_modules'), path.join(pkg, 'node_modules'), 'dir');

@@ -27,8 +27,12 @@ async function protectionsOf(registry: ReturnType<typeof createRegistry>, id: st
   }
 }
 
-/** Which Python sandbox is in force, and why (a configured one that cannot run here is said so, not thrown). */
+/**
+ * Which Python sandbox is in force, and why. A configured one that cannot run here is said so;
+ * one that does not exist is a usage error (exit 2), as it is for a run.
+ */
 async function pythonSandboxInForce(registry: ReturnType<typeof createRegistry>, config: UserConfig): Promise<string> {
+  if (config.pythonSandbox && !registry.has('sandbox', config.pythonSandbox)) await chooseSandbox(registry, config, 'python');
   try {
     const choice = await chooseSandbox(registry, config, 'python');
     return `${choice.id} (${choice.why})`;

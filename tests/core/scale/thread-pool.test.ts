@@ -85,7 +85,7 @@ test('each thread\'s sandboxes get its share of the cores as worker processes, n
 
 (checkJail().problem ? test.skip : test)('the Python sandbox of the run is the one every thread uses: numpy as np is valid in cpython, refused in pyodide', async () => {
   const program: EnvironmentProgram = { id: 'numpy', language: 'python', source: readFileSync(new URL('../../fixtures/python/packages/numpy_matrix.py', import.meta.url), 'utf8') };
-  const ctx = { suite: 's', sandboxes: { get: () => Promise.reject(new Error('the main thread sandbox must not be used')), close: async () => {} }, agent: { id: 'r', label: 'r', kind: 'reference' as const, start: () => ({ act: async () => ({ reply: '' }) }) }, limits: {}, attempts: 1, withHint: false, runSeed: 1, validateOnly: true };
+  const ctx = { suite: 's', sandboxes: { get: () => Promise.reject(new Error('the main thread sandbox must not be used')), close: async () => {} }, agent: { id: 'r', label: 'r', kind: 'reference' as const, workerThreads: true, start: () => ({ act: async () => ({ reply: '' }) }) }, limits: {}, attempts: 1, withHint: false, runSeed: 1, validateOnly: true };
   for (const [pythonSandbox, verdict, reason] of [['cpython', 'valid', undefined], ['pyodide', 'invalid', 'load']] as const) {
     const pool = createThreadPool({ config: smallConfig({ pythonSandbox }), workers: 1 });
     try {
