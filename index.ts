@@ -87,6 +87,7 @@ export { toResetResult, toStepResult, toText, toToolSchemas, TOOL_NAME, describe
  * function schemas into the tools a provider takes.
  */
 export { readToolAction, toolCallText, answerText, countToolCalls, toolDefinitionsOf } from './core/tool-calls.js';
+/** What an action is to ToolUseBaseEnv: an answer, a tool call, a malformed call, or neither. */
 export type { ToolAction } from './core/tool-calls.js';
 /** A program's game type (single-turn, multi-turn, tool-use), and whether its source extends ToolUseBaseEnv. */
 export { gameTypeOf, extendsToolUseBase, GAME_TYPES } from './core/game-type.js';
