@@ -15,7 +15,7 @@ export const PROCEDURAL_DIFFICULTIES: readonly number[] = [2, 5, 8];
 /** About this many tasks per horizon (rounded up to whole family x difficulty blocks). */
 export const TASKS_PER_HORIZON = 45;
 /** Tasks per tool-use family and difficulty at each horizon it plays at. */
-export const TOOL_USE_INSTANCES = 2;
+export const TOOL_USE_INSTANCES = 1;
 /** Changing this changes every task: it is part of the suite's definition. */
 export const PROCEDURAL_SEED = 20_240_601;
 
