@@ -1,8 +1,9 @@
 /**
  * Tool-use games in the isolated-vm sandbox: a warm tool-call step of a ToolUseBaseEnv program
  * (parse the <tool_call>, dispatch, format the result) beside a warm step of a plain multi-turn
- * program, a reset that generates a new world and reading the tools, the validation gate, and the whole evaluation (gate
- * and 8 episodes of the reference agent) of each reference tool-use family at difficulty 5.
+ * program, a reset that generates a new world then reads the tools, the validation gate, and
+ * the whole evaluation (gate and 8 episodes of the reference agent) of each reference tool-use
+ * family at difficulty 5.
  * Run: node --no-node-snapshot --import tsx perf/tool-use.bench.ts
  */
 import { Bench } from 'tinybench';
