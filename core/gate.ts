@@ -17,7 +17,8 @@
  *   no-answer-leak         single-answer: the first observation does not contain the answer;
  *   hint                   hint(), when present, returns text.
  * A program with neither solution() nor referenceAction() that passes every check is
- * `unproven` (so is a tool-use program without referenceAction()). Any SandboxError ends the gate `invalid` with its kind as the reason code.
+ * `unproven` (so is a tool-use program without referenceAction()). Any SandboxError ends the
+ * gate `invalid` with its kind as the reason code.
  */
 import type { EnvironmentProgram, GameType, Sandbox, SandboxLimits, StepResult, LoadedEnvironment, Info } from './types.js';
 import { SandboxError } from './errors.js';
