@@ -13,8 +13,11 @@
  *                          the horizon (a tool-use program's solution() describes tool calls
  *                          and an answer, not a single answer, so it is not played as one);
  *   wrong-answer-loses     single-answer: perturbed answers (solution+"x", ±1, "0", empty) lose;
+ *                          tool-use: after the reference's tool calls, perturbed versions of
+ *                          its final <answer> lose;
  *   random-loses           seeded random play wins at most RANDOM_WIN_LIMIT of its episodes;
- *   no-answer-leak         single-answer: the first observation does not contain the answer;
+ *   no-answer-leak         single-answer and tool-use: the first observation does not contain
+ *                          the answer (a tool-use game's "done" is no answer);
  *   hint                   hint(), when present, returns text.
  * A program with neither solution() nor referenceAction() that passes every check is
  * `unproven` (so is a tool-use program without referenceAction()). Any SandboxError ends the
@@ -23,6 +26,7 @@
 import type { EnvironmentProgram, GameType, Sandbox, SandboxLimits, StepResult, LoadedEnvironment, Info } from './types.js';
 import { SandboxError } from './errors.js';
 import { gameTypeOf } from './game-type.js';
+import { answerText, readToolAction } from './tool-calls.js';
 import type { GateCheck, GateReason, GateVerdict } from './results.js';
 import { deriveSeed, mulberry32 } from './random.js';
 
@@ -254,6 +258,21 @@ export async function validateEnvironment(
       pass('wrong-answer-loses');
     }
 
+    // A tool-use game's answer is the reference's winning <answer>: after the same tool calls,
+    // answers close to it must not win (random play never answers, so it cannot tell).
+    const finalAction = gameType === 'tool-use' && once.won ? readToolAction(once.actions.at(-1)!) : undefined;
+    const toolAnswer = finalAction?.kind === 'answer' ? finalAction.answer : undefined;
+    if (toolAnswer !== undefined) {
+      phase = 'wrong-answer-loses';
+      for (const wrong of wrongAnswers(toolAnswer)) {
+        await env.reset(seed);
+        for (const action of once.actions.slice(0, -1)) await env.step(action);
+        const step = await env.step(answerText(wrong));
+        if (step.terminated && step.reward > 0) throw new Rejection('wrong-answer-wins', `after the reference's tool calls, the wrong answer ${answerText(wrong)} won`);
+      }
+      pass('wrong-answer-loses', `after the reference's ${once.actions.length - 1} tool turn${once.actions.length === 2 ? '' : 's'}`);
+    }
+
     // A curated dataset's task (meta.curated) is not judged on what only judges a designer:
     // a one-digit answer that random play guesses, or a word problem that mentions its answer.
     // Random play is not even played there (random text is no attempt at a GSM8K or HumanEval task).
@@ -289,6 +308,12 @@ export async function validateEnvironment(
       phase = 'no-answer-leak';
       const leaked = curated ? firstObservation.includes(boxed(solution.trim())) : leaksAnswer(firstObservation, solution);
       if (leaked) throw new Rejection('answer-leak', `the first observation contains the answer "${solution}"`);
+      pass('no-answer-leak');
+    }
+    // "done" ends SPADE's multi-turn variant: it is the protocol, not an answer to hide.
+    if (toolAnswer !== undefined && toolAnswer.toLowerCase() !== 'done' && !curated) {
+      phase = 'no-answer-leak';
+      if (leaksAnswer(firstObservation, toolAnswer)) throw new Rejection('answer-leak', `the first observation contains the answer "${toolAnswer}"`);
       pass('no-answer-leak');
     }
 

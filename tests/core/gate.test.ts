@@ -70,6 +70,17 @@ test('a tool-use program whose expected answer disagrees with its own tools lose
   assert.is(verdict.gameType, 'tool-use');
 });
 
+test("a tool-use program that takes any answer, or names its answer in the task, is rejected", async () => {
+  const any = await validateEnvironment(sandbox, fixture('tool-use/accepts-any-answer'), { seed: 3 });
+  assert.equal([any.verdict, any.reason], ['invalid', 'wrong-answer-wins']);
+  assert.match(any.checks.at(-1)!.detail!, /after the reference's tool calls, the wrong answer <answer>\d+x<\/answer> won/);
+  const leak = await validateEnvironment(sandbox, fixture('tool-use/answer-leak'), { seed: 3 });
+  assert.equal([leak.verdict, leak.reason], ['invalid', 'answer-leak']);
+  const fair = await validateEnvironment(sandbox, fixture('tool-use/inventory-reference'), { seed: 3 });
+  assert.ok(fair.checks.some((c) => c.name === 'wrong-answer-loses' && c.ok && c.detail === "after the reference's 3 tool turns"));
+  assert.ok(fair.checks.some((c) => c.name === 'no-answer-leak' && c.ok));
+});
+
 test("a tool-use program's solution() is not played as a single answer: with no reference policy it is unproven", async () => {
   const verdict = await validateEnvironment(sandbox, fixture('tool-use/inventory'), { seed: 3 });
   assert.is(verdict.verdict, 'unproven');
