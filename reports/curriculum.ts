@@ -1,7 +1,7 @@
 /**
  * Per-round curriculum charts of the self-play pools: solve rate (with and without the hint),
  * difficulty, validity, diversity and designer reward, one line per run, and the solve rate
- * and share of each game type per round.
+ * of each game type per round (its legend says how many of each type were designed).
  */
 import type { RunResults } from '../core/results.js';
 import { GAME_TYPES } from '../core/game-type.js';
@@ -36,7 +36,6 @@ function roundDiversity(results: RunResults, suiteIndex: number): Map<number, nu
 
 export async function curriculumSection(runs: readonly RunResults[], names: readonly string[]): Promise<string> {
   const byType: PointRow[] = [];
-  const typeShare: PointRow[] = [];
   const solve: PointRow[] = [];
   const difficulty: PointRow[] = [];
   const validity: PointRow[] = [];
@@ -47,13 +46,11 @@ export async function curriculumSection(runs: readonly RunResults[], names: read
       if (suite.kind !== 'selfplay' || suite.rounds.length === 0) return;
       const series = runs.length > 1 || results.suites.filter((x) => x.kind === 'selfplay').length > 1 ? `${names[i]} · ${suite.id}` : suite.id;
       const vendi = roundDiversity(results, s);
+      const designed = new Map(GAME_TYPES.map((type) => [type, suite.environments.filter((env) => gameTypeOfSummary(env) === type).length]));
       for (const round of suite.rounds) {
-        const played = suite.environments.filter((env) => env.round === round.round);
         for (const type of GAME_TYPES) {
-          const ofType = played.filter((env) => gameTypeOfSummary(env) === type);
-          const rated = ofType.filter((env) => env.solveRate !== undefined);
-          if (ofType.length > 0) typeShare.push({ series: `${series} · ${type}`, x: round.round, value: ofType.length / played.length });
-          if (rated.length > 0) byType.push({ series: `${series} · ${type}`, x: round.round, value: rated.reduce((sum, env) => sum + env.solveRate!, 0) / rated.length });
+          const rated = suite.environments.filter((env) => env.round === round.round && env.solveRate !== undefined && gameTypeOfSummary(env) === type);
+          if (rated.length > 0) byType.push({ series: `${series} · ${type} (${designed.get(type)} designed)`, x: round.round, value: rated.reduce((sum, env) => sum + env.solveRate!, 0) / rated.length });
         }
         solve.push({ series: `${series} · no hint`, x: round.round, value: round.solveRate });
         solve.push({ series: `${series} · with hint`, x: round.round, value: round.hintSolveRate });
@@ -73,10 +70,9 @@ export async function curriculumSection(runs: readonly RunResults[], names: read
     renderChart(lineChart(diversity, 'round', 'Vendi score of the round', options), 'Diversity per round'),
     renderChart(lineChart(reward, 'round', 'mean designer reward', options), 'Designer reward per round'),
     renderChart(lineChart(byType, 'round', 'mean solve rate', { ...options, asPercent: true }), 'Solve rate per round by game type'),
-    renderChart(lineChart(typeShare, 'round', 'share of designed environments', { ...options, asPercent: true }), 'Game types per round'),
   ]);
   const titles = ['Solve rate (agent, with and without the hint)', 'Difficulty of valid environments', 'Validity (proven share of proposed)', 'Diversity (Vendi of the round’s tasks, at equal size)', 'Designer reward',
-    'Solve rate by game type (mean over the round’s played environments, no hint)', 'Game types designed (share of the round)'];
+    'Solve rate by game type (mean over the round’s played environments, no hint)'];
   return `<section id="curriculum"><h2>Self-play curriculum, round by round</h2>
 <div class="charts">${charts.map((svg, i) => `<figure><figcaption>${titles[i]}</figcaption>${svg}</figure>`).join('\n')}</div>
 </section>`;

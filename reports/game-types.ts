@@ -11,7 +11,6 @@ import { escapeHtml } from './escape.js';
 import { number, percent, percentInterval } from './format.js';
 import { barChart, type BarRow } from './chart-specs.js';
 import { renderChart } from './charts.js';
-import { wilsonInterval } from '../core/metrics/intervals.js';
 import type { PoolRow } from './overview.js';
 
 /** An environment's game type, as recorded, else as its program and horizon say (results written before game types were). */
@@ -38,19 +37,13 @@ export async function gameTypeSection(rows: readonly PoolRow[], multipleRuns: bo
   const typed = typeRows(rows);
   if (typed.length === 0) return '<h3>By game type</h3><p class="muted">These results do not record game types.</p>';
   const poolName = (row: TypeRow) => (multipleRuns ? `${row.pool.run} · ${row.pool.suite.id}` : row.pool.suite.id);
-  const validity: BarRow[] = typed.map((row) => {
-    const [lo, hi] = wilsonInterval(row.metrics.valid, row.metrics.environments);
-    return { group: row.type, series: poolName(row), value: row.metrics.environments ? row.metrics.valid / row.metrics.environments : 0, lo, hi };
-  });
+  // One chart (success); validity by game type is in the table: each chart costs a good share of the report's time.
   const success: BarRow[] = typed
     .filter((row) => row.metrics.episodes > 0)
     .map((row) => ({ group: row.type, series: poolName(row), value: row.metrics.successRate, lo: row.metrics.interval[0], hi: row.metrics.interval[1] }));
-  const figure = async (title: string, rows: BarRow[], axis: string, note: string) =>
-    rows.length > 0 ? `<figure><figcaption>${title}</figcaption>${await renderChart(barChart(rows, axis, true, 'pool'), title)}<div class="muted">${note}</div></figure>` : '';
-  const charts = await Promise.all([
-    figure('Validity by game type', validity, 'valid (proven) share', 'Share of proposed environments proven valid, per game type and pool; whiskers: Wilson 95% interval.'),
-    figure('Success by game type', success, 'success rate (no hint)', 'Episodes won without the hint, of episodes decided, per game type and pool; whiskers: Wilson 95% interval.'),
-  ]);
+  const chart = success.length > 0
+    ? `<figure><figcaption>Success by game type</figcaption>${await renderChart(barChart(success, 'success rate (no hint)', true, 'pool'), 'Success by game type')}<div class="muted">Episodes won without the hint, of episodes decided, per game type and pool; whiskers: Wilson 95% interval.</div></figure>`
+    : '';
   const body = typed.map((row) => {
     const m = row.metrics;
     const cells = [
@@ -65,7 +58,7 @@ export async function gameTypeSection(rows: readonly PoolRow[], multipleRuns: bo
     return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
   });
   return `<h3>By game type</h3>
-<div class="charts">${charts.join('\n')}</div>
+<div class="charts">${chart}</div>
 <div class="table-wrap"><table><thead><tr><th>pool</th><th>game type</th><th>valid / proposed</th><th>episodes</th><th>success (95% interval)</th><th>mean turns</th><th>tool calls / episode</th></tr></thead><tbody>
 ${body.join('\n')}
 </tbody></table></div>

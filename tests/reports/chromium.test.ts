@@ -58,7 +58,7 @@ if (!existsSync(CHROMIUM)) {
     const charts = await page.$$eval('figure svg', (svgs) =>
       svgs.map((svg) => svg.querySelectorAll('path[d]:not([d=""]), rect').length),
     );
-    assert.ok(charts.length >= 13, `expected the overview, game-type, curriculum and horizon charts, found ${charts.length}`);
+    assert.ok(charts.length >= 12, `expected the overview, game-type, curriculum and horizon charts, found ${charts.length}`);
     for (const marks of charts) assert.ok(marks > 0, 'a chart without marks');
 
     // The hostile payload is shown as text, never as an element.
