@@ -79,8 +79,18 @@ export { resolveApiKey } from './core/providers/keys.js';
 export { keepAliveFetch } from './core/providers/http-fetch.js';
 /** Remove API keys from a text (log lines, errors). */
 export { redact } from './core/providers/redact.js';
-/** SPADE's interface contract for sandboxes: a program's raw reset()/step()/text results checked and typed. */
-export { toResetResult, toStepResult, toText, describeValue } from './core/contract.js';
+/** SPADE's interface contract for sandboxes: a program's raw reset()/step()/text results and tool schemas checked and typed. */
+export { toResetResult, toStepResult, toText, toToolSchemas, TOOL_NAME, describeValue } from './core/contract.js';
+/**
+ * SPADE's text protocol of tool-use games: read an action as ToolUseBaseEnv's step() does,
+ * write a tool call or an answer, count an episode's tool calls, and turn an environment's
+ * function schemas into the tools a provider takes.
+ */
+export { readToolAction, toolCallText, answerText, countToolCalls, toolDefinitionsOf } from './core/tool-calls.js';
+/** What an action is to ToolUseBaseEnv: an answer, a tool call, a malformed call, or neither. */
+export type { ToolAction } from './core/tool-calls.js';
+/** A program's game type (single-turn, multi-turn, tool-use), and whether its source extends ToolUseBaseEnv. */
+export { gameTypeOf, extendsToolUseBase, GAME_TYPES } from './core/game-type.js';
 /** Seeded randomness: a seed derived from a base and parts, and the mulberry32 generator. */
 export { deriveSeed, mulberry32 } from './core/random.js';
 /** Write a file so it is never half-written (temporary file, fsync, rename). */

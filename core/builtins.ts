@@ -38,13 +38,13 @@ export const BUILTINS: readonly BuiltinEntry[] = [
   builtin({
     kind: 'designer',
     id: 'reference',
-    description: 'Offline reference policy (not a model): writes JavaScript environments from parameterised families and moves their difficulty toward the agent\'s frontier.',
+    description: 'Offline reference policy (not a model): writes JavaScript environments from parameterised families (tool-use games among them) and moves their difficulty toward the agent\'s frontier.',
     create: async () => (await import('../plugins/reference/designer.js')).createReferenceDesigner(),
   }),
   builtin({
     kind: 'agent',
     id: 'reference',
-    description: 'Offline reference policy (not a model): a budgeted search agent that reads the observations.',
+    description: 'Offline reference policy (not a model): a budgeted search agent that reads the observations (and the tools of tool-use games).',
     create: async (options) => (await import('../plugins/reference/agent.js')).createReferenceAgent(options as { budget?: number }),
   }),
   // Providers (each usable as --designer or --agent PREFIX:MODEL)
@@ -88,7 +88,7 @@ export const BUILTINS: readonly BuiltinEntry[] = [
   builtin({
     kind: 'suite',
     id: 'procedural',
-    description: 'The reference families at fixed difficulties and horizons 1 to 64, with a frozen seed.',
+    description: 'The reference families at fixed difficulties and horizons 1 to 64 (tool-use games at 8 and 16), with a frozen seed.',
     create: async () => (await import('../benchmarks/procedural.js')).createProceduralSuite(),
   }),
   builtin({

@@ -12,11 +12,12 @@
  * - terminated, truncated: booleans;
  * - info: a plain object; null or undefined stand for {}.
  * solution(), hint() and referenceAction() return text; a finite number is accepted there and
- * written in decimal, since it is an answer the agent types as text anyway.
+ * written in decimal, since it is an answer the agent types as text anyway. A tool-use
+ * environment's get_tools() returns OpenAI function schemas (toToolSchemas).
  * Sizes are the UTF-8 bytes of the observation / text, and of the JSON of info.
  */
 import { SandboxError } from './errors.js';
-import type { Info, ResetResult, SandboxLimits, StepResult } from './types.js';
+import type { FunctionToolSchema, Info, ResetResult, SandboxLimits, StepResult } from './types.js';
 
 type OutputLimits = Pick<SandboxLimits, 'maxOutputBytes'>;
 
@@ -107,4 +108,42 @@ export function toText(raw: unknown, method: string, limits: OutputLimits): stri
   else throw new SandboxError('contract', `${method}() must return a string, got ${describeValue(raw)}`, method);
   checkSize(utf8Bytes(text, limits.maxOutputBytes), `the text of ${method}()`, method, limits);
   return text;
+}
+
+/** Tool names both OpenAI and Anthropic accept. */
+export const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * The tools returned by getTools() (SPADE's get_tools()): an array of OpenAI function schemas
+ * `{ type: 'function', function: { name, description, parameters } }` with unique names that
+ * both vendors accept. A missing description is '' and missing parameters an empty object
+ * schema, as SPADE's own get_tools() fills them in; anything else malformed breaks the contract.
+ */
+export function toToolSchemas(raw: unknown, limits: OutputLimits): FunctionToolSchema[] {
+  const method = 'get_tools';
+  if (!Array.isArray(raw)) throw new SandboxError('contract', `${method}() must return an array of tool schemas, got ${describeValue(raw)}`, method);
+  const seen = new Set<string>();
+  const tools = raw.map((entry, i): FunctionToolSchema => {
+    const where = `${method}()[${i}]`;
+    const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+    if (!isObject(entry) || entry.type !== 'function' || !isObject(entry.function)) {
+      throw new SandboxError('contract', `${where} must be {type: "function", function: {...}}, got ${describeValue(entry)}`, method);
+    }
+    const { name, description, parameters } = entry.function;
+    if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
+      throw new SandboxError('contract', `${where}: the tool name must be 1-64 letters, digits, _ or -, got ${describeValue(name)}`, method);
+    }
+    if (seen.has(name)) throw new SandboxError('contract', `${where}: the tool "${name}" is declared twice`, method);
+    seen.add(name);
+    if (description !== undefined && description !== null && typeof description !== 'string') {
+      throw new SandboxError('contract', `${where}: the description of "${name}" must be a string, got ${describeValue(description)}`, method);
+    }
+    const schema = parameters === undefined || parameters === null ? { type: 'object', properties: {} } : parameters;
+    if (!isObject(schema) || (schema.type !== undefined && schema.type !== 'object')) {
+      throw new SandboxError('contract', `${where}: the parameters of "${name}" must be a JSON Schema of type "object", got ${describeValue(parameters)}`, method);
+    }
+    return { type: 'function', function: { name, description: description ?? '', parameters: { type: 'object', ...schema } } };
+  });
+  checkSize(utf8Bytes(JSON.stringify(tools), limits.maxOutputBytes), 'the tool schemas', method, limits);
+  return tools;
 }

@@ -2,10 +2,12 @@
  * One episode: an agent plays a loaded environment from reset(seed) until it terminates, is
  * truncated, or reaches the horizon. A win is an episode that terminates with a positive
  * final reward. Failures of the sandbox or the provider make the episode `errored`, which is
- * counted apart from losses, never dropped.
+ * counted apart from losses, never dropped. A tool-use environment's tools are read after
+ * reset() and handed to the agent, and its episodes count their tool calls.
  */
 import type { Agent, ChatMessage, EnvironmentProgram, EpisodeResult, EpisodeStep, LoadedEnvironment, TokenUsage } from './types.js';
 import { SandboxError } from './errors.js';
+import { countToolCalls, toolDefinitionsOf } from './tool-calls.js';
 
 export interface EpisodeOptions {
   suite: string;
@@ -42,16 +44,19 @@ export async function playEpisode(options: EpisodeOptions): Promise<EpisodeResul
   let errorKind: EpisodeResult['errorKind'];
   let firstObservation: string | undefined;
   let transcript: (() => ChatMessage[]) | undefined; // LLM agents' conversation, kept for export
+  const toolUse = environment.capabilities.tools === true && environment.getTools !== undefined;
   try {
     const { observation } = await environment.reset(options.taskSeed);
     firstObservation = observation;
     const hint = options.withHint && environment.capabilities.hint ? await environment.hint() : undefined;
+    const tools = toolUse ? toolDefinitionsOf(await environment.getTools!()) : undefined;
     const episode = await agent.start({
       environment: program,
       observation,
       hint,
       seed: options.agentSeed,
       horizon: options.horizon,
+      ...(tools && { tools }),
       signal: options.signal,
     });
     transcript = episode.transcript?.bind(episode);
@@ -97,6 +102,7 @@ export async function playEpisode(options: EpisodeOptions): Promise<EpisodeResul
     totalReward,
     wallMs: performance.now() - started,
   };
+  if (toolUse) result.toolCalls = countToolCalls(steps.map((s) => s.action));
   if (options.round !== undefined) result.round = options.round;
   if (error) result.error = error;
   if (errorKind) result.errorKind = errorKind;

@@ -10,6 +10,7 @@ import { validateEnvironment } from './gate.js';
 import { playEpisode } from './episode.js';
 import { deriveSeed } from './random.js';
 import { yieldToEventLoop } from './concurrency.js';
+import { gameTypeOf } from './game-type.js';
 
 /** Sandboxes by language, created on first use (Pyodide starts only when Python appears). */
 export interface SandboxSet {
@@ -53,6 +54,7 @@ function timed(environment: LoadedEnvironment, into: number[]): LoadedEnvironmen
     solution: () => time(() => environment.solution()),
     hint: () => time(() => environment.hint()),
     referenceAction: (observation) => time(() => environment.referenceAction(observation)),
+    ...(environment.getTools && { getTools: () => time(() => environment.getTools!()) }),
     dispose: () => environment.dispose(),
   };
 }
@@ -160,9 +162,12 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
   const plain = episodes.filter((e) => !e.withHint);
   const hinted = episodes.filter((e) => e.withHint);
   const sample = episodes.find((e) => e.steps);
+  const horizon = verdict.horizon ?? program.meta?.horizon;
   const summary: EnvironmentSummary = {
     id: program.id,
     language: program.language,
+    // A verdict journaled before game types were recorded has none: the program says.
+    gameType: verdict.gameType ?? gameTypeOf(program, { horizon }),
     verdict: verdict.verdict,
     checks: verdict.checks,
     source: program.source,
@@ -170,7 +175,6 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
   if (ctx.round !== undefined) summary.round = ctx.round;
   if (program.meta?.family) summary.family = program.meta.family;
   if (program.meta?.difficulty !== undefined) summary.difficulty = program.meta.difficulty;
-  const horizon = verdict.horizon ?? program.meta?.horizon;
   if (horizon !== undefined) summary.horizon = horizon;
   if (verdict.reason) summary.reason = verdict.reason;
   if (verdict.firstObservation !== undefined) summary.task = verdict.firstObservation;

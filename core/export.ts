@@ -28,6 +28,8 @@ export interface EpisodeLine {
   environment_id: string;
   code_hash: string | null;
   language: string | null;
+  /** single-turn, multi-turn or tool-use. */
+  game_type: string | null;
   attempt: number;
   with_hint: boolean;
   seed: number;
@@ -40,6 +42,8 @@ export interface EpisodeLine {
   truncated: boolean;
   outcome: EpisodeResult['outcome'];
   turns: number;
+  /** Tool-use games: the turns that were well-formed tool calls. */
+  tool_calls: number | null;
   error: string | null;
   designer_reward: number | null;
   solve_rate: number | null;
@@ -52,6 +56,7 @@ export interface PoolIndexLine {
   id: string;
   file: string;
   language: string;
+  game_type: string | null;
   code_hash: string;
   round: number | null;
   task: string | null;
@@ -101,6 +106,7 @@ export function episodeLines(records: readonly JournalRecord[]): EpisodeLine[] {
       environment_id: e.environmentId,
       code_hash: s ? codeHash(s.source) : null,
       language: s?.language ?? null,
+      game_type: s?.gameType ?? null,
       attempt: e.attempt,
       with_hint: e.withHint,
       seed: e.seed,
@@ -112,6 +118,7 @@ export function episodeLines(records: readonly JournalRecord[]): EpisodeLine[] {
       truncated: e.truncated ?? false,
       outcome: e.outcome,
       turns: e.turns,
+      tool_calls: e.toolCalls ?? null,
       error: e.error ?? null,
       designer_reward: s?.designerReward ?? null,
       solve_rate: s?.solveRate ?? null,
@@ -151,6 +158,7 @@ export function exportPool(runDir: string, dir: string, suites: readonly string[
       id: s.id,
       file,
       language: s.language,
+      game_type: s.gameType ?? null,
       code_hash: codeHash(s.source),
       round: s.round ?? null,
       task: s.task ?? null,

@@ -2,21 +2,31 @@
  * The validation gate: decides whether a designed environment is a valid, verifiable goal.
  * Checks run in order, each recorded as a GateCheck; the first failure ends the gate:
  *   load, reset            the program loads and reset() keeps its contract;
+ *   tools                  a tool-use environment's get_tools() keeps its contract (OpenAI
+ *                          function schemas with names every API accepts);
  *   smoke-test             SPADE's step("1"), step("2"), step("test") (resetting when an
  *                          episode ends) neither throw nor break the contract;
  *   deterministic          reset(seed) twice gives the same first observation and the same
  *                          scripted trajectory (the reference's, else the smoke actions);
  *   reference-wins         single-answer: step("\boxed{solution()}") terminates with reward > 0;
- *                          multi-turn: referenceAction(observation) wins within the horizon;
+ *                          multi-turn and tool-use: referenceAction(observation) wins within
+ *                          the horizon (a tool-use program's solution() describes tool calls
+ *                          and an answer, not a single answer, so it is not played as one);
  *   wrong-answer-loses     single-answer: perturbed answers (solution+"x", ±1, "0", empty) lose;
+ *                          tool-use: after the reference's tool calls, perturbed versions of
+ *                          its final <answer> lose;
  *   random-loses           seeded random play wins at most RANDOM_WIN_LIMIT of its episodes;
- *   no-answer-leak         single-answer: the first observation does not contain the answer;
+ *   no-answer-leak         single-answer and tool-use: the first observation does not contain
+ *                          the answer (a tool-use game's "done" is no answer);
  *   hint                   hint(), when present, returns text.
  * A program with neither solution() nor referenceAction() that passes every check is
- * `unproven`. Any SandboxError ends the gate `invalid` with its kind as the reason code.
+ * `unproven` (so is a tool-use program without referenceAction()). Any SandboxError ends the
+ * gate `invalid` with its kind as the reason code.
  */
-import type { EnvironmentProgram, Sandbox, SandboxLimits, StepResult, LoadedEnvironment, Info } from './types.js';
+import type { EnvironmentProgram, GameType, Sandbox, SandboxLimits, StepResult, LoadedEnvironment, Info } from './types.js';
 import { SandboxError } from './errors.js';
+import { gameTypeOf } from './game-type.js';
+import { answerText, readToolAction } from './tool-calls.js';
 import type { GateCheck, GateReason, GateVerdict } from './results.js';
 import { deriveSeed, mulberry32 } from './random.js';
 
@@ -170,9 +180,12 @@ export async function validateEnvironment(
   let env: LoadedEnvironment | undefined;
   let firstObservation: string | undefined;
   let horizon: number | undefined;
+  let tools: boolean | undefined;
+  let gameType: GameType | undefined;
   try {
     env = await sandbox.load(program, options.limits);
     const { capabilities } = env;
+    tools = capabilities.tools;
     const abilities = Object.entries(capabilities).filter(([, has]) => has).map(([name]) => name);
     pass('load', abilities.length ? `has ${abilities.join(', ')}` : 'no solution, hint or referenceAction');
 
@@ -180,7 +193,16 @@ export async function validateEnvironment(
     const first = await env.reset(seed);
     firstObservation = first.observation;
     horizon = horizonOf(program, first.info, maxTurns);
-    pass('reset', `horizon ${horizon}`);
+    gameType = gameTypeOf(program, { tools, horizon });
+    pass('reset', `horizon ${horizon}, ${gameType}`);
+
+    if (capabilities.tools) {
+      phase = 'tools';
+      if (!env.getTools) throw new SandboxError('contract', 'the environment says it has tools, but its sandbox cannot read them', 'get_tools');
+      const schemas = await env.getTools();
+      const names = schemas.map((tool) => tool.function.name);
+      pass('tools', `${names.length} tool${names.length === 1 ? '' : 's'}${names.length ? `: ${names.join(', ')}` : ''}`);
+    }
 
     phase = 'smoke-test';
     for (const action of SMOKE_ACTIONS) {
@@ -192,9 +214,11 @@ export async function validateEnvironment(
     phase = 'deterministic';
     const loaded = env;
     const turns = horizon;
+    // solution() is a single answer, except in a tool-use game (tool calls and an answer).
+    const singleAnswer = capabilities.solution && gameType !== 'tool-use';
     let solution: string | undefined;
     const reference = async (): Promise<Trajectory> => {
-      if (capabilities.solution) {
+      if (singleAnswer) {
         const { observation } = await loaded.reset(seed);
         const answer = unboxed(await loaded.solution());
         if (solution !== undefined && answer !== solution) {
@@ -213,11 +237,11 @@ export async function validateEnvironment(
     if (!sameTrajectory(once, twice)) throw new Rejection('nondeterministic', 'the same seed and actions gave a different episode');
     pass('deterministic');
 
-    const proven = capabilities.solution || capabilities.referenceAction;
+    const proven = singleAnswer || capabilities.referenceAction;
     if (proven) {
       phase = 'reference-wins';
       if (!once.won) {
-        const how = capabilities.solution ? `\\boxed{${solution}}` : 'the reference policy';
+        const how = singleAnswer ? `\\boxed{${solution}}` : 'the reference policy';
         if (!once.ended) throw new Rejection('no-episode-end', `${how} did not end the episode within ${turns} turns`);
         throw new Rejection('reference-loses', `${how} did not win (final reward ${once.steps.at(-1)?.reward})`);
       }
@@ -232,6 +256,21 @@ export async function validateEnvironment(
         if (step.terminated && step.reward > 0) throw new Rejection('wrong-answer-wins', `the wrong answer \\boxed{${wrong}} won`);
       }
       pass('wrong-answer-loses');
+    }
+
+    // A tool-use game's answer is the reference's winning <answer>: after the same tool calls,
+    // answers close to it must not win (random play never answers, so it cannot tell).
+    const finalAction = gameType === 'tool-use' && once.won ? readToolAction(once.actions.at(-1)!) : undefined;
+    const toolAnswer = finalAction?.kind === 'answer' ? finalAction.answer : undefined;
+    if (toolAnswer !== undefined) {
+      phase = 'wrong-answer-loses';
+      for (const wrong of wrongAnswers(toolAnswer)) {
+        await env.reset(seed);
+        for (const action of once.actions.slice(0, -1)) await env.step(action);
+        const step = await env.step(answerText(wrong));
+        if (step.terminated && step.reward > 0) throw new Rejection('wrong-answer-wins', `after the reference's tool calls, the wrong answer ${answerText(wrong)} won`);
+      }
+      pass('wrong-answer-loses', `after the reference's ${once.actions.length - 1} tool turn${once.actions.length === 2 ? '' : 's'}`);
     }
 
     // A curated dataset's task (meta.curated) is not judged on what only judges a designer:
@@ -249,7 +288,7 @@ export async function validateEnvironment(
       // (a step "right" on a grid) stays in.
       const finalAction = once.actions.at(-1);
       const midActions = new Set(once.actions.slice(0, -1));
-      const moves = capabilities.solution ? [] : once.actions.filter((a) => a !== finalAction || midActions.has(a));
+      const moves = singleAnswer ? [] : once.actions.filter((a) => a !== finalAction || midActions.has(a));
       const vocabulary = [...new Set([...moves, ...SMOKE_ACTIONS])];
       const pick = (): string => {
         const i = Math.floor(random() * (vocabulary.length + 1));
@@ -271,6 +310,12 @@ export async function validateEnvironment(
       if (leaked) throw new Rejection('answer-leak', `the first observation contains the answer "${solution}"`);
       pass('no-answer-leak');
     }
+    // "done" ends SPADE's multi-turn variant: it is the protocol, not an answer to hide.
+    if (toolAnswer !== undefined && toolAnswer.toLowerCase() !== 'done' && !curated) {
+      phase = 'no-answer-leak';
+      if (leaksAnswer(firstObservation, toolAnswer)) throw new Rejection('answer-leak', `the first observation contains the answer "${toolAnswer}"`);
+      pass('no-answer-leak');
+    }
 
     if (capabilities.hint) {
       phase = 'hint';
@@ -283,7 +328,7 @@ export async function validateEnvironment(
       options.keep(env);
       env = undefined; // the caller's now
     }
-    return verdict({ verdict: proven ? 'valid' : 'unproven', ...(proven ? {} : { reason: 'unproven' as const }), firstObservation, horizon });
+    return verdict({ verdict: proven ? 'valid' : 'unproven', ...(proven ? {} : { reason: 'unproven' as const }), firstObservation, horizon, gameType });
   } catch (error) {
     if (options.rethrowCollateral && error instanceof SandboxError && error.collateral) throw error;
     const { reason, detail } = rejectionOf(error, phase);
@@ -293,6 +338,7 @@ export async function validateEnvironment(
       reason,
       ...(firstObservation !== undefined ? { firstObservation } : {}),
       ...(horizon !== undefined ? { horizon } : {}),
+      gameType: gameType ?? gameTypeOf(program, { tools, horizon: horizon ?? program.meta?.horizon }),
     });
   } finally {
     await env?.dispose();

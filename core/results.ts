@@ -2,6 +2,7 @@
  * The results file (`results.json`) and its versioned schema. The CLI, the reports and the
  * library API all read and write this one shape.
  */
+import type { GameType } from './concepts/environment.js';
 import type { EpisodeStep } from './concepts/episode.js';
 import type { GateCheck, Verdict } from './concepts/verdict.js';
 
@@ -128,6 +129,26 @@ export interface PassAtKPoint {
   passHatK: Estimate;
 }
 
+/**
+ * One game type's share of a pool: how many of its environments were proposed and proven valid,
+ * and how the agent did on them without the hint (errored episodes counted apart).
+ */
+export interface GameTypeMetrics {
+  /** Proposed environments of this type. */
+  environments: number;
+  valid: number;
+  /** Episodes played without the hint (won, lost and errored). */
+  episodes: number;
+  /** won / (won + lost). */
+  successRate: number;
+  /** Wilson 95% interval of successRate. */
+  interval: [number, number];
+  /** Mean turns of the decided episodes (0 when none). */
+  meanTurns: number;
+  /** Tool-use: mean tool calls per decided episode. */
+  toolCallsPerEpisode?: number;
+}
+
 export interface UsageMetrics {
   calls: number;
   inputTokens: number;
@@ -157,6 +178,8 @@ export interface EnvironmentSummary {
   difficulty?: number;
   horizon?: number;
   language: string;
+  /** single-turn, multi-turn or tool-use (absent in results written before game types were recorded). */
+  gameType?: GameType;
   verdict: Verdict;
   reason?: string;
   checks: GateCheck[];
@@ -199,6 +222,11 @@ export interface SuiteResult {
     throughput: ThroughputMetrics;
     success: SuccessMetrics;
     usage: UsageMetrics;
+    /**
+     * The pool split by game type (single-turn, multi-turn, tool-use), only the types present.
+     * Absent in results written before game types were recorded.
+     */
+    byGameType?: Partial<Record<GameType, GameTypeMetrics>>;
   };
   /** Malformed dataset records skipped with --skip-bad (absent when none). */
   skippedRecords?: number;

@@ -13,7 +13,8 @@ import type { ProgressEvent, RunSetup } from './run.js';
 import { runSelfPlay } from './selfplay.js';
 import { mapLimit } from './concurrency.js';
 import { usageBetween } from './providers/stats.js';
-import { diversityMetrics, successMetrics, throughputMetrics, validityMetrics } from './metrics/index.js';
+import { diversityMetrics, gameTypeMetrics, successMetrics, throughputMetrics, validityMetrics } from './metrics/index.js';
+import { gameTypeOf } from './game-type.js';
 
 /** The id of the self-play pool among a run's suites. */
 export const SELFPLAY_SUITE = 'spade';
@@ -46,6 +47,11 @@ export function suiteResult(
       }),
       // Success is measured without the hint, the way the agent meets the task.
       success: successMetrics(episodes.filter((e) => !e.withHint)),
+      byGameType: gameTypeMetrics(evaluations.map((e) => ({
+        gameType: e.summary.gameType ?? gameTypeOf(e.program, { horizon: e.summary.horizon }),
+        verdict: e.verdict.verdict,
+        episodes: e.episodes,
+      }))),
       usage,
     },
     rounds,

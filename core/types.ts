@@ -9,6 +9,7 @@
 export type * from './concepts/environment.js';
 export type * from './concepts/sandbox.js';
 export type * from './concepts/provider.js';
+export type * from './concepts/tools.js';
 export type * from './concepts/roles.js';
 export type * from './concepts/suite.js';
 export type * from './concepts/episode.js';

@@ -1,11 +1,14 @@
 /**
- * The environment browser: each pool's environments with their code, gate verdicts and a
- * sample trajectory, searchable and filterable (a small inline script; everything is readable
- * without it). Large pools are capped, and the page says how many are shown of how many.
+ * The environment browser: each pool's environments with their game type, code, gate verdicts
+ * and a sample trajectory, searchable and filterable by run, pool, game type and verdict (a
+ * small inline script; everything is readable without it). Large pools are capped, and the page says how many are shown of how many.
  */
 import type { EnvironmentSummary, RunResults } from '../core/results.js';
+import { GAME_TYPES } from '../core/game-type.js';
+import { countToolCalls } from '../core/tool-calls.js';
 import { escapeHtml, truncate } from './escape.js';
 import { percent } from './format.js';
+import { gameTypeOfSummary } from './game-types.js';
 
 export interface BrowserLimits {
   /** Environments shown per pool. */
@@ -20,20 +23,21 @@ export const DEFAULT_BROWSER_LIMITS: BrowserLimits = { environmentsPerPool: 150,
 /** The filter script. Static text (no data from results): its hash goes into the page's CSP. */
 export const BROWSER_SCRIPT = `(() => {
   const by = (id) => document.getElementById(id);
-  const search = by('env-search'), run = by('env-run'), suite = by('env-suite'), verdict = by('env-verdict'), count = by('env-count');
+  const search = by('env-search'), run = by('env-run'), suite = by('env-suite'), type = by('env-type'), verdict = by('env-verdict'), count = by('env-count');
   const items = Array.from(document.querySelectorAll('details.env'));
   const apply = () => {
     const text = search.value.trim().toLowerCase();
     let shown = 0;
     for (const item of items) {
       const ok = (!run.value || item.dataset.run === run.value) && (!suite.value || item.dataset.suite === suite.value)
-        && (!verdict.value || item.dataset.verdict === verdict.value) && (!text || item.textContent.toLowerCase().includes(text));
+        && (!type.value || item.dataset.gameType === type.value) && (!verdict.value || item.dataset.verdict === verdict.value)
+        && (!text || item.textContent.toLowerCase().includes(text));
       item.hidden = !ok;
       if (ok) shown++;
     }
     count.textContent = shown + ' of ' + items.length + ' listed environments match';
   };
-  for (const control of [search, run, suite, verdict]) control.addEventListener('input', apply);
+  for (const control of [search, run, suite, type, verdict]) control.addEventListener('input', apply);
   apply();
 })();`;
 
@@ -51,6 +55,7 @@ export function sampleEnvironments(environments: readonly EnvironmentSummary[], 
 }
 
 function environmentEntry(env: EnvironmentSummary, run: string, suite: string, limits: BrowserLimits): string {
+  const gameType = gameTypeOfSummary(env);
   const facts = [
     env.round !== undefined ? `round ${env.round}` : '',
     env.family ? `family ${escapeHtml(env.family)}` : '',
@@ -67,13 +72,14 @@ function environmentEntry(env: EnvironmentSummary, run: string, suite: string, l
   if (env.sample) {
     const steps = env.sample.steps.slice(0, limits.trajectorySteps);
     const more = env.sample.steps.length - steps.length;
-    trajectory = `<p>Sample trajectory (first attempt without the hint): <strong>${escapeHtml(env.sample.outcome)}</strong> in ${env.sample.steps.length} turns${more > 0 ? `, first ${steps.length} shown` : ''}.</p>
+    const calls = gameType === 'tool-use' ? `, ${countToolCalls(env.sample.steps.map((step) => step.action))} of them tool calls` : '';
+    trajectory = `<p>Sample trajectory (first attempt without the hint): <strong>${escapeHtml(env.sample.outcome)}</strong> in ${env.sample.steps.length} turns${calls}${more > 0 ? `, first ${steps.length} shown` : ''}.</p>
 <ol class="trajectory">${steps
       .map((step) => `<li><div><strong>agent:</strong> <code>${escapeHtml(truncate(step.action, limits.textChars))}</code></div><div><strong>environment:</strong> ${escapeHtml(truncate(step.observation, limits.textChars))} <small class="muted">reward ${escapeHtml(step.reward)}${step.terminated ? ', terminated' : ''}${step.truncated ? ', truncated' : ''}</small></div></li>`)
       .join('')}</ol>`;
   }
-  return `<details class="env" data-run="${escapeHtml(run)}" data-suite="${escapeHtml(suite)}" data-verdict="${escapeHtml(env.verdict)}">
-<summary><span class="badge ${escapeHtml(env.verdict)}">${escapeHtml(env.verdict)}${env.reason && env.reason !== env.verdict ? ` · ${escapeHtml(env.reason)}` : ''}</span> <code>${escapeHtml(env.id)}</code> <span class="muted">${escapeHtml(suite)}${facts.length ? ' · ' + facts.join(' · ') : ''}</span></summary>
+  return `<details class="env" data-run="${escapeHtml(run)}" data-suite="${escapeHtml(suite)}" data-game-type="${escapeHtml(gameType)}" data-verdict="${escapeHtml(env.verdict)}">
+<summary><span class="badge ${escapeHtml(env.verdict)}">${escapeHtml(env.verdict)}${env.reason && env.reason !== env.verdict ? ` · ${escapeHtml(env.reason)}` : ''}</span> <span class="badge game-type">${escapeHtml(gameType)}</span> <code>${escapeHtml(env.id)}</code> <span class="muted">${escapeHtml(suite)}${facts.length ? ' · ' + facts.join(' · ') : ''}</span></summary>
 <div><p><strong>Task:</strong> ${env.task !== undefined ? escapeHtml(truncate(env.task, limits.textChars)) : '<span class="muted">none (did not reset)</span>'}</p>
 <p><strong>Gate checks</strong></p><ul>${checks || '<li class="muted">none recorded</li>'}</ul>
 ${trajectory}
@@ -101,6 +107,7 @@ export function browserSection(runs: readonly RunResults[], names: readonly stri
 <input id="env-search" type="search" placeholder="Search ids, tasks, code, checks…" aria-label="search environments">
 <select id="env-run" aria-label="run"><option value="">all runs</option>${options(names)}</select>
 <select id="env-suite" aria-label="pool"><option value="">all pools</option>${options(suites)}</select>
+<select id="env-type" aria-label="game type"><option value="">all game types</option>${options(GAME_TYPES)}</select>
 <select id="env-verdict" aria-label="verdict"><option value="">all verdicts</option>${options(['valid', 'unproven', 'invalid'])}</select>
 <span id="env-count" class="muted"></span>
 </div>

@@ -5,9 +5,9 @@
 import type { TopLevelSpec } from 'vega-lite';
 
 export interface BarRow {
-  /** Category on the x axis (a suite). */
+  /** Category on the x axis (a suite, or a game type). */
   group: string;
-  /** Series (a run). */
+  /** Series (a run, or a pool). */
   series: string;
   value: number;
   lo?: number;
@@ -32,8 +32,8 @@ const yAxis = (title: string, asPercent: boolean) => ({
   ...(asPercent && { axis: { format: '.0%' }, scale: { domain: [0, 1] } }),
 });
 
-/** Grouped bars (x: group, colour: series) with 95% interval whiskers where given. */
-export function barChart(rows: readonly BarRow[], yTitle: string, asPercent: boolean): TopLevelSpec {
+/** Grouped bars (x: group, colour: series, the legend titled `seriesTitle`) with 95% interval whiskers where given. */
+export function barChart(rows: readonly BarRow[], yTitle: string, asPercent: boolean, seriesTitle = 'run'): TopLevelSpec {
   const xOffset = { field: 'series', type: 'nominal' as const };
   return {
     width: { step: 28 } as unknown as number,
@@ -42,7 +42,7 @@ export function barChart(rows: readonly BarRow[], yTitle: string, asPercent: boo
     encoding: {
       x: { field: 'group', type: 'nominal', title: null, sort: null, axis: { labelAngle: 0, labelLimit: 140 } },
       xOffset,
-      color: { field: 'series', type: 'nominal', title: 'run', legend: { orient: 'bottom', direction: 'vertical' } },
+      color: { field: 'series', type: 'nominal', title: seriesTitle, legend: { orient: 'bottom', direction: 'vertical' } },
     },
     layer: [
       { mark: { type: 'bar', cornerRadiusEnd: 2 }, encoding: { y: yAxis(yTitle, asPercent) } },

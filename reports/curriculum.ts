@@ -1,8 +1,11 @@
 /**
  * Per-round curriculum charts of the self-play pools: solve rate (with and without the hint),
- * difficulty, validity, diversity and designer reward, one line per run.
+ * difficulty, validity, diversity and designer reward, one line per run, and the solve rate
+ * of each game type per round (its legend says how many of each type were designed).
  */
 import type { RunResults } from '../core/results.js';
+import { GAME_TYPES } from '../core/game-type.js';
+import { gameTypeOfSummary } from './game-types.js';
 import { equalSizeDiversity } from '../core/metrics/index.js';
 import { lineChart, type PointRow } from './chart-specs.js';
 import { renderChart } from './charts.js';
@@ -32,6 +35,7 @@ function roundDiversity(results: RunResults, suiteIndex: number): Map<number, nu
 }
 
 export async function curriculumSection(runs: readonly RunResults[], names: readonly string[]): Promise<string> {
+  const byType: PointRow[] = [];
   const solve: PointRow[] = [];
   const difficulty: PointRow[] = [];
   const validity: PointRow[] = [];
@@ -42,7 +46,12 @@ export async function curriculumSection(runs: readonly RunResults[], names: read
       if (suite.kind !== 'selfplay' || suite.rounds.length === 0) return;
       const series = runs.length > 1 || results.suites.filter((x) => x.kind === 'selfplay').length > 1 ? `${names[i]} · ${suite.id}` : suite.id;
       const vendi = roundDiversity(results, s);
+      const designed = new Map(GAME_TYPES.map((type) => [type, suite.environments.filter((env) => gameTypeOfSummary(env) === type).length]));
       for (const round of suite.rounds) {
+        for (const type of GAME_TYPES) {
+          const rated = suite.environments.filter((env) => env.round === round.round && env.solveRate !== undefined && gameTypeOfSummary(env) === type);
+          if (rated.length > 0) byType.push({ series: `${series} · ${type} (${designed.get(type)} designed)`, x: round.round, value: rated.reduce((sum, env) => sum + env.solveRate!, 0) / rated.length });
+        }
         solve.push({ series: `${series} · no hint`, x: round.round, value: round.solveRate });
         solve.push({ series: `${series} · with hint`, x: round.round, value: round.hintSolveRate });
         difficulty.push({ series, x: round.round, value: round.meanDifficulty });
@@ -60,8 +69,10 @@ export async function curriculumSection(runs: readonly RunResults[], names: read
     renderChart(lineChart(validity, 'round', 'valid share', { ...options, asPercent: true }), 'Validity per round'),
     renderChart(lineChart(diversity, 'round', 'Vendi score of the round', options), 'Diversity per round'),
     renderChart(lineChart(reward, 'round', 'mean designer reward', options), 'Designer reward per round'),
+    renderChart(lineChart(byType, 'round', 'mean solve rate', { ...options, asPercent: true }), 'Solve rate per round by game type'),
   ]);
-  const titles = ['Solve rate (agent, with and without the hint)', 'Difficulty of valid environments', 'Validity (proven share of proposed)', 'Diversity (Vendi of the round’s tasks, at equal size)', 'Designer reward'];
+  const titles = ['Solve rate (agent, with and without the hint)', 'Difficulty of valid environments', 'Validity (proven share of proposed)', 'Diversity (Vendi of the round’s tasks, at equal size)', 'Designer reward',
+    'Solve rate by game type (mean over the round’s played environments, no hint)'];
   return `<section id="curriculum"><h2>Self-play curriculum, round by round</h2>
 <div class="charts">${charts.map((svg, i) => `<figure><figcaption>${titles[i]}</figcaption>${svg}</figure>`).join('\n')}</div>
 </section>`;

@@ -1,11 +1,12 @@
 /**
  * The Markdown summary (for CI step summaries): per run, one table of every pool on the four
- * axes. Strings from results are escaped for Markdown tables and cannot inject HTML.
+ * axes, and one of each pool split by game type. Strings from results are escaped for Markdown tables and cannot inject HTML.
  */
 import type { RunResults } from '../core/results.js';
 import { escapeHtml } from './escape.js';
 import { number, percent, percentInterval } from './format.js';
 import { isReferenceRole, runNames } from './runs.js';
+import { GAME_TYPES } from '../core/game-type.js';
 
 /** Safe inside a Markdown table cell: HTML-escaped, pipes and newlines neutralised. */
 function cell(value: unknown): string {
@@ -32,6 +33,15 @@ export function renderMarkdownReport(runs: readonly RunResults[]): string {
       );
     }
     lines.push('');
+    const typed = results.suites.flatMap((suite) => GAME_TYPES.flatMap((type) => {
+      const g = suite.metrics.byGameType?.[type];
+      return g ? [`| ${cell(suite.id)} | ${type} | ${g.valid}/${g.environments} | ${g.episodes} | ${g.episodes ? `${percent(g.successRate)} (${percentInterval(g.interval)})` : '–'} | ${g.episodes ? number(g.meanTurns) : '–'} | ${g.toolCallsPerEpisode !== undefined ? number(g.toolCallsPerEpisode) : '–'} |`] : [];
+    }));
+    if (typed.length > 0) {
+      lines.push('| pool | game type | valid/proposed | episodes | success (95% CI) | mean turns | tool calls/episode |');
+      lines.push('|---|---|---|---|---|---|---|');
+      lines.push(...typed, '');
+    }
   });
   return lines.join('\n');
 }

@@ -1,6 +1,7 @@
 /**
  * The overview: every pool of every run, self-play beside each static suite, on the four axes
- * (validity, diversity, throughput, long-horizon success), as tables and as bar charts.
+ * (validity, diversity, throughput, long-horizon success), as tables and as bar charts, then
+ * split by game type (game-types.ts).
  */
 import type { EqualSizeDiversity, RunResults, SuiteResult } from '../core/results.js';
 import { addEqualSizeDiversity } from '../core/metrics/index.js';
@@ -8,6 +9,7 @@ import { escapeHtml } from './escape.js';
 import { number, numberInterval, percent, percentInterval } from './format.js';
 import { barChart, type BarRow } from './chart-specs.js';
 import { renderChart } from './charts.js';
+import { gameTypeSection } from './game-types.js';
 
 export interface PoolRow {
   run: string;
@@ -60,7 +62,8 @@ export async function overviewSection(rows: PoolRow[], multipleRuns: boolean): P
       return [{ group: row.suite.id, series: row.run, value: v, ...(ci && { lo: ci[0], hi: ci[1] }) }];
     });
   const size = rows.find((row) => row.equalSize)?.equalSize?.size;
-  const charts = await Promise.all([
+  const [byType, ...charts] = await Promise.all([
+    gameTypeSection(rows, multipleRuns),
     renderChart(barChart(bar((r) => r.suite.metrics.validity.rate, (r) => r.suite.metrics.validity.interval), 'valid (proven) share', true), 'Verifier validity by pool'),
     renderChart(barChart(bar((r) => r.equalSize?.vendi.mean, (r) => r.equalSize?.vendi.interval), `Vendi score at n = ${size ?? '?'}`, false), 'Goal diversity by pool'),
     renderChart(barChart(bar((r) => r.suite.metrics.throughput.stepsPerSec), 'environment steps / s', false), 'Throughput by pool'),
@@ -110,5 +113,6 @@ ${table(['success', '95% interval', 'won / lost / errored', 'pass@k / pass^k', '
   return [percent(m.successRate), percentInterval(m.interval), `${m.won} / ${m.lost} / ${m.errored}`, passAt(row),
     `${number(u.inputTokens)} / ${number(u.outputTokens)}`, u.costUsd > 0 ? `$${u.costUsd.toFixed(4)}` : '–'];
 }, multipleRuns)}
+${byType}
 </section>`;
 }

@@ -40,7 +40,7 @@ figure svg text { fill: var(--fg); }
 figure svg .role-axis-grid line, figure svg .role-axis-grid path { stroke: var(--line); }
 figure svg .role-axis-domain line, figure svg .role-axis-tick line, figure svg .role-axis-domain path, figure svg .role-axis-tick path { stroke: var(--muted); }
 .badge { display: inline-block; padding: 0 8px; border-radius: 999px; font-size: 12px; font-weight: 600; border: 1px solid currentColor; }
-.badge.valid { color: var(--good); } .badge.invalid { color: var(--bad); } .badge.unproven { color: var(--muted); }
+.badge.valid { color: var(--good); } .badge.invalid { color: var(--bad); } .badge.unproven { color: var(--muted); } .badge.game-type { color: var(--accent); }
 .filters { display: flex; flex-wrap: wrap; gap: 10px; align-items: center; margin: 10px 0; }
 .filters input, .filters select { font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--line); border-radius: 6px; padding: 5px 8px; }
 .filters input { min-width: 260px; }

@@ -40,6 +40,8 @@ export interface FileVerdict {
   language: Language;
   verdict: GateVerdict['verdict'];
   reason: string | null;
+  /** single-turn, multi-turn or tool-use. */
+  gameType: GateVerdict['gameType'] | null;
   checks: GateVerdict['checks'];
 }
 
@@ -70,10 +72,10 @@ export async function validateCommand(args: ValidateArgs): Promise<number> {
     for (const { file, program } of programs) {
       const sandbox = await sandboxes.get(program.language);
       const v = await validateEnvironment(sandbox, program, { seed: args.seed ?? 1 });
-      const result: FileVerdict = { file, language: program.language, verdict: v.verdict, reason: v.reason ?? null, checks: v.checks };
+      const result: FileVerdict = { file, language: program.language, verdict: v.verdict, reason: v.reason ?? null, gameType: v.gameType ?? null, checks: v.checks };
       out.push(result);
       if (!args.json) {
-        process.stdout.write(`${file}: ${v.verdict.toUpperCase()}${v.reason && v.verdict !== 'valid' ? ` (${v.reason})` : ''} [${program.language}, ${sandbox.id}]\n`);
+        process.stdout.write(`${file}: ${v.verdict.toUpperCase()}${v.reason && v.verdict !== 'valid' ? ` (${v.reason})` : ''} [${program.language}${v.gameType ? `, ${v.gameType}` : ''}, ${sandbox.id}]\n`);
         for (const c of v.checks) process.stdout.write(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.name}${c.detail ? `: ${c.detail}` : ''}\n`);
       }
     }

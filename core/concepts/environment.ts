@@ -5,6 +5,16 @@
 export type Language = 'javascript' | 'python';
 
 /**
+ * What kind of game a program is, as results and reports group them:
+ *   tool-use     SPADE's ToolUseBaseEnv: the class extends it (or exposes tools through
+ *                get_tools()); the agent calls simulated tools as `<tool_call>{...}</tool_call>`
+ *                and submits `<answer>...</answer>`;
+ *   single-turn  one answer ends the episode (horizon 1);
+ *   multi-turn   the state changes over several turns.
+ */
+export type GameType = 'single-turn' | 'multi-turn' | 'tool-use';
+
+/**
  * Source code that defines one environment class with SPADE's interface:
  *   reset(seed) -> [observation, info]
  *   step(action) -> [observation, reward, terminated, truncated, info]
@@ -12,6 +22,9 @@ export type Language = 'javascript' | 'python';
  *   optional hint() -> string            (SPADE's privileged hint)
  *   optional referenceAction(observation) -> string  (multi-turn: a policy that proves it winnable)
  * The agent's action is its whole reply; answers and commands are wrapped in \boxed{...}.
+ * A tool-use program extends SPADE's ToolUseBaseEnv instead (no import needed: the sandboxes
+ * provide it), defines tool_<name>(arguments) methods and solution(), and is played with
+ * `<tool_call>{"name": ..., "arguments": {...}}</tool_call>` and `<answer>...</answer>`.
  */
 export interface EnvironmentProgram {
   /** Stable id, unique within a run (e.g. `r2-e5` or `procedural/hanoi-h8-003`). */

@@ -29,6 +29,11 @@ export interface EpisodeResult {
   outcome: EpisodeOutcome;
   /** Turns taken (steps). */
   turns: number;
+  /**
+   * Tool-use games only: the turns whose action was a well-formed tool call, read the way
+   * ToolUseBaseEnv's step() reads it (an `<answer>` wins over a `<tool_call>`).
+   */
+  toolCalls?: number;
   /** Sum of rewards. */
   totalReward: number;
   /** Why the episode errored, in words (for people; code tests `errorKind`). */

@@ -1,14 +1,43 @@
 /**
- * Providers: chat models, messages in, text and token usage out. Types only; retries, limits
- * and the cache are the shared layer in core/providers/.
+ * Providers: chat models, messages in, text (and tool calls) and token usage out. Types only;
+ * retries, limits and the cache are the shared layer in core/providers/.
  */
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
+import type { ToolCall, ToolDefinition } from './tools.js';
+
+/** A system prompt or a user message (an observation). */
+export interface TextMessage {
+  role: 'system' | 'user';
   content: string;
 }
 
+/** What the model said: its text and, when it called tools, the calls (in the order it made them). */
+export interface AssistantMessage {
+  role: 'assistant';
+  content: string;
+  toolCalls?: ToolCall[];
+}
+
+/**
+ * The result of one tool call, sent back to the model. It answers the call with id
+ * `toolCallId` of the assistant message just before it (every call of that message needs one).
+ */
+export interface ToolResultMessage {
+  role: 'tool';
+  toolCallId: string;
+  content: string;
+  /** The called tool's name (Chat Completions and Messages do not need it; some servers log it). */
+  name?: string;
+}
+
+export type ChatMessage = TextMessage | AssistantMessage | ToolResultMessage;
+
 export interface ChatRequest {
   messages: ChatMessage[];
+  /**
+   * Tools the model may call (native function calling). Only providers with `tools: true`
+   * take them; the shared layer refuses a request with tools to any other provider.
+   */
+  tools?: ToolDefinition[];
   temperature?: number;
   maxTokens?: number;
   seed?: number;
@@ -21,7 +50,10 @@ export interface TokenUsage {
 }
 
 export interface ChatResponse {
+  /** The reply's text ('' when the model only called tools). */
   text: string;
+  /** The tools the model called in this reply, in order (absent when it called none). */
+  toolCalls?: ToolCall[];
   usage: TokenUsage;
   /** Cost of this call in US dollars, when the price is known. */
   costUsd?: number;
@@ -33,6 +65,12 @@ export interface ChatResponse {
 export interface Provider {
   /** Full id, e.g. `openai:gpt-4.1-mini`. */
   readonly id: string;
+  /**
+   * True when the provider sends `ChatRequest.tools` to the model as native function calls and
+   * reads the calls back (openai:, anthropic:, the OpenAI-protocol presets). Otherwise an agent
+   * uses SPADE's text protocol (`<tool_call>{...}</tool_call>` in the reply).
+   */
+  readonly tools?: boolean;
   chat(request: ChatRequest, options?: { signal?: AbortSignal }): Promise<ChatResponse>;
   close?(): Promise<void>;
 }

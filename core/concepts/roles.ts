@@ -4,6 +4,7 @@
  */
 import type { EnvironmentProgram } from './environment.js';
 import type { ChatMessage, TokenUsage } from './provider.js';
+import type { ToolDefinition } from './tools.js';
 import type { GateVerdict } from './verdict.js';
 
 /** What the environment memory keeps about one past environment. */
@@ -72,11 +73,17 @@ export interface AgentEpisodeContext {
   seed: number;
   /** The most turns the episode may take. */
   horizon: number;
+  /**
+   * A tool-use environment's tools, read after reset() (what its get_tools() returned). The
+   * agent calls one per turn by replying `<tool_call>{"name": ..., "arguments": {...}}</tool_call>`
+   * (core/tool-calls.ts writes it), and ends with `<answer>...</answer>`. Absent for other games.
+   */
+  tools?: ToolDefinition[];
   signal?: AbortSignal;
 }
 
 export interface AgentTurn {
-  /** The whole reply; the environment reads the \boxed{...} action in it. */
+  /** The whole reply; the environment reads the \boxed{...} action in it (a tool-use one its `<tool_call>` or `<answer>`). */
   reply: string;
   usage?: TokenUsage;
   costUsd?: number;

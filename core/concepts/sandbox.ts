@@ -4,6 +4,7 @@
  * crash of the run. Types only; the default limits are in core/options.ts.
  */
 import type { EnvironmentProgram, Language, ResetResult, StepResult } from './environment.js';
+import type { FunctionToolSchema } from './tools.js';
 
 /** How a sandboxed call can fail. A failure is a classified result, never a crash of the run. */
 export type SandboxFailureKind =
@@ -33,6 +34,12 @@ export interface EnvironmentCapabilities {
   solution: boolean;
   hint: boolean;
   referenceAction: boolean;
+  /**
+   * The environment exposes tools (a ToolUseBaseEnv, or a class with its own get_tools()):
+   * getTools() reads them. Left unset by a sandbox that cannot tell; core then reads the
+   * program's source for a ToolUseBaseEnv subclass.
+   */
+  tools?: boolean;
 }
 
 /** An environment program loaded in a sandbox. Every method may reject with a SandboxError. */
@@ -43,6 +50,12 @@ export interface LoadedEnvironment {
   solution(): Promise<string>;
   hint(): Promise<string>;
   referenceAction(observation: string): Promise<string>;
+  /**
+   * The environment's tools after the last reset(), as OpenAI function schemas (SPADE's
+   * get_tools()), checked by the contract (core/contract.ts: toToolSchemas). Present on
+   * sandboxes that run tool-use programs; call it only when `capabilities.tools` is true.
+   */
+  getTools?(): Promise<FunctionToolSchema[]>;
   /** Free the environment's context. Safe to call twice. */
   dispose(): Promise<void>;
 }

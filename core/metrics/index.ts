@@ -18,3 +18,4 @@ export { equalSizeDiversity, addEqualSizeDiversity, type DiversityPool, type Equ
 export { successMetrics, successAtT, passAtKCurve } from './success.js';
 export { throughputMetrics, latencySummary, type ThroughputExtras } from './throughput.js';
 export { usageMetrics, type UsageRecord } from './usage.js';
+export { gameTypeMetrics, type GameTypedEnvironment } from './game-type.js';

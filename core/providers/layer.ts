@@ -4,7 +4,7 @@
  * request, retries with backoff (honouring retry-after) on 429, 5xx, timeouts and dropped
  * connections, usage and cost per call, per-provider stats, and redaction of keys.
  */
-import type { ChatRequest, ChatResponse, Provider, TokenUsage } from '../types.js';
+import type { ChatRequest, ChatResponse, Provider, TokenUsage, ToolCall } from '../types.js';
 import { DEFAULT_RETRY, backoffDelay, sleep, type RetryPolicy } from './backoff.js';
 import { InFlightLimit } from './in-flight-limit.js';
 import { UnusableReplyError, classifyFailure, type Failure } from './failures.js';
@@ -16,9 +16,11 @@ import { redact, registerSecret } from './redact.js';
 import { ResponseCache, cacheKey } from './response-cache.js';
 import { ProviderStats } from './stats.js';
 
-/** What a raw chat function returns: the reply text and the tokens the server counted. */
+/** What a raw chat function returns: the reply text, the tools it called, and the tokens the server counted. */
 export interface RawChatResult {
   text: string;
+  /** The model's tool calls, in order (providers with `tools: true`). */
+  toolCalls?: ToolCall[];
   usage: TokenUsage;
 }
 
@@ -33,6 +35,11 @@ export interface RawProvider {
   secrets?: readonly (string | undefined)[];
   /** Model parameters sent with every request (part of the cache key). */
   params?: Record<string, unknown>;
+  /**
+   * True when `chat` sends `request.tools` as native function calling and reads the calls
+   * back into `toolCalls` (tool messages included). The layer refuses requests with tools otherwise.
+   */
+  tools?: boolean;
   /** Send one request. Must stop when `signal` aborts. */
   chat(request: ChatRequest, signal: AbortSignal): Promise<RawChatResult>;
   close?(): Promise<void>;
@@ -53,9 +60,14 @@ export function statsOf(provider: Provider): ProviderStats | undefined {
   return stats && typeof stats.usage === 'function' && typeof stats.latency === 'function' ? stats : undefined;
 }
 
-/** A rough token count before a call (about four characters a token). */
+/** A rough token count before a call (about four characters a token), tools and tool calls included. */
 export function estimateTokens(request: ChatRequest): number {
-  const chars = request.messages.reduce((sum, m) => sum + m.content.length + 8, 0);
+  let chars = 0;
+  for (const m of request.messages) {
+    chars += m.content.length + 8;
+    if (m.role === 'assistant' && m.toolCalls) for (const call of m.toolCalls) chars += call.name.length + JSON.stringify(call.arguments).length + 16;
+  }
+  if (request.tools) chars += JSON.stringify(request.tools).length;
   return Math.ceil(chars / 4) + (request.maxTokens ?? 0);
 }
 
@@ -80,12 +92,40 @@ function describe(failure: Failure, endpoint: string | undefined): string {
   }
 }
 
+function checkToolCalls(calls: unknown): ToolCall[] | undefined {
+  if (calls === undefined || calls === null) return undefined;
+  if (!Array.isArray(calls)) throw new UnusableReplyError('the reply\'s tool calls are not a list');
+  const checked = calls.map((call: Partial<ToolCall> | null): ToolCall => {
+    const args = call?.arguments;
+    if (typeof call?.id !== 'string' || typeof call.name !== 'string' || args === null || typeof args !== 'object' || Array.isArray(args)) {
+      throw new UnusableReplyError('a tool call of the reply has no id, name or arguments object');
+    }
+    const out: ToolCall = { id: call.id, name: call.name, arguments: args };
+    if (typeof call.invalidArguments === 'string') out.invalidArguments = call.invalidArguments;
+    return out;
+  });
+  return checked.length > 0 ? checked : undefined;
+}
+
 function checkResult(result: unknown): RawChatResult {
   const r = result as Partial<RawChatResult> | undefined;
   const input = Number(r?.usage?.inputTokens ?? 0);
   const output = Number(r?.usage?.outputTokens ?? 0);
   if (typeof r?.text !== 'string') throw new UnusableReplyError('the reply has no text');
-  return { text: r.text, usage: { inputTokens: Number.isFinite(input) ? input : 0, outputTokens: Number.isFinite(output) ? output : 0 } };
+  const toolCalls = checkToolCalls(r.toolCalls);
+  return {
+    text: r.text,
+    ...(toolCalls && { toolCalls }),
+    usage: { inputTokens: Number.isFinite(input) ? input : 0, outputTokens: Number.isFinite(output) ? output : 0 },
+  };
+}
+
+/** The messages as the cache key reads them: every field that changes what the model sees. */
+function keyedMessages(request: ChatRequest): unknown[] {
+  return request.messages.map((m) =>
+    m.role === 'assistant' ? { role: m.role, content: m.content, toolCalls: m.toolCalls }
+    : m.role === 'tool' ? { role: m.role, content: m.content, toolCallId: m.toolCallId, name: m.name }
+    : { role: m.role, content: m.content });
 }
 
 export function withProviderLayer(raw: RawProvider, options: ProviderLayerOptions = {}): ManagedProvider {
@@ -133,12 +173,17 @@ export function withProviderLayer(raw: RawProvider, options: ProviderLayerOption
   async function chat(request: ChatRequest, callOptions: { signal?: AbortSignal } = {}): Promise<ChatResponse> {
     const { signal } = callOptions;
     const started = performance.now();
+    const hasTools = (request.tools?.length ?? 0) > 0 || request.messages.some((m) => m.role === 'tool' || (m.role === 'assistant' && (m.toolCalls?.length ?? 0) > 0));
+    if (hasTools && !raw.tools) {
+      throw new ProviderError(raw.id, 'client', `${raw.id}: this provider does not take tools (native function calling); use SPADE's <tool_call> text protocol instead`, undefined, 0);
+    }
     const key = cache
       ? cacheKey({
           providerId: raw.id,
           model: raw.model,
           endpoint: raw.endpoint,
-          messages: request.messages,
+          messages: keyedMessages(request),
+          tools: request.tools,
           params: { ...raw.params, temperature: request.temperature, maxTokens: request.maxTokens, seed: request.seed, stop: request.stop },
         })
       : undefined;
@@ -147,7 +192,7 @@ export function withProviderLayer(raw: RawProvider, options: ProviderLayerOption
       if (hit) {
         const latencyMs = performance.now() - started;
         stats.recordCall(hit.usage, 0, latencyMs, true);
-        return { text: hit.text, usage: hit.usage, costUsd: 0, cached: true, latencyMs };
+        return { text: hit.text, ...(hit.toolCalls && { toolCalls: hit.toolCalls }), usage: hit.usage, costUsd: 0, cached: true, latencyMs };
       }
     }
     for (let attemptNo = 1; ; attemptNo++) {
@@ -158,7 +203,7 @@ export function withProviderLayer(raw: RawProvider, options: ProviderLayerOption
         const costUsd = costOf(result.usage, price);
         stats.recordCall(result.usage, costUsd, latencyMs, false);
         if (cache && key) cache.set(key, result, { providerId: raw.id, model: raw.model });
-        return { text: result.text, usage: result.usage, costUsd, latencyMs };
+        return { text: result.text, ...(result.toolCalls && { toolCalls: result.toolCalls }), usage: result.usage, costUsd, latencyMs };
       } catch (error) {
         if (signal?.aborted) throw aborted(attemptNo, signal.reason);
         const e = error as { timedOut?: boolean; message?: string };
@@ -190,6 +235,7 @@ export function withProviderLayer(raw: RawProvider, options: ProviderLayerOption
   const provider: ManagedProvider = {
     id: raw.id,
     model: raw.model,
+    tools: raw.tools === true,
     stats,
     chat,
     close: async () => {

@@ -1,14 +1,15 @@
 /**
- * The on-disk response cache: one JSON file per reply, named by a hash of provider, model,
- * endpoint, messages and parameters. Only successful replies are stored; every stored string
+ * The on-disk response cache: one JSON file per reply (its text and tool calls), named by a
+ * hash of provider, model, endpoint, messages (tool calls and tool results included), tools
+ * and parameters. Only successful replies are stored; every stored string
  * is redacted; an unreadable entry is a miss, never an error.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../fs.js';
-import type { ChatMessage, TokenUsage } from '../types.js';
-import { redact } from './redact.js';
+import type { TokenUsage, ToolCall, ToolDefinition } from '../types.js';
+import { redact, redactDeep } from './redact.js';
 
 const CACHE_FORMAT = 1;
 
@@ -17,13 +18,17 @@ export interface CacheKeyParts {
   model: string;
   /** Where requests go (base URL): the same model name on two servers is two models. */
   endpoint?: string;
-  messages: readonly ChatMessage[];
+  /** The messages, with every field the model sees (tool calls, tool results). */
+  messages: readonly unknown[];
+  /** The tools the model was offered. */
+  tools?: readonly ToolDefinition[];
   /** Request and provider parameters (temperature, max tokens, seed, stop, params...). */
   params: Record<string, unknown>;
 }
 
 export interface CachedReply {
   text: string;
+  toolCalls?: ToolCall[];
   usage: TokenUsage;
 }
 
@@ -45,7 +50,9 @@ export function cacheKey(parts: CacheKeyParts): string {
     provider: parts.providerId,
     model: parts.model,
     endpoint: parts.endpoint ?? '',
-    messages: parts.messages.map((m) => ({ role: m.role, content: m.content })),
+    messages: parts.messages,
+    // Absent (not empty) without tools, so keys of requests without tools stay what they were.
+    tools: parts.tools && parts.tools.length > 0 ? parts.tools : undefined,
     params: parts.params,
   });
   return createHash('sha256').update(payload).digest('hex');
@@ -72,7 +79,9 @@ export class ResponseCache {
       const input = Number(reply.usage?.inputTokens);
       const output = Number(reply.usage?.outputTokens);
       if (!Number.isFinite(input) || !Number.isFinite(output)) return undefined;
-      return { text: reply.text, usage: { inputTokens: input, outputTokens: output } };
+      const calls = reply.toolCalls;
+      if (calls !== undefined && !(Array.isArray(calls) && calls.every((c) => typeof c?.id === 'string' && typeof c.name === 'string' && c.arguments !== null && typeof c.arguments === 'object'))) return undefined;
+      return { text: reply.text, ...(calls && calls.length > 0 && { toolCalls: calls }), usage: { inputTokens: input, outputTokens: output } };
     } catch {
       return undefined;
     }
@@ -85,7 +94,11 @@ export class ResponseCache {
       provider: redact(meta.providerId),
       model: redact(meta.model),
       storedAt: new Date().toISOString(),
-      reply: { text: redact(reply.text), usage: { inputTokens: reply.usage.inputTokens, outputTokens: reply.usage.outputTokens } },
+      reply: {
+        text: redact(reply.text),
+        ...(reply.toolCalls && { toolCalls: redactDeep(reply.toolCalls) }),
+        usage: { inputTokens: reply.usage.inputTokens, outputTokens: reply.usage.outputTokens },
+      },
     };
     try {
       writeFileAtomic(this.fileOf(key), `${JSON.stringify(entry)}\n`);

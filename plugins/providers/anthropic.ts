@@ -1,5 +1,7 @@
 /**
  * `anthropic:<model>`: Anthropic's Messages API through the official `@anthropic-ai/sdk`.
+ * Tools go out with their `input_schema`; the model's calls come back as `tool_use` content
+ * blocks, and each result goes back as a `tool_result` block in a user message.
  * Retries, timeouts, limits and the cache belong to the shared layer, so the SDK's own
  * retries are off.
  */
@@ -13,7 +15,9 @@ import {
   keepAliveFetch,
   type ProviderOptions,
   type ManagedProvider,
+  type ChatMessage,
   type ChatRequest,
+  type ToolCall,
 } from '../../index.js';
 
 /** The Messages API requires an output limit; this one applies when neither request nor params set it. */
@@ -21,15 +25,59 @@ export const DEFAULT_MAX_TOKENS = 4096;
 
 const KEY_ENV = ['ANTHROPIC_API_KEY'] as const;
 
-/** The body of a Messages request: system messages joined into `system`, the rest in order. */
+type Block = Record<string, unknown>;
+interface WireMessage {
+  role: 'user' | 'assistant';
+  content: string | Block[];
+}
+
+/**
+ * The conversation in the Messages format. An assistant's tool calls are `tool_use` blocks
+ * after its text; tool results are `tool_result` blocks (referencing `tool_use_id`) in the
+ * user message that follows, first in it, and an observation sent with them joins that same
+ * user message as a text block, since a user turn holds both.
+ */
+export function anthropicMessages(messages: readonly ChatMessage[]): WireMessage[] {
+  const out: WireMessage[] = [];
+  const blocksOf = (message: WireMessage): Block[] =>
+    typeof message.content === 'string' ? (message.content === '' ? [] : [{ type: 'text', text: message.content }]) : message.content;
+  for (const message of messages) {
+    if (message.role === 'system') continue;
+    if (message.role === 'assistant') {
+      if (!message.toolCalls?.length) {
+        out.push({ role: 'assistant', content: message.content });
+        continue;
+      }
+      const blocks: Block[] = message.content === '' ? [] : [{ type: 'text', text: message.content }];
+      for (const call of message.toolCalls) blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments });
+      out.push({ role: 'assistant', content: blocks });
+      continue;
+    }
+    const previous = out.at(-1);
+    const block: Block = message.role === 'tool'
+      ? { type: 'tool_result', tool_use_id: message.toolCallId, content: message.content }
+      : { type: 'text', text: message.content };
+    // Tool results open a user turn of blocks; what follows them in the same turn is added to it.
+    const joins = previous?.role === 'user' && (message.role === 'tool' || blocksOf(previous).some((b) => b.type === 'tool_result'));
+    if (joins) previous!.content = [...blocksOf(previous!), block];
+    else if (message.role === 'tool') out.push({ role: 'user', content: [block] });
+    else out.push({ role: 'user', content: message.content });
+  }
+  return out;
+}
+
+/** The body of a Messages request: system messages joined into `system`, the rest in order, tools with their `input_schema`. */
 export function messagesBody(model: string, request: ChatRequest, params: Record<string, unknown>): Record<string, unknown> {
   const system = request.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
   const body: Record<string, unknown> = {
     max_tokens: DEFAULT_MAX_TOKENS,
     ...params,
     model,
-    messages: request.messages.filter((m) => m.role !== 'system').map((m) => ({ role: m.role, content: m.content })),
+    messages: anthropicMessages(request.messages),
   };
+  if (request.tools?.length) {
+    body.tools = request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters }));
+  }
   if (system) body.system = system;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
@@ -39,7 +87,7 @@ export function messagesBody(model: string, request: ChatRequest, params: Record
 }
 
 interface MessagesReply {
-  content?: { type: string; text?: string }[];
+  content?: { type: string; text?: string; id?: string; name?: string; input?: unknown }[];
   usage?: { input_tokens?: number; output_tokens?: number; cache_creation_input_tokens?: number | null; cache_read_input_tokens?: number | null };
 }
 
@@ -66,12 +114,23 @@ export async function createAnthropicProvider(options: ProviderOptions): Promise
       endpoint: baseURL,
       secrets: [apiKey],
       params,
+      tools: true,
       async chat(request, signal) {
         const reply = (await client.messages.create(messagesBody(options.model, request, params) as never, { signal })) as MessagesReply;
         if (!Array.isArray(reply.content)) throw new UnusableReplyError('the reply has no content');
         const usage = reply.usage ?? {};
+        const toolCalls: ToolCall[] = reply.content
+          .filter((block) => block.type === 'tool_use' && typeof block.name === 'string')
+          .map((block) => {
+            const input = block.input;
+            const call: ToolCall = { id: typeof block.id === 'string' ? block.id : '', name: block.name!, arguments: {} };
+            if (input !== null && typeof input === 'object' && !Array.isArray(input)) call.arguments = input as Record<string, unknown>;
+            else call.invalidArguments = JSON.stringify(input ?? null);
+            return call;
+          });
         return {
           text: reply.content.filter((block) => block.type === 'text').map((block) => block.text ?? '').join(''),
+          ...(toolCalls.length > 0 && { toolCalls }),
           usage: {
             inputTokens: (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0),
             outputTokens: usage.output_tokens ?? 0,

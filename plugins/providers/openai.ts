@@ -1,6 +1,8 @@
 /**
  * `openai:<model>`: OpenAI's Chat Completions API through the official `openai` SDK. Also the
  * client behind every OpenAI-compatible preset (vllm:, ollama:, llamacpp:, freetoken:).
+ * Tools go out as `tools` of type `function`; the model's calls come back in
+ * `choices[0].message.tool_calls` and each result goes back as a `tool` message.
  * Retries, timeouts, limits and the cache belong to the shared layer, so the SDK's own
  * retries are off.
  */
@@ -14,7 +16,9 @@ import {
   UnusableReplyError,
   type ProviderOptions,
   type ManagedProvider,
+  type ChatMessage,
   type ChatRequest,
+  type ToolCall,
 } from '../../index.js';
 
 /** How one OpenAI-protocol provider finds its server and key. */
@@ -35,9 +39,59 @@ export interface OpenAIProtocolSettings {
 /** Local servers accept any key; the SDK insists on sending one. */
 export const PLACEHOLDER_KEY = 'no-key-required';
 
+/**
+ * A message in the Chat Completions format: an assistant's tool calls as `tool_calls` (type
+ * `function`, arguments as JSON text), a tool result as a `tool` message with its `tool_call_id`.
+ */
+export function chatCompletionMessage(message: ChatMessage): Record<string, unknown> {
+  switch (message.role) {
+    case 'assistant':
+      if (!message.toolCalls?.length) return { role: 'assistant', content: message.content };
+      return {
+        role: 'assistant',
+        // The API takes null content beside tool calls; an empty string is not content.
+        content: message.content === '' ? null : message.content,
+        tool_calls: message.toolCalls.map((call) => ({
+          id: call.id,
+          type: 'function',
+          function: { name: call.name, arguments: call.invalidArguments ?? JSON.stringify(call.arguments) },
+        })),
+      };
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+    default:
+      return { role: message.role, content: message.content };
+  }
+}
+
+/** The model's function calls in a reply's `tool_calls`, arguments parsed from their JSON text. */
+export function readToolCalls(toolCalls: unknown): ToolCall[] | undefined {
+  if (!Array.isArray(toolCalls) || toolCalls.length === 0) return undefined;
+  const calls: ToolCall[] = [];
+  for (const raw of toolCalls as { id?: unknown; type?: unknown; function?: { name?: unknown; arguments?: unknown } }[]) {
+    // Only function tools are ever offered; a call of another type is not ours to run.
+    if (raw?.type !== 'function' || typeof raw.function?.name !== 'string') continue;
+    const text = typeof raw.function.arguments === 'string' ? raw.function.arguments : '';
+    const call: ToolCall = { id: typeof raw.id === 'string' ? raw.id : '', name: raw.function.name, arguments: {} };
+    let parsed: unknown;
+    try {
+      parsed = text.trim() === '' ? {} : JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) call.arguments = parsed as Record<string, unknown>;
+    else call.invalidArguments = text;
+    calls.push(call);
+  }
+  return calls.length > 0 ? calls : undefined;
+}
+
 /** The body of a Chat Completions request: config params, then the request's own fields. */
 export function chatCompletionBody(model: string, request: ChatRequest, params: Record<string, unknown>, maxTokensField: string): Record<string, unknown> {
-  const body: Record<string, unknown> = { ...params, model, messages: request.messages.map((m) => ({ role: m.role, content: m.content })) };
+  const body: Record<string, unknown> = { ...params, model, messages: request.messages.map(chatCompletionMessage) };
+  if (request.tools?.length) {
+    body.tools = request.tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }));
+  }
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.maxTokens !== undefined) body[maxTokensField] = request.maxTokens;
   if (request.seed !== undefined) body.seed = request.seed;
@@ -73,13 +127,16 @@ export async function createOpenAIProtocolProvider(options: ProviderOptions, set
       endpoint: baseURL,
       secrets: [apiKey === PLACEHOLDER_KEY ? undefined : apiKey],
       params,
+      tools: true,
       async chat(request, signal) {
         const body = chatCompletionBody(options.model, request, params, settings.maxTokensField);
         const completion = await client.chat.completions.create(body as never, { signal });
         const choice = completion.choices?.[0];
         if (!choice) throw new UnusableReplyError('the reply has no choices');
+        const toolCalls = readToolCalls(choice.message?.tool_calls);
         return {
           text: choice.message?.content ?? '',
+          ...(toolCalls && { toolCalls }),
           usage: { inputTokens: completion.usage?.prompt_tokens ?? 0, outputTokens: completion.usage?.completion_tokens ?? 0 },
         };
       },

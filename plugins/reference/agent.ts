@@ -1,8 +1,10 @@
 /**
  * The reference agent: the offline, deterministic player of the reference policy. It reads only
- * observations (and the hint when given), recognises the family from the task text, and searches
- * with a node budget in an order seeded by the attempt's seed, so its win rate is graded and
- * falls as difficulty grows. Tasks it cannot read get `\boxed{?}` (a loss).
+ * observations (and the hint when given, and a tool-use game's tool schemas), recognises the
+ * family from the task text, and searches with a node budget in an order seeded by the attempt's
+ * seed, so its win rate is graded and falls as difficulty grows. In tool-use games it calls the
+ * tools its schemas describe and the turn budget bounds its search. Tasks it cannot read get
+ * `\boxed{?}` (a loss).
  */
 import type { Agent, AgentEpisode, AgentEpisodeContext } from '../../index.js';
 import { createRandom } from './random.js';
@@ -36,6 +38,8 @@ export function createReferenceAgent(options: ReferenceAgentOptions = {}): Agent
         hint: context.hint,
         random: createRandom(context.seed),
         budget: Math.max(1, Math.floor(budget * share)),
+        horizon: context.horizon,
+        ...(context.tools && { tools: context.tools }),
       });
       return {
         async act(observation) {

@@ -7,6 +7,8 @@ export interface Family {
   name: string;
   description: string;
   multiTurn: boolean;
+  /** A tool-use game: the program extends SPADE's ToolUseBaseEnv and is played with tool calls and an answer. */
+  toolUse?: boolean;
   /** The first line of every observation; the reference agent recognises the family by it. */
   title: string;
   /** The horizon (max turns) of an environment at this difficulty (1 for single-answer). */
@@ -23,6 +25,8 @@ export interface Family {
   programForHorizon?(horizon: number, difficulty: number, variant?: number): string;
   /** The smallest horizon `programForHorizon` makes a fair game at (default 2). */
   minHorizon?: number;
+  /** The largest horizon at which a game still asks something of the player (default: no limit). */
+  maxHorizon?: number;
 }
 
 /** Clamp a difficulty to the integer scale 1..10. */

@@ -6,9 +6,11 @@
 import {
   SandboxError,
   toResetResult,
+  toToolSchemas,
   toStepResult,
   toText,
   type EnvironmentCapabilities,
+  type FunctionToolSchema,
   type LoadedEnvironment,
   type ResetResult,
   type SandboxFailureKind,
@@ -107,4 +109,14 @@ export abstract class DispatchedEnvironment implements LoadedEnvironment {
   async referenceAction(observation: string): Promise<string> {
     return toText(this.call('referenceAction', observation), 'referenceAction', this.limits);
   }
+
+  async getTools(): Promise<FunctionToolSchema[]> {
+    return toToolSchemas(this.call('getTools'), this.limits);
+  }
+}
+
+/** The capabilities in the dispatcher's reply to `create`: [solution, hint, referenceAction, tools]. */
+export function capabilitiesOf(flags: readonly unknown[]): EnvironmentCapabilities {
+  const [solution, hint, referenceAction, tools] = flags;
+  return { solution: !!solution, hint: !!hint, referenceAction: !!referenceAction, tools: !!tools };
 }

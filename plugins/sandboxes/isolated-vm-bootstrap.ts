@@ -1,10 +1,12 @@
 /**
  * The code the isolated-vm sandbox runs first in every fresh context. It fixes the clock,
- * seeds Math.random, silences console, removes shared memory and WebAssembly, and returns the
- * context's dispatcher: the one function the host calls. The dispatcher keeps the environment
+ * seeds Math.random, silences console, removes shared memory and WebAssembly, defines SPADE's
+ * ToolUseBaseEnv on the global object (tool-use programs extend it without an import), and
+ * returns the context's dispatcher: the one function the host calls. The dispatcher keeps the environment
  * instance to itself and answers with a tagged string, so nothing the program returns or
  * throws ever reaches the host as a live value:
- *   R<json>  the method's result, as JSON
+ *   R<json>  the method's result, as JSON (create: [solution, hint, referenceAction, tools], which
+ *            methods the instance has; `getTools` calls its get_tools(), else its getTools())
  *   F<json>  [json, index, text]: the result held a non-finite number at top level
  *            (index -1: the result itself), which JSON would turn into null
  *   E<json>  [name, message]: the program threw
@@ -16,6 +18,8 @@
  *   O<n>     the result's JSON is n characters long, too large to bring to the host
  * Everything here runs under the call's timeout, including reading a thrown value's message.
  */
+
+import { TOOL_USE_BASE_ENV_SOURCE } from './tool-use-base-env.js';
 
 /** What Date.now() and new Date() say inside the sandbox: 2025-01-01T00:00:00Z. */
 export const FIXED_TIME_MS = Date.UTC(2025, 0, 1);
@@ -60,6 +64,8 @@ export const BOOTSTRAP_SOURCE = `(function () {
   delete G.SharedArrayBuffer;
   delete G.WebAssembly;
   if (typeof Atomics === 'object') { delete Atomics.wait; delete Atomics.waitAsync; }
+${TOOL_USE_BASE_ENV_SOURCE}
+  Object.defineProperty(G, 'ToolUseBaseEnv', { value: ToolUseBaseEnv, writable: true, configurable: true });
 
   const describe = (error) => {
     try {
@@ -82,14 +88,14 @@ export const BOOTSTRAP_SOURCE = `(function () {
     if (typeof instance.reset !== 'function') return 'Lthe environment class has no reset() method';
     if (typeof instance.step !== 'function') return 'Lthe environment class has no step() method';
     const has = (name) => typeof instance[name] === 'function';
-    return 'R' + stringify([has('solution'), has('hint'), has('referenceAction')]);
+    return 'R' + stringify([has('solution'), has('hint'), has('referenceAction'), has('get_tools') || has('getTools')]);
   };
 
   return function dispatch(method, argument, maxChars) {
     let value;
     try {
       if (method === 'create') return create(argument);
-      const fn = instance[method];
+      const fn = method === 'getTools' ? (typeof instance.get_tools === 'function' ? instance.get_tools : instance.getTools) : instance[method];
       if (typeof fn !== 'function') return 'M';
       if (method === 'reset') seed(argument);
       value = apply(fn, instance, argument === undefined ? [] : [argument]);

@@ -29,7 +29,7 @@ import {
 } from '../../index.js';
 import { prepareScript } from './program.js';
 import { BOOTSTRAP_SOURCE } from './isolated-vm-bootstrap.js';
-import { DispatchedEnvironment, readReply, replyFailure } from './dispatch-reply.js';
+import { capabilitiesOf, DispatchedEnvironment, readReply, replyFailure } from './dispatch-reply.js';
 
 export interface IsolatedVmSandboxOptions {
   /** Default limits of every environment (each load may override them). */
@@ -185,8 +185,7 @@ export function createIsolatedVmSandbox(options: IsolatedVmSandboxOptions = {}):
         factory.release();
       }
       if (typeof reply !== 'string' || reply[0] !== 'R') throw replyFailure(String(reply), 'create', limits);
-      const [solution, hint, referenceAction] = JSON.parse(reply.slice(1)) as boolean[];
-      return new IsolatedVmEnvironment({ solution: !!solution, hint: !!hint, referenceAction: !!referenceAction }, isolate, context, dispatch, limits);
+      return new IsolatedVmEnvironment(capabilitiesOf(JSON.parse(reply.slice(1)) as unknown[]), isolate, context, dispatch, limits);
     } catch (error) {
       dispatch?.release();
       if (!isolate.isDisposed) context.release();

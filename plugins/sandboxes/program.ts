@@ -5,7 +5,8 @@
  *
  * Which class: the default export (`export default class X`, `export default X`,
  * `export { X as default }`), else the single top-level class that has `reset` and `step`
- * (its own or inherited from another top-level class).
+ * (its own or inherited from another top-level class, or `step` from the ToolUseBaseEnv the
+ * sandboxes provide).
  */
 import { parse } from 'acorn';
 import type { Node, Program } from 'acorn';
@@ -145,11 +146,20 @@ function classInfo(node: AnyNode, name: string = node.id?.name): ClassInfo {
   return { name, superName, methods };
 }
 
+/**
+ * Base classes the sandboxes provide and the methods a subclass inherits from them
+ * (reset() stays the subclass's own: the base's only throws).
+ */
+const PROVIDED_BASES: Record<string, ReadonlySet<string>> = {
+  ToolUseBaseEnv: new Set(['step', 'solution', 'get_tools', 'execute_tool']),
+};
+
 /** The single top-level class that has reset and step (own or inherited), preferring leaves. */
 function findEnvironmentClass(classes: Map<string, ClassInfo>): string {
   const has = (info: ClassInfo, method: string, seen = new Set<string>()): boolean => {
     if (info.methods.has(method)) return true;
     const parent = info.superName !== undefined ? classes.get(info.superName) : undefined;
+    if (!parent && info.superName !== undefined && Object.hasOwn(PROVIDED_BASES, info.superName)) return PROVIDED_BASES[info.superName]!.has(method);
     if (!parent || seen.has(parent.name)) return false;
     seen.add(parent.name);
     return has(parent, method, seen);

@@ -22,7 +22,7 @@ import {
 } from '../../index.js';
 import { prepareScript } from './program.js';
 import { BOOTSTRAP_SOURCE } from './isolated-vm-bootstrap.js';
-import { DispatchedEnvironment, readReply } from './dispatch-reply.js';
+import { capabilitiesOf, DispatchedEnvironment, readReply } from './dispatch-reply.js';
 
 const { VM, VMScript } = vm2;
 type VmInstance = InstanceType<typeof VM>;
@@ -119,8 +119,7 @@ export function createVm2Sandbox(options: Vm2SandboxOptions = {}): Sandbox {
       if (error instanceof SyntaxError) throw new SandboxError('syntax', error.message);
       throw fromVmError(error, 'create', limits);
     }
-    const [solution, hint, referenceAction] = readReply(reply, 'create', limits) as boolean[];
-    return new Vm2Environment({ solution: !!solution, hint: !!hint, referenceAction: !!referenceAction }, vm, limits);
+    return new Vm2Environment(capabilitiesOf(readReply(reply, 'create', limits) as unknown[]), vm, limits);
   }
 
   return {

@@ -1,7 +1,8 @@
 /** The procedural suite: frozen, balanced over horizons 1..64, every task a winnable environment. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createProceduralSuite, PROCEDURAL_HORIZONS } from '../../benchmarks/procedural.js';
+import { createProceduralSuite, PROCEDURAL_DIFFICULTIES, PROCEDURAL_HORIZONS, TOOL_USE_INSTANCES } from '../../benchmarks/procedural.js';
+import { FAMILIES } from '../../plugins/reference/families/index.js';
 import { loadProgram, referenceWins } from '../plugins/reference/load-program.js';
 
 const suite = createProceduralSuite();
@@ -15,6 +16,16 @@ test('a few hundred tasks with unique ids, every horizon from 1 to 64', async ()
     assert.match(task.program.id, /^procedural\/[a-z-]+-h\d+-d\d+-\d+$/);
     assert.is(task.program.language, 'javascript');
     assert.is(task.program.meta!.origin, 'procedural');
+  }
+});
+
+test('tool-use games join at horizons 8 and 16, on top of the 45 or so tasks of every horizon', async () => {
+  const tasks = await suite.tasks({});
+  const toolUse = new Set(FAMILIES.filter((f) => f.toolUse).map((f) => f.name));
+  const at = (horizon: number, tool: boolean) => tasks.filter((t) => t.program.meta!.horizon === horizon && toolUse.has(t.program.meta!.family!) === tool).length;
+  for (const horizon of PROCEDURAL_HORIZONS) {
+    assert.ok(at(horizon, false) >= 45 && at(horizon, false) < 60, `h${horizon}: ${at(horizon, false)}`);
+    assert.is(at(horizon, true), horizon === 8 || horizon === 16 ? toolUse.size * PROCEDURAL_DIFFICULTIES.length * TOOL_USE_INSTANCES : 0, `h${horizon}`);
   }
 });
 

@@ -19,13 +19,13 @@ const episode = (environmentId: string, extra: Partial<EpisodeResult> = {}): Epi
 function journal(): JournalRecord[] {
   return [
     { type: 'start', runId: 'run-7', startedAt: 'now', config: {} },
-    { type: 'environment', suite: 'spade', round: 0, environment: summary('r0-e0') },
+    { type: 'environment', suite: 'spade', round: 0, environment: summary('r0-e0', { gameType: 'tool-use' }) },
     { type: 'environment', suite: 'spade', round: 0, environment: summary('r0-e1', { verdict: 'invalid', reason: 'syntax' }) },
     { type: 'environment', suite: 'spade', round: 0, environment: summary('r0-e2', { review: { accepted: false, reason: 'leaks', by: 'openai:j' } }) },
     { type: 'environment', suite: 'procedural', environment: summary('procedural/x', { language: 'javascript' }) },
-    { type: 'episode', episode: episode('r0-e0') },
+    { type: 'episode', episode: episode('r0-e0', { toolCalls: 1 }) },
     { type: 'episode', episode: episode('r0-e0', { withHint: true, outcome: 'lost', rewards: [0, 0, 0], turns: 3, terminated: false, truncated: true }) },
-    { type: 'episode', episode: episode('r0-e0') }, // written again by a resumed run: one line
+    { type: 'episode', episode: episode('r0-e0', { toolCalls: 1 }) }, // written again by a resumed run: one line
   ];
 }
 
@@ -39,6 +39,7 @@ test('one line per episode with the environment\'s code hash, rewards, end and d
   assert.equal(plain!.rewards, [0, 1]);
   assert.equal([plain!.terminated, plain!.truncated, plain!.designer_reward, plain!.solve_rate], [true, false, 0.8, 0.5]);
   assert.equal(plain!.messages, [{ role: 'user', content: 'obs' }]);
+  assert.equal([plain!.game_type, plain!.tool_calls], ['tool-use', 1]);
   assert.equal([hinted!.with_hint, hinted!.truncated, hinted!.outcome], [true, true, 'lost']);
 });
 

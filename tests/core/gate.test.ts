@@ -51,6 +51,53 @@ test('a multi-turn reference policy that wins too slowly fails: the horizon bind
   assert.is(verdict.reason, 'no-episode-end');
 });
 
+test('a tool-use program: its tools are checked, its reference policy proves it, and its game type is recorded', async () => {
+  const verdict = await validateEnvironment(sandbox, fixture('tool-use/inventory-reference'), { seed: 3 });
+  assert.is(verdict.verdict, 'valid', JSON.stringify(verdict.checks.at(-1)));
+  assert.is(verdict.gameType, 'tool-use');
+  assert.is(verdict.horizon, 10, "the environment's own max_turns");
+  assert.equal(verdict.checks.find((c) => c.name === 'tools'), { name: 'tools', ok: true, detail: '2 tools: list_warehouses, get_stock' });
+  assert.match(verdict.checks.find((c) => c.name === 'reference-wins')!.detail!, /^4 turns$/);
+  assert.ok(verdict.checks.some((c) => c.name === 'random-loses' && c.ok));
+});
+
+test('a tool-use program whose expected answer disagrees with its own tools loses with its reference', async () => {
+  const verdict = await validateEnvironment(sandbox, fixture('tool-use/inventory-wrong-expected'), { seed: 3 });
+  assert.is(verdict.verdict, 'invalid');
+  // A wrong answer does not end a tool-use episode: the reference answers again until max_turns truncates it.
+  assert.is(verdict.reason, 'reference-loses');
+  assert.match(verdict.checks.at(-1)!.detail!, /did not win/);
+  assert.is(verdict.gameType, 'tool-use');
+});
+
+test("a tool-use program that takes any answer, or names its answer in the task, is rejected", async () => {
+  const any = await validateEnvironment(sandbox, fixture('tool-use/accepts-any-answer'), { seed: 3 });
+  assert.equal([any.verdict, any.reason], ['invalid', 'wrong-answer-wins']);
+  assert.match(any.checks.at(-1)!.detail!, /after the reference's tool calls, the wrong answer <answer>\d+x<\/answer> won/);
+  const leak = await validateEnvironment(sandbox, fixture('tool-use/answer-leak'), { seed: 3 });
+  assert.equal([leak.verdict, leak.reason], ['invalid', 'answer-leak']);
+  const fair = await validateEnvironment(sandbox, fixture('tool-use/inventory-reference'), { seed: 3 });
+  assert.ok(fair.checks.some((c) => c.name === 'wrong-answer-loses' && c.ok && c.detail === "after the reference's 3 tool turns"));
+  assert.ok(fair.checks.some((c) => c.name === 'no-answer-leak' && c.ok));
+});
+
+test("a tool-use program's solution() is not played as a single answer: with no reference policy it is unproven", async () => {
+  const verdict = await validateEnvironment(sandbox, fixture('tool-use/inventory'), { seed: 3 });
+  assert.is(verdict.verdict, 'unproven');
+  assert.is(verdict.gameType, 'tool-use');
+  assert.ok(verdict.checks.every((c) => c.ok));
+  const broken = await validateEnvironment(sandbox, fixture('tool-use/bad-tool-name'));
+  assert.equal([broken.verdict, broken.reason, broken.checks.at(-1)!.name], ['invalid', 'contract', 'tools']);
+  assert.is(broken.gameType, 'tool-use');
+});
+
+test('game types: horizon 1 is single-turn, longer multi-turn, and a program that never loads still gets one', async () => {
+  assert.is((await validateEnvironment(sandbox, fixture('valid/sum-single-answer'))).gameType, 'single-turn');
+  assert.is((await validateEnvironment(sandbox, fixture('valid/grid-walk-multi-turn'))).gameType, 'multi-turn');
+  const broken = await validateEnvironment(sandbox, program('broken-tool-use', 'class X extends ToolUseBaseEnv { reset( }'));
+  assert.equal([broken.reason, broken.gameType], ['syntax', 'tool-use']);
+});
+
 test('an environment with neither solution() nor referenceAction() is unproven', async () => {
   const verdict = await validateEnvironment(sandbox, fixture('unproven/nim'));
   assert.is(verdict.verdict, 'unproven');

@@ -1,8 +1,16 @@
 /**
  * Local HTTP servers on 127.0.0.1 that speak the wire protocols the SDKs use:
  * OpenAI Chat Completions (POST /v1/chat/completions) and Anthropic Messages (POST /v1/messages).
- * Scriptable: queue replies, errors with headers (429 + retry-after), slow replies, dropped
- * connections and malformed JSON; every request is recorded with its headers and body.
+ * Scriptable: queue replies (text, or tool calls the way each API returns them: OpenAI
+ * `tool_calls` with `function.arguments` as JSON text and finish_reason "tool_calls";
+ * Anthropic `tool_use` blocks with an `input` object and stop_reason "tool_use"), errors with
+ * headers (429 + retry-after), slow replies, dropped connections and malformed JSON; every
+ * request is recorded with its headers and body.
+ *
+ * Like the real APIs, the servers check the tools and the tool turns of each request and answer
+ * a malformed one with HTTP 400 and the vendor's error body (wireRequestProblem): an unnamed or
+ * badly named tool, a tool result answering no call of the assistant message before it, a call
+ * left without its result.
  *
  * Run directly to serve one for benchmarks in another process:
  *   node --import tsx tests/helpers/wire-servers.ts openai 50   (protocol, delay in ms)
@@ -14,9 +22,19 @@ import { pathToFileURL } from 'node:url';
 
 export type Protocol = 'openai' | 'anthropic';
 
+/** A tool call a scripted reply makes; `arguments` as text is sent as is (to script malformed JSON). */
+export interface ScriptedToolCall {
+  id?: string;
+  name: string;
+  arguments: Record<string, unknown> | string;
+}
+
 export type Step =
-  /** A normal reply. Defaults: text echoes the last user message, usage counts words. */
-  | { kind: 'reply'; text?: string; inputTokens?: number; outputTokens?: number; delayMs?: number }
+  /**
+   * A normal reply. Defaults: text echoes the last user message (none beside tool calls), usage
+   * counts words. With `toolCalls`, the reply calls those tools.
+   */
+  | { kind: 'reply'; text?: string; toolCalls?: ScriptedToolCall[]; inputTokens?: number; outputTokens?: number; delayMs?: number }
   /** An error status with the vendor's error body, e.g. 429 with { 'retry-after': '1' }. */
   | { kind: 'error'; status: number; headers?: Record<string, string>; message?: string; delayMs?: number }
   /** Read the request, then destroy the socket without answering. */
@@ -65,35 +83,137 @@ function lastUserText(protocol: Protocol, body: Record<string, unknown>): string
 const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
 function replyBody(protocol: Protocol, body: Record<string, unknown>, step: Extract<Step, { kind: 'reply' }>, n: number): unknown {
-  const prompt = JSON.stringify(body.messages ?? []) + (typeof body.system === 'string' ? body.system : '');
-  const text = step.text ?? `echo: ${lastUserText(protocol, body)}`;
+  const prompt = JSON.stringify(body.messages ?? []) + JSON.stringify(body.tools ?? []) + (typeof body.system === 'string' ? body.system : '');
+  const calls = step.toolCalls ?? [];
+  const text = step.text ?? (calls.length > 0 ? '' : `echo: ${lastUserText(protocol, body)}`);
   const input = step.inputTokens ?? words(prompt);
-  const output = step.outputTokens ?? words(text);
+  const output = step.outputTokens ?? words(text) + calls.reduce((sum, c) => sum + words(`${c.name} ${JSON.stringify(c.arguments)}`), 0);
   if (protocol === 'openai') {
+    const message: Record<string, unknown> = { role: 'assistant', content: text === '' && calls.length > 0 ? null : text, refusal: null };
+    if (calls.length > 0) {
+      message.tool_calls = calls.map((call, i) => ({
+        id: call.id ?? `call_${n}_${i}`,
+        type: 'function',
+        function: { name: call.name, arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments) },
+      }));
+    }
     return {
       id: `chatcmpl-${n}`,
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
       model: body.model,
-      choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, logprobs: null, finish_reason: 'stop' }],
+      choices: [{ index: 0, message, logprobs: null, finish_reason: calls.length > 0 ? 'tool_calls' : 'stop' }],
       usage: { prompt_tokens: input, completion_tokens: output, total_tokens: input + output },
     };
   }
+  const content: Record<string, unknown>[] = text === '' && calls.length > 0 ? [] : [{ type: 'text', text }];
+  calls.forEach((call, i) => {
+    content.push({ type: 'tool_use', id: call.id ?? `toolu_${n}_${i}`, name: call.name, input: typeof call.arguments === 'string' ? JSON.parse(call.arguments) : call.arguments });
+  });
   return {
     id: `msg_${n}`,
     type: 'message',
     role: 'assistant',
     model: body.model,
-    content: [{ type: 'text', text }],
-    stop_reason: 'end_turn',
+    content,
+    stop_reason: calls.length > 0 ? 'tool_use' : 'end_turn',
     stop_sequence: null,
     usage: { input_tokens: input, output_tokens: output },
   };
 }
 
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** What OpenAI's API would refuse in the tools and tool turns of a Chat Completions body. */
+function openaiProblem(body: Record<string, unknown>): string | undefined {
+  if (body.tools !== undefined) {
+    if (!Array.isArray(body.tools)) return "Invalid type for 'tools': expected an array.";
+    for (const [i, tool] of (body.tools as unknown[]).entries()) {
+      if (!isObject(tool) || tool.type !== 'function' || !isObject(tool.function)) return `Invalid value for 'tools[${i}].type': expected 'function'.`;
+      if (typeof tool.function.name !== 'string' || !TOOL_NAME.test(tool.function.name)) {
+        return `Invalid 'tools[${i}].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`;
+      }
+      if (tool.function.parameters !== undefined && !isObject(tool.function.parameters)) return `Invalid type for 'tools[${i}].function.parameters': expected an object.`;
+    }
+  }
+  const messages = Array.isArray(body.messages) ? (body.messages as Record<string, unknown>[]) : [];
+  let open: Set<string> | undefined; // calls of the last assistant message still waiting for their results
+  for (const [i, m] of messages.entries()) {
+    if (m.role === 'tool') {
+      if (typeof m.tool_call_id !== 'string' || !open?.has(m.tool_call_id)) {
+        return "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.";
+      }
+      open.delete(m.tool_call_id);
+      continue;
+    }
+    if (open && open.size > 0) {
+      return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...open].join(', ')}`;
+    }
+    open = undefined;
+    if (m.role === 'assistant' && m.tool_calls !== undefined) {
+      if (!Array.isArray(m.tool_calls)) return `Invalid type for 'messages[${i}].tool_calls': expected an array.`;
+      open = new Set();
+      for (const [j, call] of (m.tool_calls as unknown[]).entries()) {
+        if (!isObject(call) || typeof call.id !== 'string' || call.type !== 'function' || !isObject(call.function)) return `Invalid 'messages[${i}].tool_calls[${j}]'.`;
+        if (typeof call.function.arguments !== 'string') return `Invalid type for 'messages[${i}].tool_calls[${j}].function.arguments': expected a string.`;
+        open.add(call.id);
+      }
+      if (m.content !== null && typeof m.content !== 'string') return `Invalid type for 'messages[${i}].content'.`;
+    }
+  }
+  if (open && open.size > 0) {
+    return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...open].join(', ')}`;
+  }
+  return undefined;
+}
+
+/** What Anthropic's API would refuse in the tools and tool turns of a Messages body. */
+function anthropicProblem(body: Record<string, unknown>): string | undefined {
+  if (body.tools !== undefined) {
+    if (!Array.isArray(body.tools)) return 'tools: Input should be a valid list';
+    for (const [i, tool] of (body.tools as unknown[]).entries()) {
+      if (!isObject(tool) || typeof tool.name !== 'string' || !TOOL_NAME.test(tool.name)) return `tools.${i}.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'`;
+      if (!isObject(tool.input_schema)) return `tools.${i}.input_schema: Field required`;
+      if (tool.input_schema.type !== 'object') return `tools.${i}.input_schema.type: Input should be 'object'`;
+    }
+  }
+  const messages = Array.isArray(body.messages) ? (body.messages as Record<string, unknown>[]) : [];
+  const blocks = (m: Record<string, unknown> | undefined): Record<string, unknown>[] => (m && Array.isArray(m.content) ? (m.content as Record<string, unknown>[]) : []);
+  for (const [i, m] of messages.entries()) {
+    const uses = blocks(m).filter((b) => b.type === 'tool_use');
+    for (const [j, b] of blocks(m).entries()) {
+      if (b.type === 'tool_use' && !isObject(b.input)) return `messages.${i}.content.${j}.tool_use.input: Input should be a valid dictionary`;
+    }
+    if (m.role === 'assistant' && uses.length > 0) {
+      const answered = new Set(blocks(messages[i + 1]).filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id));
+      const missing = uses.map((b) => b.id).filter((id) => !answered.has(id));
+      if (messages[i + 1]?.role !== 'user' || missing.length > 0) {
+        return `messages.${i}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
+      }
+    }
+    const results = blocks(m).filter((b) => b.type === 'tool_result');
+    if (results.length > 0) {
+      const previous = messages[i - 1];
+      const called = new Set(previous?.role === 'assistant' ? blocks(previous).filter((b) => b.type === 'tool_use').map((b) => b.id) : []);
+      const stray = results.find((b) => !called.has(b.tool_use_id));
+      if (m.role !== 'user' || stray) {
+        return `messages.${i}.content.0: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${String(stray?.tool_use_id)}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The 400 message the vendor's API would give this request's tools and tool turns, or undefined when it is well formed. */
+export function wireRequestProblem(protocol: Protocol, body: Record<string, unknown>): string | undefined {
+  return protocol === 'openai' ? openaiProblem(body) : anthropicProblem(body);
+}
+
 function errorBody(protocol: Protocol, status: number, message: string): unknown {
   if (protocol === 'openai') {
-    return { error: { message, type: status === 429 ? 'requests' : 'server_error', param: null, code: status === 429 ? 'rate_limit_exceeded' : null } };
+    const type = status === 429 ? 'requests' : status === 400 ? 'invalid_request_error' : 'server_error';
+    return { error: { message, type, param: null, code: status === 429 ? 'rate_limit_exceeded' : null } };
   }
   const type = status === 429 ? 'rate_limit_error' : status === 529 ? 'overloaded_error' : status >= 500 ? 'api_error' : 'invalid_request_error';
   return { type: 'error', error: { type, message } };
@@ -134,6 +254,12 @@ export async function startWireServer(protocol: Protocol, options: WireServerOpt
       if (req.method !== 'POST' || req.url !== expectedPath) {
         res.writeHead(404, { 'content-type': 'application/json' });
         res.end(JSON.stringify(errorBody(protocol, 404, `no route ${req.method} ${req.url}`)));
+        return;
+      }
+      const problem = wireRequestProblem(protocol, body);
+      if (problem) {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(errorBody(protocol, 400, problem)));
         return;
       }
       const step = queue.shift() ?? fallback;

@@ -58,7 +58,7 @@ if (!existsSync(CHROMIUM)) {
     const charts = await page.$$eval('figure svg', (svgs) =>
       svgs.map((svg) => svg.querySelectorAll('path[d]:not([d=""]), rect').length),
     );
-    assert.ok(charts.length >= 10, `expected the overview, curriculum and horizon charts, found ${charts.length}`);
+    assert.ok(charts.length >= 12, `expected the overview, game-type, curriculum and horizon charts, found ${charts.length}`);
     for (const marks of charts) assert.ok(marks > 0, 'a chart without marks');
 
     // The hostile payload is shown as text, never as an element.
@@ -74,6 +74,11 @@ if (!existsSync(CHROMIUM)) {
     const invalid = await page.locator('details.env:not([hidden])').count();
     assert.ok(invalid > 0 && invalid < total, `filter showed ${invalid} of ${total}`);
     await page.selectOption('#env-verdict', '');
+    await page.selectOption('#env-type', 'tool-use');
+    const toolUse = await page.locator('details.env:not([hidden])').count();
+    assert.ok(toolUse > 0 && toolUse < total, `game type filter showed ${toolUse} of ${total}`);
+    assert.is(await page.locator('details.env:not([hidden])[data-game-type="tool-use"]').count(), toolUse);
+    await page.selectOption('#env-type', '');
     await page.fill('#env-search', 'zzz-no-such-environment');
     assert.is(await page.locator('details.env:not([hidden])').count(), 0);
     await page.close();

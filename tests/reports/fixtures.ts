@@ -7,7 +7,7 @@ import type { EpisodeResult, EpisodeStep } from '../../core/types.js';
 import type { EnvironmentSummary, GateVerdict, RoundSummary, RunResults, SuiteResult } from '../../core/results.js';
 import { SCHEMA_VERSION } from '../../core/results.js';
 import { mulberry32 } from '../../core/random.js';
-import { diversityMetrics, successMetrics, throughputMetrics, usageMetrics, validityMetrics } from '../../core/metrics/index.js';
+import { diversityMetrics, gameTypeMetrics, successMetrics, throughputMetrics, usageMetrics, validityMetrics, type GameTypedEnvironment } from '../../core/metrics/index.js';
 
 export interface FixtureOptions {
   runId?: string;
@@ -23,7 +23,10 @@ export interface FixtureOptions {
   payload?: string;
 }
 
-const FAMILIES = ['hanoi', 'maze', 'arithmetic', 'wordle', 'sorting', 'nim'];
+const FAMILIES = ['hanoi', 'maze', 'arithmetic', 'wordle', 'sorting', 'nim', 'inventory-tools'];
+/** The fixture's single-turn and tool-use families; the others are multi-turn. */
+const SINGLE_TURN = 'arithmetic';
+const TOOL_USE = 'inventory-tools';
 const REASONS: GateVerdict['reason'][] = ['timeout', 'answer-leak', 'reference-loses', 'smoke-test', 'syntax', 'nondeterministic'];
 
 function programSource(family: string, difficulty: number, payload: string): string {
@@ -42,6 +45,7 @@ function programSource(family: string, difficulty: number, payload: string): str
 
 function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRound: number, attempts: number, random: () => number, payload: string): SuiteResult {
   const environments: EnvironmentSummary[] = [];
+  const typed: GameTypedEnvironment[] = [];
   const verdicts: GateVerdict[] = [];
   const episodes: EpisodeResult[] = [];
   const roundSummaries: RoundSummary[] = [];
@@ -53,7 +57,8 @@ function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRou
     for (let e = 0; e < perRound; e++) {
       const family = FAMILIES[Math.floor(random() * FAMILIES.length)]!;
       const difficulty = 1 + Math.floor(random() * (4 + round * 2));
-      const horizon = family === 'arithmetic' ? 1 : 2 * difficulty;
+      const horizon = family === SINGLE_TURN ? 1 : 2 * difficulty;
+      const gameType = family === SINGLE_TURN ? 'single-turn' : family === TOOL_USE ? 'tool-use' : 'multi-turn';
       const roll = random();
       const verdict: GateVerdict['verdict'] = roll < 0.75 ? 'valid' : roll < 0.85 ? 'unproven' : 'invalid';
       const reason = verdict === 'invalid' ? REASONS[Math.floor(random() * REASONS.length)] : verdict === 'unproven' ? 'unproven' : undefined;
@@ -68,9 +73,11 @@ function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRou
       verdicts.push({ verdict, reason, checks, firstObservation: task, horizon, wallMs: 5 + random() * 50 });
       const summary: EnvironmentSummary = {
         id: `${envId}${payload}`, round: kind === 'selfplay' ? round : undefined, family: `${family}${payload}`, difficulty, horizon,
-        language: 'javascript', verdict, reason, checks, task, source: programSource(family, difficulty, payload),
+        language: 'javascript', gameType, verdict, reason, checks, task, source: programSource(family, difficulty, payload),
       };
       environments.push(summary);
+      const played: EpisodeResult[] = [];
+      typed.push({ gameType, verdict, episodes: played });
       if (verdict === 'invalid') continue;
       valid++;
       difficultySum += difficulty;
@@ -84,7 +91,9 @@ function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRou
           const turns = outcome === 'won' ? 1 + Math.floor(random() * horizon) : horizon;
           if (outcome === 'won') withHint ? hintWins++ : wins++;
           const steps: EpisodeStep[] = Array.from({ length: turns }, (_, t) => ({
-            action: `I think the answer is \\boxed{${t + 1}} ${payload}`,
+            action: gameType === 'tool-use' && !(t === turns - 1 && outcome === 'won')
+              ? `<tool_call>{"name": "get_stock", "arguments": {"bin": ${t + 1}}}</tool_call> ${payload}`
+              : `I think the answer is ${gameType === 'tool-use' ? `<answer>${t + 1}</answer>` : `\\boxed{${t + 1}}`} ${payload}`,
             observation: t === turns - 1 && outcome === 'won' ? 'Correct!' : `Try again (${t + 1}) ${payload}`,
             reward: t === turns - 1 && outcome === 'won' ? 1 : 0,
             terminated: t === turns - 1 && outcome === 'won',
@@ -94,7 +103,9 @@ function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRou
             suite: id, environmentId: envId, round: summary.round, attempt, withHint, seed: attempt, horizon, outcome, turns,
             totalReward: outcome === 'won' ? 1 : 0, wallMs: 2 + random() * 20, firstObservation: task,
             usage: { inputTokens: 200 * turns, outputTokens: 40 * turns }, ...(outcome === 'errored' && { error: `sandbox timeout ${payload}` }),
+            ...(gameType === 'tool-use' && { toolCalls: outcome === 'won' ? turns - 1 : turns }),
           };
+          played.push(episode);
           if (attempt === 0 && !withHint) summary.sample = { outcome, steps };
           roundEpisodes.push(episode);
         }
@@ -127,6 +138,7 @@ function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRou
         sandboxCallMs: episodes.map((ep) => ep.wallMs / Math.max(1, ep.turns)),
       }),
       success: successMetrics(episodes),
+      byGameType: gameTypeMetrics(typed),
       usage: usageMetrics(episodes.map((ep) => ({ usage: ep.usage, calls: ep.turns }))),
     },
     rounds: kind === 'selfplay' ? roundSummaries : [],

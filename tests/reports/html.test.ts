@@ -46,6 +46,33 @@ test('large pools are capped and say how many are shown of how many', async () =
   assert.ok(html.includes('data-verdict="invalid"') && html.includes('data-verdict="unproven"'));
 });
 
+test('game types: compared by pool in the overview, per round in the curriculum, and a filter of the environment browser', async () => {
+  const run = syntheticRun();
+  const html = await renderHtmlReport([run]);
+  assert.match(html, /<h3>By game type<\/h3>/);
+  assert.match(html, /aria-label="Success by game type"/);
+  assert.match(html, /aria-label="Solve rate per round by game type"/);
+  assert.match(html, /<select id="env-type" aria-label="game type"><option value="">all game types<\/option><option value="single-turn">single-turn<\/option><option value="multi-turn">multi-turn<\/option><option value="tool-use">tool-use<\/option><\/select>/);
+  const entries = html.match(/<details class="env"[^>]*>/g)!;
+  assert.ok(entries.every((entry) => /data-game-type="(single-turn|multi-turn|tool-use)"/.test(entry)));
+  // One table row per pool and game type, with the tool calls of tool-use games.
+  const selfplay = run.suites[0]!.metrics.byGameType!['tool-use']!;
+  assert.ok(selfplay.toolCallsPerEpisode! > 0);
+  assert.ok(html.includes(`<td><span class="badge game-type">tool-use</span></td><td>${selfplay.valid} / ${selfplay.environments}`), 'the tool-use row of the self-play pool');
+});
+
+test('results written before game types were recorded still render, without the split', async () => {
+  const run = syntheticRun();
+  for (const suite of run.suites) {
+    delete suite.metrics.byGameType;
+    for (const env of suite.environments) delete env.gameType;
+  }
+  const html = await renderHtmlReport([run]);
+  assert.match(html, /These results do not record game types/);
+  // The browser still tells game types apart, from the horizon.
+  assert.ok(html.includes('data-game-type="single-turn"') && html.includes('data-game-type="multi-turn"'));
+});
+
 test('no external resources are referenced', async () => {
   const html = await renderHtmlReport([syntheticRun()]);
   assert.not.match(html, /\s(src|href)="(https?:)?\/\//i);

@@ -13,11 +13,20 @@ test('one table row per pool, with the axes and the labels', () => {
   assert.match(md, /offline reference policy, not a model/);
 });
 
+test('each pool split by game type, tool calls for tool-use games', () => {
+  const run = syntheticRun({ runId: 'A' });
+  const md = renderMarkdownReport([run]);
+  assert.match(md, /\| pool \| game type \| valid\/proposed \| episodes \| success \(95% CI\) \| mean turns \| tool calls\/episode \|/);
+  const toolUse = run.suites[0]!.metrics.byGameType!['tool-use']!;
+  assert.match(md, new RegExp(`^\\| selfplay \\| tool-use \\| ${toolUse.valid}/${toolUse.environments} \\| ${toolUse.episodes} \\|`, 'm'));
+  assert.is(md.match(/^\| procedural \| (single-turn|multi-turn|tool-use) \|/gm)?.length, Object.keys(run.suites[1]!.metrics.byGameType!).length);
+});
+
 test('hostile ids cannot break the table or inject HTML', () => {
   const run = syntheticRun({ payload: '| <script>x</script>\n# heading' });
   const md = renderMarkdownReport([run]);
   assert.not.ok(md.includes('<script>'));
-  const rows = md.split('\n').filter((line) => line.startsWith('| selfplay'));
+  const rows = md.split('\n').filter((line) => line.startsWith('| selfplay') && line.includes('| self-play |'));
   assert.is(rows.length, 1);
   // the row keeps its 9 columns: the pipe in the id is escaped
   assert.is(rows[0]!.split(/(?<!\\)\|/).length - 2, 9);

@@ -1,7 +1,8 @@
 /**
- * The two program shapes the families write. A family supplies only its task logic, as plain
+ * The three program shapes the families write. A family supplies only its task logic, as plain
  * JavaScript function declarations; the template wraps it in SPADE's environment class
- * (reset/step/solution/hint/referenceAction) with the turn, format and episode-end rules.
+ * (reset/step/solution/hint/referenceAction) with the turn, format and episode-end rules, or,
+ * for tool-use games, in a subclass of SPADE's ToolUseBaseEnv (toolUseProgram, below).
  *
  * Single-answer body must define:
  *   generate(rng, P) -> { observation, answer, hint }
@@ -127,6 +128,100 @@ class ${spec.className} {
     return steps.length > 0 ? 'I play ' + steps[0] + '. \\\\boxed{' + steps[0] + '}' : '\\\\boxed{?}';
   }
   hint() { return this.state === null ? '' : asText(hintOf(this.state)); }
+}
+export default ${spec.className};
+`;
+}
+
+/** One tool of a tool-use program: the role its code plays, the name it is called by, and its parameters' names. */
+export interface ToolBinding {
+  /** The body's TOOLS entry that implements it. */
+  role: string;
+  name: string;
+  /** The role's argument names as this tool calls them (`{ folder: 'path' }`); absent ones keep the role's names. */
+  rename?: Record<string, string>;
+}
+
+/**
+ * A tool-use program: a subclass of SPADE's ToolUseBaseEnv with one tool_<name>(args) method
+ * per tool. The body must define:
+ *   TOOLS: { [role]: { description, params: { [arg]: JSON Schema }, required?: [arg...], run(state, args) -> string } }
+ *   generate(rng, P) -> { observation, state, answer, plan, solution, hint, messages? }
+ *     plan: the reference's actions, one per turn (tool calls, then the answer);
+ *     messages: the multi-turn variant's instructions (the first is in the observation),
+ *     judged in turn by criterion(state, index) -> boolean, which the body then defines.
+ * P.tools lists the ToolBindings: which roles are offered, under which names.
+ */
+export function toolUseProgram(spec: ProgramSpec & { params: { tools: ToolBinding[] } }): string {
+  const methods = spec.params.tools.map((tool) => {
+    const back = Object.fromEntries(Object.entries(tool.rename ?? {}).map(([canonical, actual]) => [actual, canonical]));
+    return `  tool_${tool.name}(args) { return this.use(${JSON.stringify(tool.role)}, args, ${JSON.stringify(back)}); }`;
+  });
+  return `${header(spec)}
+/** The tools as this program offers them: SPADE's self._tools (name -> description and parameters). */
+function toolTable() {
+  const table = {};
+  for (const tool of P.tools) {
+    const role = TOOLS[tool.role];
+    const rename = tool.rename || {};
+    const properties = {};
+    for (const arg of Object.keys(role.params)) properties[rename[arg] || arg] = role.params[arg];
+    const parameters = { type: 'object', properties };
+    if (role.required && role.required.length) parameters.required = role.required.map((arg) => rename[arg] || arg);
+    table[tool.name] = { description: role.description, parameters };
+  }
+  return table;
+}
+/** The action that calls a role's tool with arguments under the role's names (for plans and solutions). */
+function planCall(role, args) {
+  const tool = P.tools.find((t) => t.role === role);
+  const rename = tool.rename || {};
+  const named = {};
+  for (const key of Object.keys(args)) named[rename[key] || key] = args[key];
+  return '<tool_call>' + JSON.stringify({ name: tool.name, arguments: named }) + '</tool_call>';
+}
+class ${spec.className} extends ToolUseBaseEnv {
+  constructor() { super(P.horizon); }
+  reset(seed) {
+    // A world is a pure function of the seed: the last few are kept as JSON, and each episode gets a copy.
+    this.worlds = this.worlds || new Map();
+    let world = this.worlds.get(seed);
+    if (world === undefined) {
+      world = JSON.stringify(generate(episodeRandom(seed), P));
+      if (this.worlds.size >= 8) this.worlds.delete(this.worlds.keys().next().value);
+      this.worlds.set(seed, world);
+    }
+    const w = JSON.parse(world);
+    this._state = w.state;
+    this._tools = toolTable();
+    this._expected_answer = w.answer;
+    this._plan = w.plan;
+    this._solution = w.solution;
+    this._hint = w.hint;
+    if (w.messages) {
+      this._user_messages = w.messages;
+      this._message_criteria = w.messages.map((_, i) => (state) => criterion(state, i));
+      this._current_msg = 0;
+    }
+    return [w.observation, { horizon: P.horizon, family: FAMILY }];
+  }
+  /** Run a tool's role with its arguments under the role's names; the multi-turn variant reports progress after it. */
+  use(role, args, back) {
+    const named = {};
+    for (const key of Object.keys(args || {})) named[back[key] || key] = args[key];
+    const result = TOOLS[role].run(this._state, named);
+    return this._user_messages ? result + this._advance_if_done() : result;
+  }
+${methods.join('\n')}
+  _check_answer(answer) {
+    if (this._user_messages) return asText(answer).trim().toLowerCase() === 'done' && this._current_msg >= this._user_messages.length;
+    return super._check_answer(answer);
+  }
+  referenceAction(observation) {
+    return this._plan ? this._plan[Math.min(this.turn_count, this._plan.length - 1)] : '<answer>?</answer>';
+  }
+  solution() { return this._solution || ''; }
+  hint() { return this._hint || ''; }
 }
 export default ${spec.className};
 `;

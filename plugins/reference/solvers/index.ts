@@ -1,10 +1,13 @@
 /** The reference agent's solvers, one per family. */
 import type { Solver } from './solver.js';
+import { accountDeskSolver } from './account-desk.js';
+import { archiveSearchSolver } from './archive-search.js';
 import { cipherDecodingSolver } from './cipher-decoding.js';
 import { gridKeysDoorsSolver } from './grid-keys-doors.js';
 import { lockCluesSolver } from './lock-clues.js';
 import { mastermindSolver } from './mastermind.js';
 import { modularEquationSolver } from './modular-equation.js';
+import { restockOrderSolver } from './restock-order.js';
 import { sequenceCompletionSolver } from './sequence-completion.js';
 import { subsetSumSolver } from './subset-sum.js';
 import { towerOfHanoiSolver } from './tower-of-hanoi.js';
@@ -18,6 +21,9 @@ export const SOLVERS: readonly Solver[] = [
   gridKeysDoorsSolver,
   towerOfHanoiSolver,
   mastermindSolver,
+  archiveSearchSolver,
+  restockOrderSolver,
+  accountDeskSolver,
 ];
 
 /** The solver whose family title the observation carries, if any. */

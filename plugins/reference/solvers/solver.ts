@@ -2,6 +2,7 @@
  * How the reference agent plays one family: it recognises the family by the observation's
  * title, reads only observations (and the hint when given), and searches within a budget.
  */
+import type { ToolDefinition } from '../../../index.js';
 import type { Random } from '../random.js';
 import type { IntRange } from '../search.js';
 
@@ -11,10 +12,14 @@ export interface SolverContext {
   random: Random;
   /** Search nodes (candidates, states) per decision. */
   budget: number;
+  /** The most turns the episode may take. */
+  horizon: number;
+  /** A tool-use game's tools (their schemas), as the environment declared them. */
+  tools?: readonly ToolDefinition[];
 }
 
 export interface SolverEpisode {
-  /** The whole reply to this observation (the command or answer wrapped in \boxed{...}). */
+  /** The whole reply to this observation (the command or answer wrapped in \boxed{...}; a tool-use game's tool call or answer). */
   act(observation: string): string;
 }
 

@@ -38,13 +38,24 @@ test('validate --json: one object per file; unproven is not invalid; exit 1 when
   let r = await runCli(['validate', '--json', unproven]);
   assert.is(r.code, 0, r.stderr);
   const [v] = JSON.parse(r.stdout) as Verdict[];
-  assert.equal(Object.keys(v!).sort(), ['checks', 'file', 'language', 'reason', 'verdict']);
+  assert.equal(Object.keys(v!).sort(), ['checks', 'file', 'gameType', 'language', 'reason', 'verdict']);
   assert.is(v!.verdict, 'unproven');
   assert.is(v!.language, 'javascript');
   r = await runCli(['validate', '--json', good, path.join(fixtures, 'programs/invalid/wrong-answer-wins.js')]);
   assert.is(r.code, 1);
   const both = JSON.parse(r.stdout) as Verdict[];
   assert.equal(both.map((x) => [x.verdict, x.reason]), [['valid', null], ['invalid', 'wrong-answer-wins']]);
+});
+
+test('validate: a tool-use program proven by its reference is valid; one whose expected answer its tools contradict is invalid', async () => {
+  const tools = path.join(fixtures, 'programs/tool-use');
+  const r = await runCli(['validate', '--json', path.join(tools, 'inventory-reference.js'), path.join(tools, 'inventory-wrong-expected.js')]);
+  assert.is(r.code, 1, r.stderr);
+  const verdicts = JSON.parse(r.stdout) as (Verdict & { gameType: string })[];
+  assert.equal(verdicts.map((v) => [v.verdict, v.reason, v.gameType]), [['valid', null, 'tool-use'], ['invalid', 'reference-loses', 'tool-use']]);
+  const text = await runCli(['validate', path.join(tools, 'inventory-reference.js')]);
+  assert.match(text.stdout, 'inventory-reference.js: VALID [javascript, tool-use, isolated-vm]');
+  assert.match(text.stdout, /ok\s+tools: 2 tools: list_warehouses, get_stock/);
 });
 
 test('validate: an unreadable file or an unknown type is a usage error (exit 2)', async () => {

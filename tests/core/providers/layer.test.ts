@@ -50,6 +50,37 @@ test('stats count calls, tokens, cost, retries, failures and latency', async () 
   assert.is(provider.stats, statsOf(provider));
 });
 
+test('a request with tools or tool turns is refused, before any call, by a provider that does not take tools', async () => {
+  let calls = 0;
+  const reply = async () => {
+    calls++;
+    return { text: 'ok', toolCalls: [{ id: 'c', name: 'look', arguments: { at: 1 } }], usage: { inputTokens: 1, outputTokens: 1 } };
+  };
+  const plain = withProviderLayer(raw(reply));
+  assert.not.ok(plain.tools);
+  const tools = [{ name: 'look', description: 'Look.', parameters: { type: 'object', properties: {} } }];
+  for (const request of [
+    { ...user('x'), tools },
+    { messages: [{ role: 'assistant' as const, content: '', toolCalls: [{ id: 'c', name: 'look', arguments: {} }] }, { role: 'tool' as const, toolCallId: 'c', content: '1' }] },
+  ]) {
+    const error = (await plain.chat(request).catch((e: unknown) => e)) as ProviderError;
+    assert.instance(error, ProviderError);
+    assert.is(error.kind, 'client');
+    assert.match(error.message, /does not take tools/);
+  }
+  assert.is(calls, 0);
+  const capable = withProviderLayer(raw(reply, { tools: true }));
+  assert.ok(capable.tools);
+  assert.equal((await capable.chat({ ...user('x'), tools })).toolCalls, [{ id: 'c', name: 'look', arguments: { at: 1 } }]);
+});
+
+test('a reply whose tool calls are malformed is an unusable reply', async () => {
+  const provider = withProviderLayer(raw(async () => ({ text: '', toolCalls: [{ id: 'c', name: 'look', arguments: 'x' }] }) as never, { tools: true }), { retry: { maxRetries: 0 } });
+  const error = (await provider.chat(user('x')).catch((e: unknown) => e)) as ProviderError;
+  assert.is(error.kind, 'bad-response');
+  assert.match(error.message, /tool call/);
+});
+
 test('a retry-after longer than maxRetryAfterMs fails at once and says so', async () => {
   const provider = withProviderLayer(
     raw(async () => {

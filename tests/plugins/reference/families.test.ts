@@ -80,6 +80,17 @@ for (const family of FAMILIES) {
       for (const seed of SEEDS) {
         const env = make();
         env.reset(seed);
+        if (family.toolUse) {
+          // A wrong answer does not end a tool-use game; talk without tools or an answer costs 0.1 a turn.
+          const [feedback, reward, terminated] = env.step('<answer>not it</answer>');
+          assert.equal([reward, terminated], [0, false]);
+          assert.match(feedback, /^Incorrect\. Keep using tools\./);
+          let last: [string, number, boolean, boolean, Record<string, unknown>] | undefined;
+          for (let turn = 1; turn < family.horizon(difficulty) && !last?.[3]; turn++) last = env.step('I pass. \\boxed{pass}');
+          assert.equal([last![1], last![2], last![3]], [0, false, true], 'out of turns: truncated');
+          assert.match(last![0], /Time up\. Solution:/);
+          continue;
+        }
         if (env.solution) {
           const [, reward, terminated] = env.step(`\\boxed{${nearMiss(env.solution())}}`);
           assert.is(reward, 0);
@@ -100,8 +111,9 @@ for (const family of FAMILIES) {
   }
 }
 
-test('there are at least 8 families, 3 of them multi-turn with horizons of 32 or more', () => {
+test('there are at least 8 families, 3 of them multi-turn with horizons of 32 or more, 3 of them tool-use games', () => {
   assert.ok(FAMILIES.length >= 8);
+  assert.ok(FAMILIES.filter((f) => f.toolUse).length >= 3);
   const long = FAMILIES.filter((f) => f.multiTurn && f.horizon(10) >= 32);
   assert.ok(long.length >= 3, long.map((f) => f.name).join(', '));
   assert.is(new Set(FAMILIES.map((f) => f.title)).size, FAMILIES.length, 'titles tell families apart');

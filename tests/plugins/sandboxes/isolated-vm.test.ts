@@ -42,7 +42,7 @@ async function stepObservation(body: string): Promise<string> {
 
 test('plays a single-answer program: reset, step, solution, hint', async () => {
   const env = await sandbox.load(fixture('valid/sum-single-answer'));
-  assert.equal(env.capabilities, { solution: true, hint: true, referenceAction: false });
+  assert.equal(env.capabilities, { solution: true, hint: true, referenceAction: false, tools: false });
   const { observation, info } = await env.reset(3);
   assert.match(observation, /^What is \d+ \+ \d+\?/);
   assert.equal(info, { horizon: 1 });

@@ -55,7 +55,7 @@ test('says plainly that it is not a security boundary', () => {
 
 test('a JavaScript environment loads and its reference policy wins', async () => {
   const env = await sandbox.load({ id: 'guess', language: 'javascript', source: GUESS });
-  assert.equal(env.capabilities, { solution: true, hint: false, referenceAction: true });
+  assert.equal(env.capabilities, { solution: true, hint: false, referenceAction: true, tools: false });
   let { observation } = await env.reset(3);
   let won = false;
   for (let turn = 0; turn < 8 && !won; turn++) {

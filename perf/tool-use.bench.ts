@@ -1,0 +1,71 @@
+/**
+ * Tool-use games in the isolated-vm sandbox: a warm tool-call step of a ToolUseBaseEnv program
+ * (parse the <tool_call>, dispatch, format the result) beside a warm step of a plain multi-turn
+ * program, a reset that generates a new world then reads the tools, the validation gate, and
+ * the whole evaluation (gate and 8 episodes of the reference agent) of each reference tool-use
+ * family at difficulty 5.
+ * Run: node --no-node-snapshot --import tsx perf/tool-use.bench.ts
+ */
+import { Bench } from 'tinybench';
+import { createIsolatedVmSandbox } from '../plugins/sandboxes/isolated-vm.js';
+import { createReferenceAgent } from '../plugins/reference/agent.js';
+import { FAMILIES } from '../plugins/reference/families/index.js';
+import { gridKeysDoors } from '../plugins/reference/families/grid-keys-doors.js';
+import { archiveSearch } from '../plugins/reference/families/archive-search.js';
+import { validateEnvironment } from '../core/gate.js';
+import { evaluateEnvironment, type EvaluationContext } from '../core/evaluate.js';
+import type { EnvironmentProgram } from '../core/types.js';
+
+const sandbox = createIsolatedVmSandbox({ limits: { maxCalls: Number.POSITIVE_INFINITY } });
+const program = (id: string, source: string, family: string): EnvironmentProgram => ({ id, language: 'javascript', source, meta: { family, difficulty: 5 } });
+
+const archive = program('bench/archive', archiveSearch.program(5), 'archive-search');
+const grid = program('bench/grid', gridKeysDoors.program(5), 'grid-keys-doors');
+const toolEnv = await sandbox.load(archive);
+const gridEnv = await sandbox.load(grid);
+await toolEnv.reset(1);
+await gridEnv.reset(1);
+const call = '<tool_call>{"name": "list_folders", "arguments": {}}</tool_call>';
+
+const context: EvaluationContext = {
+  suite: 'bench',
+  sandboxes: { get: async () => sandbox, close: async () => {} },
+  agent: createReferenceAgent(),
+  limits: {},
+  attempts: 4,
+  withHint: true,
+  runSeed: 1,
+};
+
+let seed = 0;
+const bench = new Bench({ name: 'tool-use games (isolated-vm)', time: 1500, warmupTime: 200 });
+bench
+  .add('step, warm: a tool call (ToolUseBaseEnv)', async () => {
+    // Past max_turns the base truncates every step; a fresh episode now and then keeps it in play.
+    if (++seed % 8 === 0) await toolEnv.reset(seed);
+    await toolEnv.step(call);
+  })
+  .add('step, warm: a grid move (plain multi-turn program)', async () => {
+    if (++seed % 8 === 0) await gridEnv.reset(seed);
+    await gridEnv.step('\\boxed{up}');
+  })
+  .add('reset on a new seed (generates the archive) + getTools (archive-search)', async () => {
+    await toolEnv.reset(seed++);
+    await toolEnv.getTools!();
+  })
+  .add('validation gate, archive-search d5', async () => {
+    await validateEnvironment(sandbox, archive, { seed: seed++ });
+  });
+for (const family of FAMILIES.filter((f) => f.toolUse)) {
+  const source = family.program(5);
+  bench.add(`evaluation (gate + 8 episodes), ${family.name} d5`, async () => {
+    await evaluateEnvironment(program(`bench/${family.name}`, source, family.name), seed++, context);
+  });
+}
+
+await bench.run();
+console.log(bench.name);
+console.table(bench.table());
+await toolEnv.dispose();
+await gridEnv.dispose();
+await sandbox.close();
