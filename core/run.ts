@@ -21,7 +21,7 @@ export { SELFPLAY_SUITE, suiteResult } from './run-suite.js';
 
 /** What the run reports as it goes (the CLI draws it). */
 export type ProgressEvent =
-  | { type: 'suite-start'; suite: string; kind: 'selfplay' | 'static'; environments: number; episodes: number }
+  | { type: 'suite-start'; suite: string; kind: SuiteResult['kind']; environments: number; episodes: number }
   | { type: 'designed'; suite: string; round: number; count: number }
   | { type: 'environment'; suite: string; verdict: GateVerdict['verdict'] }
   | { type: 'episode'; suite: string }
@@ -144,7 +144,7 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
       },
     }),
   };
-  const plans = [...(setup.selfplay ? [selfPlayPlan(setup, journal, emit, evaluate)] : []), ...setup.suites.map((suite) => staticPlan(suite, config, evaluate))];
+  const plans = [...(setup.selfplay ? [selfPlayPlan(setup, journal, emit, evaluate)] : []), ...setup.suites.map((suite) => staticPlan(suite, config, evaluate, setup.sandboxes))];
 
   try {
     for (const plan of plans) {
