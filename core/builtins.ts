@@ -124,6 +124,12 @@ export const BUILTINS: readonly BuiltinEntry[] = [
     description: "RLVE's held-out test set: 2,500 tasks of 50 environments, prompts as given, scored by RLVE's code (downloaded once, cached).",
     create: async (_argument, options) => (await import('../benchmarks/rlve/file-suite.js')).createRlveHeldoutSuite(options),
   }),
+  builtin({
+    kind: 'suite',
+    id: 'rlve-adaptive',
+    description: "RLVE's adaptive difficulty, the fixed-pool baseline of SPADE's paper: RLVE environments (official16 by default) played in rounds beside self-play, each one's difficulty from a sliding window that moves up as the agent wins (curriculum.* in the config).",
+    create: async (_argument, options) => (await import('../benchmarks/rlve/adaptive.js')).createRlveAdaptiveSuite(options),
+  }),
   ...(['jsonl', 'parquet', 'hf'] as const).map((kind) =>
     builtin({
       kind: 'suite',

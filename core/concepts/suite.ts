@@ -33,7 +33,15 @@ export interface CurriculumPool {
   /** The environments to draw from, in a fixed order (loaded once; the same options as tasks()). */
   environments(options: SuiteLoadOptions): Promise<string[]>;
   /** The task of `environment` at `difficulty` (0 the easiest), its problem made from `seed`. Call after environments(). */
-  task(environment: string, difficulty: number, seed: number): SuiteTask;
+  task(request: CurriculumTaskRequest): SuiteTask;
+}
+
+export interface CurriculumTaskRequest {
+  environment: string;
+  difficulty: number;
+  seed: number;
+  /** The round it is played in: the task's program id is unique per round and environment. */
+  round: number;
 }
 
 export interface Suite {
