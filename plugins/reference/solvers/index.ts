@@ -8,6 +8,7 @@ import { modularEquationSolver } from './modular-equation.js';
 import { sequenceCompletionSolver } from './sequence-completion.js';
 import { subsetSumSolver } from './subset-sum.js';
 import { towerOfHanoiSolver } from './tower-of-hanoi.js';
+import { RLVE_SOLVERS } from './rlve.js';
 
 export const SOLVERS: readonly Solver[] = [
   modularEquationSolver,
@@ -18,9 +19,10 @@ export const SOLVERS: readonly Solver[] = [
   gridKeysDoorsSolver,
   towerOfHanoiSolver,
   mastermindSolver,
+  ...RLVE_SOLVERS,
 ];
 
 /** The solver whose family title the observation carries, if any. */
 export function solverFor(observation: string): Solver | undefined {
-  return SOLVERS.find((solver) => observation.includes(solver.title));
+  return SOLVERS.find((solver) => (solver.matches ? solver.matches(observation) : observation.includes(solver.title)));
 }
