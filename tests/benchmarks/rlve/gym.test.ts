@@ -186,4 +186,13 @@ test('a damaged cached copy is refused with the way out; offline, a missing one 
   }
 });
 
+test('a copy the jail could not read is refused with the fix (the jail runs programs as uid 65534)', async () => {
+  if (process.getuid?.() !== 0) return; // only a root host starts the jail as another user
+  const closed = path.join(cache, 'closed');
+  mkdirSync(closed, { mode: 0o700 });
+  const error = await rejection(() => loadGym({ dataDir: shared, offline: true, extractDir: closed }));
+  assert.instance(error, UsageError);
+  assert.match(error.message, /which the Python sandbox cannot read: .* is not searchable by other users \(mode 700\).*uid 65534.*set TMPDIR/);
+});
+
 test.run();
