@@ -106,6 +106,10 @@ export { plateau, spadeDesignerReward, learnabilityReward, uncertaintyReward, de
 export type { DesignerRewardName, PlateauOptions, SpadeRewardInput } from './core/rewards.js';
 /** Metrics: pass@k and pass^k, the Vendi score, the Wilson interval (and its exact quantile), distinct-n. */
 export { passAtK, passHatK, vendiScore, wilsonInterval, Z_95, distinctN } from './core/metrics/index.js';
+/** RLVE's adaptive difficulty: a sliding window of difficulties per environment (what curriculum pools such as rlve-adaptive are played with). */
+export { SlidingWindow } from './core/curriculum/sliding-window.js';
+/** The sliding window's settings (tauAcc, tauNum, width, maxDifficulty) and one environment's window. */
+export type { SlidingWindowSettings, DifficultyWindow } from './core/curriculum/sliding-window.js';
 /** The validation gate on one program in a sandbox. */
 export { validateEnvironment } from './core/gate.js';
 /** One episode: an agent plays a loaded environment. */

@@ -109,6 +109,27 @@ export const BUILTINS: readonly BuiltinEntry[] = [
     description: 'spade-pool:PATH, a folder of .py files or a JSONL of SPADE-format Python environments, as a static suite.',
     create: async (argument, options) => (await import('../benchmarks/spade-pool.js')).createSpadePoolSuite(argument ?? '', options),
   }),
+  builtin({
+    kind: 'suite',
+    id: 'rlve',
+    description: "RLVE's 400 verifiable environments: tasks (environment, difficulty, seed) made and scored by RLVE's own code in the Python sandbox (suiteOptions.rlve: environments, difficulties, seedsPerLevel); rlve:FILE, an RLVE evaluation file.",
+    create: async (argument, options) => {
+      if (argument) return (await import('../benchmarks/rlve/file-suite.js')).createRlveFileSuite(argument, options);
+      return (await import('../benchmarks/rlve/suite.js')).createRlveSuite(options);
+    },
+  }),
+  builtin({
+    kind: 'suite',
+    id: 'rlve-heldout',
+    description: "RLVE's held-out test set: 2,500 tasks of 50 environments, prompts as given, scored by RLVE's code (downloaded once, cached).",
+    create: async (_argument, options) => (await import('../benchmarks/rlve/file-suite.js')).createRlveHeldoutSuite(options),
+  }),
+  builtin({
+    kind: 'suite',
+    id: 'rlve-adaptive',
+    description: "RLVE's adaptive difficulty, the fixed-pool baseline of SPADE's paper: RLVE environments (official16 by default) played in rounds beside self-play, each one's difficulty from a sliding window that moves up as the agent wins (curriculum.* in the config).",
+    create: async (_argument, options) => (await import('../benchmarks/rlve/adaptive.js')).createRlveAdaptiveSuite(options),
+  }),
   ...(['jsonl', 'parquet', 'hf'] as const).map((kind) =>
     builtin({
       kind: 'suite',

@@ -12,9 +12,12 @@ import { deriveSeed } from './random.js';
 import { yieldToEventLoop } from './concurrency.js';
 import { gameTypeOf } from './game-type.js';
 
-/** Sandboxes by language, created on first use (Pyodide starts only when Python appears). */
+/**
+ * Sandboxes by language, created on first use (Pyodide starts only when Python appears); a
+ * Python program with folders for its Python path gets a sandbox made with them.
+ */
 export interface SandboxSet {
-  get(language: Language): Promise<Sandbox>;
+  get(language: Language, pythonPath?: readonly string[]): Promise<Sandbox>;
   close(): Promise<void>;
 }
 
@@ -90,7 +93,7 @@ const COLLATERAL_TRIES = 4;
 const isCollateral = (error: unknown): error is SandboxError => error instanceof SandboxError && error.collateral;
 
 export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed: number, ctx: EvaluationContext): Promise<Evaluation> {
-  const sandbox = await ctx.sandboxes.get(program.language);
+  const sandbox = await ctx.sandboxes.get(program.language, program.pythonPath);
   let verdict = ctx.prior?.verdict(ctx.suite, program.id);
   // The environment the gate loaded is played on, rather than loaded a second time.
   let kept: LoadedEnvironment | undefined;

@@ -193,6 +193,18 @@ export const RUN_OPTIONS = {
       describe: 'Provider id of an LLM reviewer after the gate ("accept unless a clear fatal bug"); its verdicts are recorded apart',
     }),
   }),
+  curriculum: section('Adaptive difficulty of curriculum pools such as rlve-adaptive (config file only)', {
+    rounds: optional({ schema: posInt, shown: 'selfplay.rounds', describe: 'Rounds of a curriculum pool, played after self-play\'s' }),
+    environmentsPerRound: optional({ schema: posInt, shown: 'selfplay.envsPerRound', describe: 'Environments drawn (uniformly, without replacement) each round; SPADE\'s RLVE runs draw 16' }),
+    attempts: optional({ schema: posInt, shown: 'selfplay.attempts', describe: 'Episodes of each round\'s problem per environment; SPADE\'s RLVE runs play 16' }),
+    tauAcc: fallback({
+      schema: check<number>((v) => typeof v === 'number' && v > 0 && v <= 1, 'a number in (0, 1]'), fallback: 0.9,
+      describe: 'Success rate at the top of an environment\'s difficulty window that moves the window up (SPADE\'s runs)',
+    }),
+    tauNum: fallback({ schema: posInt, fallback: 128, describe: 'Attempts at the top of the window before that check (SPADE\'s runs)' }),
+    width: fallback({ schema: posInt, fallback: 4, describe: 'Most difficulties in a window: low = max(low, high - width + 1) (SPADE\'s runs)' }),
+    maxDifficulty: fallback({ schema: nonNegInt, fallback: 20, describe: 'The highest difficulty a window reaches (SPADE\'s runs)' }),
+  }),
   limit: optional({ schema: posInt, flag: 'limit', arg: 'N', parse: 'number', shown: 'all', describe: 'At most N tasks per static suite' }),
   dataDir: fallback({ schema: str, flag: 'data-dir', arg: 'DIR', fallback: defaultDataDir(), shown: '`~/.cache/spade-bench`', describe: 'Dataset cache folder' }),
   skipBad: optional({ schema: bool, flag: 'skip-bad', shown: 'off', describe: 'Skip malformed dataset lines and report how many, instead of stopping at the first' }),

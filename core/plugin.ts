@@ -37,7 +37,8 @@ export interface SandboxPlugin {
   description: string;
   /** The languages its sandboxes run; a config naming it for another language is refused before the run starts. */
   languages?: readonly Language[];
-  create(options: { limits?: Partial<SandboxLimits>; workers?: number }): Sandbox | Promise<Sandbox>;
+  /** `pythonPath`: host folders to put read-only on the Python path (a sandbox that cannot, refuses with a UsageError). */
+  create(options: { limits?: Partial<SandboxLimits>; workers?: number; pythonPath?: readonly string[] }): Sandbox | Promise<Sandbox>;
   /** Why this sandbox cannot run on this machine, naming the fix; undefined when it can. */
   unavailable?(): string | undefined | Promise<string | undefined>;
 }

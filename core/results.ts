@@ -107,6 +107,15 @@ export interface HorizonBucket {
   interval: [number, number];
 }
 
+/** Success at one difficulty level, on the pool's own scale (the reference designer's 1-10, RLVE's 0 up). */
+export interface DifficultyBucket {
+  difficulty: number;
+  /** Decided (won or lost) episodes of environments at this difficulty. */
+  episodes: number;
+  successRate: number;
+  interval: [number, number];
+}
+
 export interface SuccessMetrics {
   episodes: number;
   won: number;
@@ -120,6 +129,8 @@ export interface SuccessMetrics {
   successAtT?: { turns: number; successRate: number; interval: [number, number] }[];
   /** pass@k and pass^k over environments with at least k decided attempts (bootstrap intervals). */
   passAtK?: PassAtKPoint[];
+  /** Success by the difficulty of the environment played, ascending (pools whose environments have one). */
+  byDifficulty?: DifficultyBucket[];
 }
 
 export interface PassAtKPoint {
@@ -169,6 +180,11 @@ export interface RoundSummary {
   designerReward: number;
   /** Vendi score (q = 1) of the round's accepted task texts. */
   diversity?: number;
+  /**
+   * A curriculum pool's difficulty windows [low, high] after the round, over its environments:
+   * their mean low and high, the highest high, and how many windows moved up this round.
+   */
+  window?: { meanLow: number; meanHigh: number; maxHigh: number; promotions: number };
 }
 
 export interface EnvironmentSummary {
@@ -215,7 +231,8 @@ export interface ReviewRecord {
 
 export interface SuiteResult {
   id: string;
-  kind: 'selfplay' | 'static';
+  /** `selfplay`: the designer's pool; `curriculum`: a fixed pool whose difficulty adapts round by round (rlve-adaptive); `static`: fixed tasks. */
+  kind: 'selfplay' | 'curriculum' | 'static';
   metrics: {
     validity: ValidityMetrics;
     diversity: DiversityMetrics;
@@ -230,7 +247,9 @@ export interface SuiteResult {
   };
   /** Malformed dataset records skipped with --skip-bad (absent when none). */
   skippedRecords?: number;
-  /** Self-play only: one entry per round. */
+  /** Tasks left out because they cannot run here (a package the Python sandbox lacks), by reason (absent when none). */
+  skippedTasks?: Record<string, number>;
+  /** Self-play and curriculum pools: one entry per round. */
   rounds: RoundSummary[];
   environments: EnvironmentSummary[];
 }

@@ -3,17 +3,17 @@
  * does the bookkeeping every suite shares (progress, journal, usage, latencies, metrics), and
  * a plan says what is particular to the suite (self-play's rounds, a static suite's tasks).
  */
-import type { Suite, SuiteTask } from './types.js';
+import type { Suite, SuiteLoadOptions, SuiteTask } from './types.js';
 import type { EnvironmentSummary, RoundSummary, SuiteResult, UsageMetrics } from './results.js';
 import type { SpadeConfig } from './config.js';
-import type { Evaluation, EvaluationContext, Evaluator } from './evaluate.js';
+import type { Evaluation, EvaluationContext, Evaluator, SandboxSet } from './evaluate.js';
 import type { Journal } from './journal.js';
 import type { PriorWork } from './resume.js';
 import type { ProgressEvent, RunSetup } from './run.js';
 import { runSelfPlay } from './selfplay.js';
 import { mapLimit } from './concurrency.js';
 import { usageBetween } from './providers/stats.js';
-import { diversityMetrics, gameTypeMetrics, successMetrics, throughputMetrics, validityMetrics } from './metrics/index.js';
+import { diversityMetrics, gameTypeMetrics, successByDifficulty, successMetrics, throughputMetrics, validityMetrics } from './metrics/index.js';
 import { gameTypeOf } from './game-type.js';
 
 /** The id of the self-play pool among a run's suites. */
@@ -33,20 +33,23 @@ export function suiteResult(
   const accepted = evaluations.filter((e) => e.verdict.verdict !== 'invalid');
   const tasks = accepted.map((e) => e.verdict.firstObservation ?? '').filter((t) => t !== '');
   const environments: EnvironmentSummary[] = evaluations.map((e) => e.summary);
+  const success = successMetrics(episodes.filter((e) => !e.withHint));
+  const byDifficulty = successByDifficulty(evaluations.map((e) => ({ difficulty: e.summary.difficulty, episodes: e.episodes })));
+  if (byDifficulty.length) success.byDifficulty = byDifficulty;
   return {
     id,
     kind,
     metrics: {
       validity: validityMetrics(evaluations.map((e) => e.verdict)),
       diversity: diversityMetrics(tasks, accepted.map((e) => ({ source: e.program.source, language: e.program.language }))),
-      throughput: throughputMetrics(episodes, wallSec, kind === 'selfplay' ? evaluations.length : undefined, {
+      throughput: throughputMetrics(episodes, wallSec, kind === 'static' ? undefined : evaluations.length, {
         valid: accepted.length,
         tokens: usage.inputTokens + usage.outputTokens,
         providerCallMs,
         sandboxCallMs: evaluations.flatMap((e) => e.sandboxCallMs ?? []),
       }),
       // Success is measured without the hint, the way the agent meets the task.
-      success: successMetrics(episodes.filter((e) => !e.withHint)),
+      success,
       byGameType: gameTypeMetrics(evaluations.map((e) => ({
         gameType: e.summary.gameType ?? gameTypeOf(e.program, { horizon: e.summary.horizon }),
         verdict: e.verdict.verdict,
@@ -69,6 +72,8 @@ export interface SuitePlan {
   play(context: Omit<EvaluationContext, 'round' | 'withHint'>, record: (e: Evaluation) => void): Promise<{ evaluations: Evaluation[]; rounds: RoundSummary[] }>;
   /** Malformed records the suite skipped (`--skip-bad`). */
   skipped?(): number;
+  /** Tasks the suite left out because they cannot run here, by reason. */
+  skippedTasks?(): Record<string, number>;
 }
 
 /** What every suite of a run shares: its journal, its progress, the clocks of its providers. */
@@ -104,6 +109,8 @@ export async function runSuite(plan: SuitePlan, books: RunBooks): Promise<SuiteR
   const result = suiteResult(suite, plan.kind, evaluations, wallSec, rounds, usageBetween(usageBefore, books.usage()), books.latencySince(mark));
   const skipped = plan.skipped?.() ?? 0;
   if (skipped) result.skippedRecords = skipped;
+  const left = plan.skippedTasks?.() ?? {};
+  if (Object.keys(left).length) result.skippedTasks = { ...left };
   books.journal.append({ type: 'suite-end', suite, wallSec });
   books.journal.checkpoint();
   books.emit({ type: 'suite-end', suite, result });
@@ -147,17 +154,31 @@ export function selfPlayPlan(setup: RunSetup, journal: Journal, emit: (event: Pr
   };
 }
 
+/** What a suite is told when it loads: the run's limit and data folder, and the Python sandbox's packages. */
+export async function suiteLoadOptions(suite: Suite, config: SpadeConfig, sandboxes?: SandboxSet): Promise<SuiteLoadOptions> {
+  const options: SuiteLoadOptions = { limit: config.limit, dataDir: config.dataDir };
+  if (suite.language === 'python' && sandboxes) options.pythonPackages = (await sandboxes.get('python')).packages ?? [];
+  return options;
+}
+
+/** The notice of what a suite left out: malformed records (--skip-bad), tasks that cannot run here. */
+export function skippedNotice(suite: Suite): string | undefined {
+  const notices: string[] = [];
+  if (suite.skipped) notices.push(`skipped ${suite.skipped} malformed record(s) (--skip-bad); first: ${suite.firstProblem}`);
+  const left = Object.entries(suite.skippedTasks ?? {});
+  if (left.length) notices.push(`left out ${left.map(([reason, n]) => `${n} task(s): ${reason}`).join('; ')}`);
+  return notices.length ? `${suite.id}: ${notices.join('; ')}` : undefined;
+}
+
 /** A static suite: its tasks, each gated and played without the hint, `concurrency` at once. */
-export function staticPlan(suite: Suite, config: SpadeConfig, evaluate: Evaluator): SuitePlan {
+export function staticPlan(suite: Suite, config: SpadeConfig, evaluate: Evaluator, sandboxes?: SandboxSet): SuitePlan {
   let tasks: SuiteTask[] = [];
   return {
     id: suite.id,
     kind: 'static',
     async start() {
-      tasks = await suite.tasks({ limit: config.limit, dataDir: config.dataDir });
-      const skipped = suite.skipped ?? 0;
-      const notice = skipped ? `${suite.id}: skipped ${skipped} malformed record(s) (--skip-bad); first: ${suite.firstProblem}` : undefined;
-      return { environments: tasks.length, episodes: tasks.length * config.selfplay.attempts, notice };
+      tasks = await suite.tasks(await suiteLoadOptions(suite, config, sandboxes));
+      return { environments: tasks.length, episodes: tasks.length * config.selfplay.attempts, notice: skippedNotice(suite) };
     },
     async play(base, record) {
       // A suite may need more than the run's limits (HumanEval's slowest canonical solution).
@@ -175,6 +196,7 @@ export function staticPlan(suite: Suite, config: SpadeConfig, evaluate: Evaluato
       return { evaluations: evaluations.filter((e): e is Evaluation => e !== undefined), rounds: [] };
     },
     skipped: () => suite.skipped ?? 0,
+    skippedTasks: () => ({ ...suite.skippedTasks }),
   };
 }
 

@@ -3,7 +3,7 @@
  * sandbox, journaled as it goes, summed up into `results.json` and `report.html`.
  */
 import path from 'node:path';
-import type { Agent, Designer, Suite } from './types.js';
+import type { Agent, CurriculumPool, Designer, Suite } from './types.js';
 import type { GateVerdict, RoundSummary, RunInfo, RunResults, SuiteResult, UsageMetrics } from './results.js';
 import { SCHEMA_VERSION } from './results.js';
 import type { SpadeConfig } from './config.js';
@@ -16,12 +16,13 @@ import { writeFileAtomic } from './fs.js';
 import { RunStoppedError, UsageError } from './errors.js';
 import { addEqualSizeDiversity } from './metrics/index.js';
 import { runSuite, selfPlayPlan, staticPlan, type RunBooks } from './run-suite.js';
+import { curriculumPlan } from './curriculum/rounds.js';
 
 export { SELFPLAY_SUITE, suiteResult } from './run-suite.js';
 
 /** What the run reports as it goes (the CLI draws it). */
 export type ProgressEvent =
-  | { type: 'suite-start'; suite: string; kind: 'selfplay' | 'static'; environments: number; episodes: number }
+  | { type: 'suite-start'; suite: string; kind: SuiteResult['kind']; environments: number; episodes: number }
   | { type: 'designed'; suite: string; round: number; count: number }
   | { type: 'environment'; suite: string; verdict: GateVerdict['verdict'] }
   | { type: 'episode'; suite: string }
@@ -144,12 +145,17 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
       },
     }),
   };
-  const plans = [...(setup.selfplay ? [selfPlayPlan(setup, journal, emit, evaluate)] : []), ...setup.suites.map((suite) => staticPlan(suite, config, evaluate))];
+  const plans = [
+    ...(setup.selfplay ? [selfPlayPlan(setup, journal, emit, evaluate)] : []),
+    ...setup.suites.map((suite) =>
+      suite.curriculum ? curriculumPlan(suite as Suite & { curriculum: CurriculumPool }, config, evaluate, journal, emit, setup.sandboxes) : staticPlan(suite, config, evaluate, setup.sandboxes),
+    ),
+  ];
 
   try {
     for (const plan of plans) {
-      // A stopping run starts no further static suite (nor loads its dataset).
-      if (plan.kind === 'static' && signal.aborted) break;
+      // A stopping run starts no further static suite or curriculum pool (nor loads its dataset).
+      if (plan.kind !== 'selfplay' && signal.aborted) break;
       results.suites.push(await runSuite(plan, books));
     }
     info.complete = !signal.aborted;

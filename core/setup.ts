@@ -79,20 +79,23 @@ export async function chooseSandbox(registry: PluginRegistry, config: { sandbox?
  * Each language's sandbox is the one chooseSandbox gives, created on first use: a run with no
  * Python program never starts an interpreter. `workers` is how many processes a sandbox that has
  * them (pyodide, cpython) may start: one per core by default, fewer where several sets share the
- * cores (worker threads, queue workers).
+ * cores (worker threads, queue workers). Programs that bring folders for the Python path (a
+ * suite's packages) get a sandbox of their own, made with those folders.
  */
 export function createSandboxSet(registry: PluginRegistry, config: SpadeConfig, workers = availableParallelism()): SandboxSet {
-  const made = new Map<Language, Promise<Sandbox>>();
-  const create = async (language: Language): Promise<Sandbox> => {
+  const made = new Map<string, Promise<Sandbox>>();
+  const create = async (language: Language, pythonPath: readonly string[]): Promise<Sandbox> => {
     const { id } = await chooseSandbox(registry, config, language);
-    return (await sandboxPlugin(registry, id, language)).create({ limits: config.limits, workers: Math.max(1, Math.floor(workers)) });
+    const options = { limits: config.limits, workers: Math.max(1, Math.floor(workers)), ...(pythonPath.length ? { pythonPath } : {}) };
+    return (await sandboxPlugin(registry, id, language)).create(options);
   };
   return {
-    get(language) {
-      let sandbox = made.get(language);
+    get(language, pythonPath = []) {
+      const key = [language, ...pythonPath].join('\0');
+      let sandbox = made.get(key);
       if (!sandbox) {
-        sandbox = create(language);
-        made.set(language, sandbox);
+        sandbox = create(language, pythonPath);
+        made.set(key, sandbox);
       }
       return sandbox;
     },

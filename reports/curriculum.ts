@@ -1,17 +1,23 @@
 /**
- * Per-round curriculum charts of the self-play pools: solve rate (with and without the hint),
- * difficulty, validity, diversity and designer reward, one line per run, and the solve rate
- * of each game type per round (its legend says how many of each type were designed).
+ * Per-round charts of the curricula, side by side: SPADE's self-play pools (the designer moves
+ * the difficulty) and curriculum pools such as rlve-adaptive (RLVE's sliding window moves it):
+ * solve rate (self-play with and without the hint), difficulty (and a window's top), validity,
+ * diversity, self-play's designer reward, and the solve rate of each game type per round (its
+ * legend says how many of each type were designed); one line per pool of each run.
  */
-import type { RunResults } from '../core/results.js';
+import type { RunResults, SuiteResult } from '../core/results.js';
 import { GAME_TYPES } from '../core/game-type.js';
 import { gameTypeOfSummary } from './game-types.js';
 import { equalSizeDiversity } from '../core/metrics/index.js';
+import { escapeHtml } from './escape.js';
 import { lineChart, type PointRow } from './chart-specs.js';
 import { renderChart } from './charts.js';
 
 /** Rounds compared at one size: resamples per round when measuring here (the mean is plotted). */
 const ROUND_REPLICATES = 10;
+
+/** Pools played in rounds: self-play, and curriculum pools. */
+const inRounds = (suite: SuiteResult): boolean => (suite.kind === 'selfplay' || suite.kind === 'curriculum') && suite.rounds.length > 0;
 
 /**
  * Diversity of each round: from the results when recorded, else the Vendi score of the round's
@@ -41,39 +47,57 @@ export async function curriculumSection(runs: readonly RunResults[], names: read
   const validity: PointRow[] = [];
   const diversity: PointRow[] = [];
   const reward: PointRow[] = [];
+  const windows: string[] = [];
   runs.forEach((results, i) => {
     results.suites.forEach((suite, s) => {
-      if (suite.kind !== 'selfplay' || suite.rounds.length === 0) return;
-      const series = runs.length > 1 || results.suites.filter((x) => x.kind === 'selfplay').length > 1 ? `${names[i]} · ${suite.id}` : suite.id;
+      if (!inRounds(suite)) return;
+      const series = runs.length > 1 ? `${names[i]} · ${suite.id}` : suite.id;
       const vendi = roundDiversity(results, s);
+      const selfplay = suite.kind === 'selfplay';
       const designed = new Map(GAME_TYPES.map((type) => [type, suite.environments.filter((env) => gameTypeOfSummary(env) === type).length]));
       for (const round of suite.rounds) {
         for (const type of GAME_TYPES) {
           const rated = suite.environments.filter((env) => env.round === round.round && env.solveRate !== undefined && gameTypeOfSummary(env) === type);
           if (rated.length > 0) byType.push({ series: `${series} · ${type} (${designed.get(type)} designed)`, x: round.round, value: rated.reduce((sum, env) => sum + env.solveRate!, 0) / rated.length });
         }
-        solve.push({ series: `${series} · no hint`, x: round.round, value: round.solveRate });
-        solve.push({ series: `${series} · with hint`, x: round.round, value: round.hintSolveRate });
-        difficulty.push({ series, x: round.round, value: round.meanDifficulty });
+        solve.push({ series: selfplay ? `${series} · no hint` : series, x: round.round, value: round.solveRate });
+        if (selfplay) solve.push({ series: `${series} · with hint`, x: round.round, value: round.hintSolveRate });
+        difficulty.push({ series: `${series} · played`, x: round.round, value: round.meanDifficulty });
+        if (round.window) difficulty.push({ series: `${series} · window top`, x: round.round, value: round.window.meanHigh });
         validity.push({ series, x: round.round, value: round.proposed === 0 ? 0 : round.valid / round.proposed });
         diversity.push({ series, x: round.round, value: vendi.get(round.round) ?? 0 });
-        reward.push({ series, x: round.round, value: round.designerReward });
+        if (selfplay) reward.push({ series, x: round.round, value: round.designerReward });
+      }
+      if (!selfplay) {
+        const rows = suite.rounds.map((round) => `<tr><td>${round.round + 1}</td><td>${round.valid} / ${round.proposed}</td><td>${(round.solveRate * 100).toFixed(1)}%</td><td>${round.meanDifficulty.toFixed(2)}</td><td>${round.window ? `${round.window.meanLow.toFixed(2)}–${round.window.meanHigh.toFixed(2)}` : '–'}</td><td>${round.window?.maxHigh ?? '–'}</td><td>${round.window?.promotions ?? '–'}</td></tr>`);
+        windows.push(`<h3>${escapeHtml(runs.length > 1 ? `${names[i]} · ${suite.id}` : suite.id)}: difficulty windows by round</h3>
+<div class="table-wrap"><table><thead><tr><th>round</th><th>valid / proposed</th><th>solve rate</th><th>mean difficulty played</th><th>mean window [low–high]</th><th>highest top</th><th>windows moved up</th></tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table></div>`);
       }
     });
   });
-  if (solve.length === 0) return `<section id="curriculum"><h2>Self-play curriculum</h2><p class="muted">No self-play rounds in these runs.</p></section>`;
+  if (solve.length === 0) return `<section id="curriculum"><h2>Curricula, round by round</h2><p class="muted">No self-play or curriculum rounds in these runs.</p></section>`;
   const options = { integerX: true };
   const charts = await Promise.all([
     renderChart(lineChart(solve, 'round', 'solve rate', { ...options, asPercent: true }), 'Solve rate per round'),
-    renderChart(lineChart(difficulty, 'round', 'mean difficulty (1–10)', options), 'Difficulty per round'),
+    renderChart(lineChart(difficulty, 'round', 'mean difficulty (each pool\u2019s scale)', options), 'Difficulty per round'),
     renderChart(lineChart(validity, 'round', 'valid share', { ...options, asPercent: true }), 'Validity per round'),
     renderChart(lineChart(diversity, 'round', 'Vendi score of the round', options), 'Diversity per round'),
-    renderChart(lineChart(reward, 'round', 'mean designer reward', options), 'Designer reward per round'),
+    ...(reward.length ? [renderChart(lineChart(reward, 'round', 'mean designer reward', options), 'Designer reward per round')] : []),
     renderChart(lineChart(byType, 'round', 'mean solve rate', { ...options, asPercent: true }), 'Solve rate per round by game type'),
   ]);
-  const titles = ['Solve rate (agent, with and without the hint)', 'Difficulty of valid environments', 'Validity (proven share of proposed)', 'Diversity (Vendi of the round’s tasks, at equal size)', 'Designer reward',
-    'Solve rate by game type (mean over the round’s played environments, no hint)'];
-  return `<section id="curriculum"><h2>Self-play curriculum, round by round</h2>
+  const titles = [
+    'Solve rate (self-play with and without the hint)',
+    'Difficulty: played, and a curriculum window\u2019s mean top',
+    'Validity (proven share of proposed)',
+    'Diversity (Vendi of the round\u2019s tasks, at equal size)',
+    ...(reward.length ? ['Designer reward (self-play)'] : []),
+    'Solve rate by game type (mean over the round\u2019s played environments, no hint)',
+  ];
+  return `<section id="curriculum"><h2>Curricula, round by round: self-play beside adaptive difficulty</h2>
+<p class="muted">Self-play's designer moves its difficulty toward the band where the agent wins 40–60% of the time; a curriculum pool (such as rlve-adaptive, RLVE's sliding window) moves each environment's window [low, high] up once the agent wins often enough at its top. Difficulty is on each pool's own scale (the reference designer's 1–10, RLVE's 0 and up).</p>
 <div class="charts">${charts.map((svg, i) => `<figure><figcaption>${titles[i]}</figcaption>${svg}</figure>`).join('\n')}</div>
+${windows.join('\n')}
 </section>`;
 }

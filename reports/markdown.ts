@@ -29,7 +29,7 @@ export function renderMarkdownReport(runs: readonly RunResults[]): string {
     for (const suite of results.suites) {
       const m = suite.metrics;
       lines.push(
-        `| ${cell(suite.id)} | ${suite.kind === 'selfplay' ? 'self-play' : 'static'} | ${percent(m.validity.rate)} (${percentInterval(m.validity.interval)}) | ${number(m.diversity.vendi)} | ${number(m.diversity.vendiPerN)} | ${number(m.diversity.distinct2)} | ${number(m.throughput.stepsPerSec)} | ${percent(m.success.successRate)} (${percentInterval(m.success.interval)}) | ${m.success.won}/${m.success.lost}/${m.success.errored} |`,
+        `| ${cell(suite.id)} | ${suite.kind === 'selfplay' ? 'self-play' : suite.kind} | ${percent(m.validity.rate)} (${percentInterval(m.validity.interval)}) | ${number(m.diversity.vendi)} | ${number(m.diversity.vendiPerN)} | ${number(m.diversity.distinct2)} | ${number(m.throughput.stepsPerSec)} | ${percent(m.success.successRate)} (${percentInterval(m.success.interval)}) | ${m.success.won}/${m.success.lost}/${m.success.errored} |`,
       );
     }
     lines.push('');

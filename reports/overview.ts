@@ -18,6 +18,19 @@ export interface PoolRow {
   equalSize?: EqualSizeDiversity;
 }
 
+/** Self-play first, then curriculum pools, then static suites (each kept in run order). */
+const KIND_ORDER: Record<SuiteResult['kind'], number> = { selfplay: 0, curriculum: 1, static: 2 };
+export const KIND_LABEL: Record<SuiteResult['kind'], string> = { selfplay: 'self-play', curriculum: 'curriculum', static: 'static' };
+
+/** RLVE's pool of environments (`rlve`), the diversity yardstick when a report has it. */
+const YARDSTICK = 'rlve';
+
+/** Distinct environment families of the pool's accepted environments (RLVE: its environments; self-play: the designer's families). */
+const families = (suite: SuiteResult): number | undefined => {
+  const named = suite.environments.filter((e) => e.verdict !== 'invalid' && e.family !== undefined).map((e) => e.family);
+  return named.length ? new Set(named).size : undefined;
+};
+
 /**
  * The pools of all runs, self-play first within each run. Equal-size diversity comes from the
  * results when every pool has it at one size; otherwise it is measured here, all pools together.
@@ -25,7 +38,7 @@ export interface PoolRow {
 export function poolRows(runs: readonly RunResults[], names: readonly string[]): PoolRow[] {
   const rows = runs.flatMap((results, i) =>
     [...results.suites]
-      .sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'selfplay' ? -1 : 1))
+      .sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind])
       .map((suite): PoolRow => ({ run: names[i]!, suite, equalSize: suite.metrics.diversity.equalSize })),
   );
   const sizes = new Set(rows.map((row) => row.equalSize?.size));
@@ -43,7 +56,7 @@ export function poolRows(runs: readonly RunResults[], names: readonly string[]):
 }
 
 const poolCell = (row: PoolRow, multipleRuns: boolean) =>
-  `<td><strong>${escapeHtml(row.suite.id)}</strong> <small>${row.suite.kind === 'selfplay' ? 'self-play' : 'static'}</small>${
+  `<td><strong>${escapeHtml(row.suite.id)}</strong> <small>${KIND_LABEL[row.suite.kind]}</small>${
     multipleRuns ? `<br><small>${escapeHtml(row.run)}</small>` : ''
   }</td>`;
 
@@ -62,6 +75,9 @@ export async function overviewSection(rows: PoolRow[], multipleRuns: boolean): P
       return [{ group: row.suite.id, series: row.run, value: v, ...(ci && { lo: ci[0], hi: ci[1] }) }];
     });
   const size = rows.find((row) => row.equalSize)?.equalSize?.size;
+  // Each run's pools are compared with that run's own RLVE pool.
+  const yardsticks = new Map(rows.filter((row) => row.suite.id === YARDSTICK && row.equalSize).map((row) => [row.run, row]));
+  const yardstick = yardsticks.size > 0;
   const [byType, ...charts] = await Promise.all([
     gameTypeSection(rows, multipleRuns),
     renderChart(barChart(bar((r) => r.suite.metrics.validity.rate, (r) => r.suite.metrics.validity.interval), 'valid (proven) share', true), 'Verifier validity by pool'),
@@ -84,20 +100,25 @@ ${figure('Throughput', charts[2]!, 'Environment steps per second of wall time.')
 ${figure('Long-horizon success', charts[3]!, 'Episodes won without the hint, of episodes decided (errored ones counted apart); whiskers: Wilson 95% interval.')}
 </div>
 <h3>Verifier validity</h3>
-${table(['valid (proven)', '95% interval', 'valid / proposed', 'unproven', 'rejected by reason'], rows, (row) => {
+${table(['valid (proven)', '95% interval', 'valid / proposed', 'unproven', 'rejected by reason', 'left out (cannot run here)'], rows, (row) => {
   const m = v(row).validity;
   const reasons = Object.entries(m.reasons).sort((a, b) => b[1] - a[1]).map(([reason, count]) => `${escapeHtml(reason)} ${count}`).join(', ');
-  return [percent(m.rate), percentInterval(m.interval), `${m.valid} / ${m.proposed}`, String(m.unproven), reasons || '–'];
+  const left = Object.entries(row.suite.skippedTasks ?? {}).map(([reason, count]) => `${count}: ${escapeHtml(reason)}`).join('; ');
+  return [percent(m.rate), percentInterval(m.interval), `${m.valid} / ${m.proposed}`, String(m.unproven), reasons || '–', left || '–'];
 }, multipleRuns)}
 <h3>Goal diversity</h3>
-${table(['n', 'Vendi (text)', 'Vendi / n', `Vendi at n = ${size ?? '?'}`, 'Vendi (structure)', 'distinct-1', 'distinct-2', 'NCD'], rows, (row) => {
+${table(['n', 'families', 'Vendi (text)', 'Vendi / n', `Vendi at n = ${size ?? '?'}`, ...(yardstick ? [`of ${YARDSTICK}'s at n = ${size}`] : []), 'Vendi (structure)', 'distinct-1', 'distinct-2', 'NCD'], rows, (row) => {
   const m = v(row).diversity;
+  const reference = yardsticks.get(row.run)?.equalSize;
+  const relative = reference && row.equalSize ? percent(row.equalSize.vendi.mean / reference.vendi.mean) : '–';
   return [
-    String(m.n), number(m.vendi) + (m.approximate ? ' <small>≈</small>' : ''), number(m.vendiPerN),
+    String(m.n), number(families(row.suite)), number(m.vendi) + (m.approximate ? ' <small>≈</small>' : ''), number(m.vendiPerN),
     row.equalSize ? `${number(row.equalSize.vendi.mean)} <small>${numberInterval(row.equalSize.vendi.interval)}</small>` : '–',
+    ...(yardstick ? [relative] : []),
     number(m.structureVendi), number(m.distinct1), number(m.distinct2), number(m.ncd),
   ];
 }, multipleRuns)}
+<p class="muted">The yardstick of diversity is RLVE's pool of 400 hand-written environments${yardstick ? `: the column "of ${YARDSTICK}'s" is each pool's Vendi at n = ${size} as a share of that of the ${YARDSTICK} pool of the same run` : ` (run the ${YARDSTICK} suite beside the others to compare each pool with it)`}; families counts the distinct environment families (RLVE environments, designer families) of a pool's accepted environments.</p>
 <p class="muted">Vendi: exp of the Shannon entropy of the eigenvalues of K/n, K the cosine similarity of word 1–2-gram counts of the task texts (structure: of AST node-type 1–3-grams of the programs). ≈ marks a hashed-feature approximation (pools over 400 items with over 400 features). NCD: mean pairwise normalised compression distance (zlib) of the task texts.</p>
 <h3>Throughput</h3>
 ${table(['episodes / s', 'steps / s', 'environments / s', 'valid / s', 'tokens / s', 'provider call p50 / p95', 'sandbox call p50 / p95', 'wall time'], rows, (row) => {

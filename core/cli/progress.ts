@@ -58,7 +58,7 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, tty 
           totalEnvironments = event.environments;
           totalEpisodes = event.episodes;
           started = performance.now();
-          if (!tty) log(`${event.suite}: ${event.kind === 'selfplay' ? 'self-play' : 'static suite'}, ${event.environments} environments`);
+          if (!tty) log(`${event.suite}: ${event.kind === 'selfplay' ? 'self-play' : event.kind === 'curriculum' ? 'curriculum pool' : 'static suite'}, ${event.environments} environments`);
           break;
         case 'designed':
           round = ` round ${event.round + 1}`;
@@ -71,6 +71,10 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, tty 
           break;
         case 'round': {
           const s = event.summary;
+          if (s.window) {
+            log(`${event.suite} round ${s.round + 1}/${event.rounds}: ${s.valid}/${s.proposed} valid, solve rate ${pct(s.solveRate)}, mean difficulty ${s.meanDifficulty.toFixed(2)}, windows up to ${s.window.maxHigh} (mean top ${s.window.meanHigh.toFixed(2)}, ${s.window.promotions} moved up)`);
+            break;
+          }
           log(`${event.suite} round ${s.round + 1}/${event.rounds}: ${s.valid}/${s.proposed} valid, solve rate ${pct(s.solveRate)} (with hint ${pct(s.hintSolveRate)}), mean difficulty ${s.meanDifficulty.toFixed(2)}, designer reward ${s.designerReward.toFixed(3)}`);
           break;
         }

@@ -32,6 +32,12 @@ export interface EnvironmentProgram {
   language: Language;
   source: string;
   meta?: EnvironmentMeta;
+  /**
+   * Host folders of Python packages the program imports (a suite's data, such as RLVE's Gym),
+   * put read-only on the Python sandbox's path. They must be readable by the sandbox (the
+   * cpython jail runs programs as another user).
+   */
+  pythonPath?: readonly string[];
 }
 
 export interface EnvironmentMeta {

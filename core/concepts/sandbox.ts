@@ -67,6 +67,8 @@ export interface Sandbox {
   readonly protections: readonly string[];
   /** True when the sandbox is NOT a security boundary (vm2). Reports say so. */
   readonly insecure?: boolean;
+  /** Third-party Python packages its programs can import (numpy, networkx, sympy...); none when absent. */
+  readonly packages?: readonly string[];
   load(program: EnvironmentProgram, limits?: Partial<SandboxLimits>): Promise<LoadedEnvironment>;
   /** Release workers, isolates and interpreters. */
   close(): Promise<void>;

@@ -1,6 +1,7 @@
 /**
  * Suites: a pool of tasks, each an environment program and the seed of its reset(), so that
- * static benchmarks and self-play pools are measured by the same code. Types only.
+ * static benchmarks and self-play pools are measured by the same code. A suite may also be a
+ * curriculum pool: task generators whose difficulty the run adapts round by round. Types only.
  */
 import type { EnvironmentProgram, Language } from './environment.js';
 import type { SandboxLimits } from './sandbox.js';
@@ -16,6 +17,31 @@ export interface SuiteLoadOptions {
   limit?: number;
   /** Where downloaded datasets are cached. */
   dataDir?: string;
+  /**
+   * The third-party packages the Python sandbox in force can import (numpy, networkx, sympy...).
+   * A suite leaves out the tasks that need others, and counts them in `skippedTasks`. Unset: not known.
+   */
+  pythonPackages?: readonly string[];
+}
+
+/**
+ * A pool whose tasks are made on demand at a difficulty: the run's curriculum (a sliding window
+ * per environment, RLVE's adaptive difficulty) picks environments and difficulties round by
+ * round, from how the agent did, and the pool makes the tasks.
+ */
+export interface CurriculumPool {
+  /** The environments to draw from, in a fixed order (loaded once; the same options as tasks()). */
+  environments(options: SuiteLoadOptions): Promise<string[]>;
+  /** The task of `environment` at `difficulty` (0 the easiest), its problem made from `seed`. Call after environments(). */
+  task(request: CurriculumTaskRequest): SuiteTask;
+}
+
+export interface CurriculumTaskRequest {
+  environment: string;
+  difficulty: number;
+  seed: number;
+  /** The round it is played in: the task's program id is unique per round and environment. */
+  round: number;
 }
 
 export interface Suite {
@@ -31,5 +57,9 @@ export interface Suite {
   readonly skipped?: number;
   /** The first skipped record's problem, as `file:line: message`. */
   readonly firstProblem?: string;
+  /** Tasks the last tasks() (or environments()) call left out because they cannot run here, by reason. */
+  readonly skippedTasks?: Readonly<Record<string, number>>;
+  /** Set for a curriculum pool: the run plays it in rounds (beside self-play) instead of calling tasks(). */
+  readonly curriculum?: CurriculumPool;
   tasks(options: SuiteLoadOptions): Promise<SuiteTask[]>;
 }

@@ -15,7 +15,7 @@ export { bootstrapMean, percentileInterval, resample } from './bootstrap.js';
 export { validityMetrics } from './validity.js';
 export { diversityMetrics, textFeatures, programFeatures } from './diversity.js';
 export { equalSizeDiversity, addEqualSizeDiversity, type DiversityPool, type EqualSizeOptions } from './equal-size.js';
-export { successMetrics, successAtT, passAtKCurve } from './success.js';
+export { successMetrics, successAtT, passAtKCurve, successByDifficulty } from './success.js';
 export { throughputMetrics, latencySummary, type ThroughputExtras } from './throughput.js';
 export { usageMetrics, type UsageRecord } from './usage.js';
 export { gameTypeMetrics, type GameTypedEnvironment } from './game-type.js';

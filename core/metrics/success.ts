@@ -2,7 +2,7 @@
  * Long-horizon success: how often the agent wins, overall and by horizon.
  */
 import type { EpisodeResult } from '../types.js';
-import type { HorizonBucket, PassAtKPoint, SuccessMetrics } from '../results.js';
+import type { DifficultyBucket, HorizonBucket, PassAtKPoint, SuccessMetrics } from '../results.js';
 import { wilsonInterval } from './intervals.js';
 import { passAtK, passHatK } from './pass-at-k.js';
 import { bootstrapMean } from './bootstrap.js';
@@ -105,4 +105,27 @@ export function passAtKCurve(decided: readonly EpisodeResult[]): PassAtKPoint[] 
       passHatK: bootstrapMean(eligible.map(({ n, c }) => passHatK(n, c, k)), { seed: k }),
     };
   });
+}
+
+/**
+ * Success by the difficulty of the environment played (the pool's own scale): decided no-hint
+ * episodes of the environments at each difficulty, ascending, with Wilson intervals. Empty when
+ * no environment has a difficulty.
+ */
+export function successByDifficulty(environments: readonly { difficulty?: number; episodes: readonly EpisodeResult[] }[]): DifficultyBucket[] {
+  const buckets = new Map<number, { won: number; decided: number }>();
+  for (const { difficulty, episodes } of environments) {
+    if (difficulty === undefined) continue;
+    const bucket = buckets.get(difficulty) ?? { won: 0, decided: 0 };
+    for (const episode of episodes) {
+      if (episode.withHint || episode.outcome === 'errored') continue;
+      bucket.decided++;
+      if (episode.outcome === 'won') bucket.won++;
+    }
+    buckets.set(difficulty, bucket);
+  }
+  return [...buckets]
+    .filter(([, bucket]) => bucket.decided > 0)
+    .sort(([a], [b]) => a - b)
+    .map(([difficulty, { won, decided }]) => ({ difficulty, episodes: decided, successRate: won / decided, interval: wilsonInterval(won, decided) }));
 }

@@ -104,6 +104,8 @@ function mergeSuite(id: string, shards: ShardRun[]): SuiteResult {
   const usage = addUsage(...present.map(({ suite }) => suite.metrics.usage));
   const result = suiteResult(id, first.kind, evaluations, wallSec, first.rounds, usage);
   if (first.skippedRecords) result.skippedRecords = first.skippedRecords;
+  // Every shard counts the tasks its suite left out before the suite is split: any one has them all.
+  if (first.skippedTasks) result.skippedTasks = first.skippedTasks;
   return result;
 }
 

@@ -6,7 +6,8 @@
  * A static suite is split by task index: shard i takes the tasks whose index (after `limit`,
  * counted from 0) is i - 1 modulo n. Self-play cannot be split without changing it: each
  * round's designs depend on every environment of the round before (the memory and the solve
- * rates), so the whole self-play pool runs in shard 1, and the other shards run static tasks only.
+ * rates), so the whole self-play pool runs in shard 1, and the other shards run static tasks only;
+ * so does a curriculum pool (each round's difficulties depend on the outcomes before).
  */
 import { mkdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -56,7 +57,9 @@ export function shardSuite(suite: Suite, shard: Shard): Suite {
 export function applyShard(parts: { suites: Suite[]; selfplay: boolean }, shard: Shard, outDir: string): { suites: Suite[]; selfplay: boolean } {
   mkdirSync(outDir, { recursive: true });
   writeFileAtomic(path.join(outDir, SHARD_FILE), `${JSON.stringify({ shard: shardLabel(shard), ...shard })}\n`);
-  return { suites: parts.suites.map((s) => shardSuite(s, shard)), selfplay: parts.selfplay && shard.index === 0 };
+  // A curriculum pool's rounds depend on each other, as self-play's do: it runs whole, in shard 1.
+  const suites = parts.suites.filter((s) => !s.curriculum || shard.index === 0).map((s) => (s.curriculum ? s : shardSuite(s, shard)));
+  return { suites, selfplay: parts.selfplay && shard.index === 0 };
 }
 
 /** The slice a run folder holds, or undefined for a whole run. `index` in the file is 0-based, as it always was. */

@@ -11,6 +11,7 @@ import { restockOrderSolver } from './restock-order.js';
 import { sequenceCompletionSolver } from './sequence-completion.js';
 import { subsetSumSolver } from './subset-sum.js';
 import { towerOfHanoiSolver } from './tower-of-hanoi.js';
+import { RLVE_SOLVERS } from './rlve.js';
 
 export const SOLVERS: readonly Solver[] = [
   modularEquationSolver,
@@ -24,9 +25,10 @@ export const SOLVERS: readonly Solver[] = [
   archiveSearchSolver,
   restockOrderSolver,
   accountDeskSolver,
+  ...RLVE_SOLVERS,
 ];
 
 /** The solver whose family title the observation carries, if any. */
 export function solverFor(observation: string): Solver | undefined {
-  return SOLVERS.find((solver) => observation.includes(solver.title));
+  return SOLVERS.find((solver) => (solver.matches ? solver.matches(observation) : observation.includes(solver.title)));
 }

@@ -27,6 +27,8 @@ export interface Solver {
   family: string;
   /** The first line of the family's observations. */
   title: string;
+  /** Whether the observation is this family's, for families whose tasks have no common title. */
+  matches?(observation: string): boolean;
   start(firstObservation: string, context: SolverContext): SolverEpisode;
 }
 

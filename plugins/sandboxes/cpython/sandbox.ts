@@ -12,7 +12,7 @@
 import { DEFAULT_LIMITS, SandboxError } from '../../../index.js';
 import type { EnvironmentProgram, LoadedEnvironment, Sandbox, SandboxLimits } from '../../../index.js';
 import { UsageError } from '../../../index.js';
-import { ALLOWED_VARIABLES, SANDBOX_ID, checkJail, missingPackagesNote, planJail } from './jail.js';
+import { ALLOWED_VARIABLES, PACKAGES, SANDBOX_ID, checkJail, missingPackagesNote, planJail } from './jail.js';
 import { JailedInterpreter, type ReadyFacts } from './jailed-interpreter.js';
 import { CpythonEnvironment, loadInto } from './environment.js';
 
@@ -70,6 +70,7 @@ export function createCpythonSandbox(options: CpythonSandboxOptions = {}): Sandb
     id: 'cpython',
     languages: ['python'],
     protections: note ? [...plan.protections, note] : plan.protections,
+    packages: PACKAGES.filter((name) => !jail.missingPackages.includes(name)),
     async load(program: EnvironmentProgram, limits?: Partial<SandboxLimits>): Promise<LoadedEnvironment> {
       if (closed) throw new Error('the cpython sandbox is closed');
       if (program.language !== 'python') throw new SandboxError('load', `the cpython sandbox runs Python, not ${program.language}`);

@@ -30,6 +30,11 @@ export interface PyodideSandboxOptions {
   limits?: Partial<SandboxLimits>;
   /** Child processes (each with its own interpreter); environments are spread across them. Default 1. */
   workers?: number;
+  /**
+   * Host folders a suite's programs import from. Pyodide cannot read host folders: every program
+   * of such a sandbox is refused at load, with the reason (the cpython sandbox can).
+   */
+  pythonPath?: readonly string[];
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -81,10 +86,14 @@ export function createPyodideSandbox(options: PyodideSandboxOptions = {}): Sandb
     id: 'pyodide',
     languages: ['python'],
     protections: plan.protections,
+    packages: [],
     async load(program: EnvironmentProgram, limits?: Partial<SandboxLimits>): Promise<LoadedEnvironment> {
       if (closed) throw new Error('the pyodide sandbox is closed');
       if (program.language !== 'python') {
         throw new SandboxError('load', `the pyodide sandbox runs Python, not ${program.language}`);
+      }
+      if (options.pythonPath?.length || program.pythonPath?.length) {
+        throw new SandboxError('load', `the pyodide sandbox cannot import packages from host folders (${[...(options.pythonPath ?? []), ...(program.pythonPath ?? [])].join(', ')}): use --python-sandbox cpython`);
       }
       const merged: SandboxLimits = { ...defaults, ...limits };
       const target = pickProcess();
