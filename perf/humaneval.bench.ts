@@ -70,7 +70,7 @@ for (const [id, create] of Object.entries(SANDBOXES)) {
     const sandbox = create({ workers });
     try {
       // Start every interpreter before the clock for the gate starts (they start in parallel).
-      const probe: EnvironmentProgram = { id: 'probe', language: 'python', source: 'class E:\n  def reset(self, seed=0):\n    return "", {}\n  def step(self, a):\n    return "", 0, True, False, {}\n' };
+      const probe: EnvironmentProgram = { id: 'probe', language: 'python', source: 'class ProbeEnv:\n  def reset(self, seed=0):\n    return "", {}\n  def step(self, a):\n    return "", 0, True, False, {}\n' };
       await Promise.all(Array.from({ length: workers }, async () => (await sandbox.load(probe)).dispose()));
       const startupMs = performance.now() - started;
       const measured = timing(sandbox);

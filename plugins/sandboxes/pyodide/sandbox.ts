@@ -15,14 +15,16 @@ import {
   SandboxError,
   type EnvironmentProgram,
   type LoadedEnvironment,
+  type LoadOptions,
   type Sandbox,
   type SandboxLimits,
+  type SpadeValidation,
 } from '../../../index.js';
 import { planJail } from './jail.js';
 import { resolveChildEntry } from './child-entry.js';
 import type { JailPlan } from './jail.js';
 import { InterpreterProcess } from './interpreter-process.js';
-import { PyodideEnvironment, loadInto } from './environment.js';
+import { PyodideEnvironment, loadInto, spadeValidateIn } from './environment.js';
 import { PYTHON_DIR } from '../python/files.js';
 import type { ReadyMessage } from './protocol.js';
 
@@ -81,7 +83,7 @@ export function createPyodideSandbox(options: PyodideSandboxOptions = {}): Sandb
     id: 'pyodide',
     languages: ['python'],
     protections: plan.protections,
-    async load(program: EnvironmentProgram, limits?: Partial<SandboxLimits>): Promise<LoadedEnvironment> {
+    async load(program: EnvironmentProgram, limits?: Partial<SandboxLimits>, options: LoadOptions = {}): Promise<LoadedEnvironment> {
       if (closed) throw new Error('the pyodide sandbox is closed');
       if (program.language !== 'python') {
         throw new SandboxError('load', `the pyodide sandbox runs Python, not ${program.language}`);
@@ -91,10 +93,20 @@ export function createPyodideSandbox(options: PyodideSandboxOptions = {}): Sandb
       const envId = `e${++nextEnvironment}`;
       target.environments++;
       try {
-        const capabilities = await loadInto(target, envId, program.source, merged);
-        return new PyodideEnvironment(target, envId, program.source, merged, capabilities, target.generation);
+        const capabilities = await loadInto(target, envId, program.source, merged, options.maxTurns);
+        return new PyodideEnvironment(target, envId, program.source, merged, capabilities, target.generation, options.maxTurns);
       } catch (error) {
         target.environments = Math.max(0, target.environments - 1);
+        if (error instanceof SandboxError) throw error;
+        throw new SandboxError('crash', `the Python interpreter is unavailable: ${(error as Error).message}`, 'load');
+      }
+    },
+    async spadeValidate(program: EnvironmentProgram, limits?: Partial<SandboxLimits>): Promise<SpadeValidation> {
+      if (closed) throw new Error('the pyodide sandbox is closed');
+      if (program.language !== 'python') throw new SandboxError('load', `the pyodide sandbox runs Python, not ${program.language}`);
+      try {
+        return await spadeValidateIn(pickProcess(), program.source, { ...defaults, ...limits });
+      } catch (error) {
         if (error instanceof SandboxError) throw error;
         throw new SandboxError('crash', `the Python interpreter is unavailable: ${(error as Error).message}`, 'load');
       }
