@@ -90,8 +90,8 @@ export { writeFileAtomic } from './core/fs.js';
 // The parts of a run, for use on their own
 // ---------------------------------------------------------------------------------------------
 
-/** Designer rewards: SPADE's (regret + difficulty band), solve-rate band, Absolute Zero's learnability, R-Zero's uncertainty. */
-export { plateau, spadeDesignerReward, learnabilityReward, uncertaintyReward, designerReward } from './core/rewards.js';
+/** Designer rewards: SPADE's (regret + difficulty band, on its episode rewards), its regret-only reward, solve-rate band, Absolute Zero's learnability, R-Zero's uncertainty. */
+export { plateau, episodeReward, spadeDesignerReward, regretReward, learnabilityReward, uncertaintyReward, designerReward } from './core/rewards.js';
 /** The rewards' names and inputs. */
 export type { DesignerRewardName, PlateauOptions, SpadeRewardInput } from './core/rewards.js';
 /** Metrics: pass@k and pass^k, the Vendi score, the Wilson interval (and its exact quantile), distinct-n. */

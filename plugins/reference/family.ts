@@ -5,6 +5,8 @@
  */
 export interface Family {
   name: string;
+  /** The SPADE cognitive skill its tasks exercise (one of COGNITIVE_SKILLS' names). */
+  skill: string;
   description: string;
   multiTurn: boolean;
   /** The first line of every observation; the reference agent recognises the family by it. */
