@@ -10,6 +10,8 @@ export interface ChatMessage {
 export interface ChatRequest {
   messages: ChatMessage[];
   temperature?: number;
+  /** Nucleus sampling: keep the most likely tokens whose probabilities sum to this. */
+  topP?: number;
   maxTokens?: number;
   seed?: number;
   stop?: string[];

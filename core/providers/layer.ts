@@ -139,7 +139,7 @@ export function withProviderLayer(raw: RawProvider, options: ProviderLayerOption
           model: raw.model,
           endpoint: raw.endpoint,
           messages: request.messages,
-          params: { ...raw.params, temperature: request.temperature, maxTokens: request.maxTokens, seed: request.seed, stop: request.stop },
+          params: { ...raw.params, temperature: request.temperature, topP: request.topP, maxTokens: request.maxTokens, seed: request.seed, stop: request.stop },
         })
       : undefined;
     if (cache && key) {

@@ -39,6 +39,7 @@ export const PLACEHOLDER_KEY = 'no-key-required';
 export function chatCompletionBody(model: string, request: ChatRequest, params: Record<string, unknown>, maxTokensField: string): Record<string, unknown> {
   const body: Record<string, unknown> = { ...params, model, messages: request.messages.map((m) => ({ role: m.role, content: m.content })) };
   if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.topP !== undefined) body.top_p = request.topP;
   if (request.maxTokens !== undefined) body[maxTokensField] = request.maxTokens;
   if (request.seed !== undefined) body.seed = request.seed;
   if (request.stop !== undefined && request.stop.length > 0) body.stop = request.stop;
