@@ -3,9 +3,9 @@
  * library API all read and write this one shape.
  */
 import type { EpisodeStep } from './concepts/episode.js';
-import type { GateCheck, Verdict } from './concepts/verdict.js';
+import type { GateCheck, GateReadingName, ReadingVerdict, Verdict } from './concepts/verdict.js';
 
-export type { GateCheck, GateReason, GateVerdict, Verdict } from './concepts/verdict.js';
+export type { GateCheck, GateReason, GateReadingName, GateVerdict, ReadingVerdict, Verdict } from './concepts/verdict.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -162,8 +162,20 @@ export interface EnvironmentSummary {
   checks: GateCheck[];
   task?: string;
   source: string;
+  /** The cognitive skill the environment exercises (self-play: SPADE's skill rotation). */
+  skill?: string;
+  /** Both readings of the gate (spade and strict) and the one that decided `verdict`. */
+  readings?: { spade: ReadingVerdict; strict: ReadingVerdict };
+  gate?: GateReadingName;
+  /** Share of decided plays won, without the hint and with it. */
   solveRate?: number;
   hintSolveRate?: number;
+  /** SPADE's reward inputs: the mean episode reward (last reward clamped to [-1, 1] if terminated, else 0) without the hint and with it. */
+  meanReward?: number;
+  hintMeanReward?: number;
+  /** The hint the designer model wrote for a program without hint(), or why there is none. */
+  designerHint?: string;
+  hintError?: string;
   designerReward?: number;
   /** A sample trajectory (the first no-hint attempt). */
   sample?: { outcome: string; steps: EpisodeStep[] };

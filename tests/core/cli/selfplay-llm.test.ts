@@ -53,7 +53,9 @@ test('a model designs and plays one round; export writes the episodes and the po
       assert.type(line.designer_reward, 'number');
       assert.is(line.input_tokens, 50 * line.turns);
     }
-    assert.ok(lines.some((l) => l.with_hint && l.messages[0]!.content.includes('Hint: ')), 'the hint reached the agent');
+    // The hint is added to the first observation of the hinted plays only, as SPADE does.
+    assert.ok(lines.some((l) => l.with_hint && l.messages[1]!.content.includes('\n\nHINT: ')), 'the hint reached the agent');
+    assert.ok(lines.filter((l) => !l.with_hint).every((l) => !l.messages.some((m) => m.content.includes('HINT: '))), 'unhinted plays have no hint');
 
     // The pool: program files SPADE's loader (and spade-pool:DIR) reads, plus an index.
     const pool = path.join(cwd, 'pool');
