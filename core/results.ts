@@ -42,6 +42,50 @@ export interface ValidityMetrics {
   interval: [number, number];
   unproven: number;
   reasons: Record<string, number>;
+  /** The reading that decided what was played (`valid`, `rate` and `reasons` above are its). */
+  gate?: GateReadingName;
+  /**
+   * Validity under both readings side by side, and the programs SPADE accepts that strict
+   * rejects, by strict's reason (the other way round cannot happen: strict starts from SPADE's checks).
+   */
+  readings?: { spade: ReadingValidity; strict: ReadingValidity; spadeOnly: { count: number; reasons: Record<string, number> } };
+}
+
+/** Validity under one reading of the gate. */
+export interface ReadingValidity {
+  valid: number;
+  unproven: number;
+  /** valid / proposed, and its Wilson 95% interval. */
+  rate: number;
+  interval: [number, number];
+  /** (valid + unproven) / proposed: the share that reading would play. */
+  playedRate: number;
+  /** Reason codes of the invalid ones. */
+  reasons: Record<string, number>;
+}
+
+/** One skill's environments (SPADE's cognitive skills). */
+export interface SkillMetrics {
+  skill: string;
+  environments: number;
+  /** Accepted by the deciding reading (valid or unproven), and so played. */
+  valid: number;
+  /** No-hint plays won / decided, over the skill's environments. */
+  episodes: number;
+  successRate: number;
+}
+
+/**
+ * SPADE's difficulty bands over the played environments: the share whose mean episode reward
+ * without the hint is above 0.8 (easy), below 0.2 (hard) or between, and the share whose plays
+ * all got the same reward (nothing to learn from: GRPO's advantage is 0 on them).
+ */
+export interface DifficultyBands {
+  environments: number;
+  easy: number;
+  medium: number;
+  hard: number;
+  sameReward: number;
 }
 
 export interface DiversityMetrics {
@@ -211,6 +255,10 @@ export interface SuiteResult {
     throughput: ThroughputMetrics;
     success: SuccessMetrics;
     usage: UsageMetrics;
+    /** Per cognitive skill (environments that have one: self-play). */
+    bySkill?: SkillMetrics[];
+    /** SPADE's difficulty bands over the played environments. */
+    bands?: DifficultyBands;
   };
   /** Malformed dataset records skipped with --skip-bad (absent when none). */
   skippedRecords?: number;

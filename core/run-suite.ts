@@ -22,7 +22,8 @@ export function bandOf(config: SpadeConfig): PlateauOptions {
 }
 import { mapLimit } from './concurrency.js';
 import { usageBetween } from './providers/stats.js';
-import { diversityMetrics, successMetrics, throughputMetrics, validityMetrics } from './metrics/index.js';
+import { difficultyBands, diversityMetrics, skillMetrics, successMetrics, throughputMetrics, validityMetrics } from './metrics/index.js';
+import { playReward } from './evaluate.js';
 
 /** The id of the self-play pool among a run's suites. */
 export const SELFPLAY_SUITE = 'spade';
@@ -41,6 +42,8 @@ export function suiteResult(
   const accepted = evaluations.filter((e) => e.verdict.verdict !== 'invalid');
   const tasks = accepted.map((e) => e.verdict.firstObservation ?? '').filter((t) => t !== '');
   const environments: EnvironmentSummary[] = evaluations.map((e) => e.summary);
+  const bySkill = skillMetrics(evaluations);
+  const bands = difficultyBands(evaluations, playReward);
   return {
     id,
     kind,
@@ -56,6 +59,8 @@ export function suiteResult(
       // Success is measured without the hint, the way the agent meets the task.
       success: successMetrics(episodes.filter((e) => !e.withHint)),
       usage,
+      ...(bySkill ? { bySkill } : {}),
+      ...(bands ? { bands } : {}),
     },
     rounds,
     environments,

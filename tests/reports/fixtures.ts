@@ -7,7 +7,9 @@ import type { EpisodeResult, EpisodeStep } from '../../core/types.js';
 import type { EnvironmentSummary, GateVerdict, RoundSummary, RunResults, SuiteResult } from '../../core/results.js';
 import { SCHEMA_VERSION } from '../../core/results.js';
 import { mulberry32 } from '../../core/random.js';
-import { diversityMetrics, successMetrics, throughputMetrics, usageMetrics, validityMetrics } from '../../core/metrics/index.js';
+import { difficultyBands, diversityMetrics, skillMetrics, successMetrics, throughputMetrics, usageMetrics, validityMetrics } from '../../core/metrics/index.js';
+import { playReward } from '../../core/evaluate.js';
+import { SKILL_NAMES } from '../../core/skills.js';
 
 export interface FixtureOptions {
   runId?: string;
@@ -25,6 +27,8 @@ export interface FixtureOptions {
 
 const FAMILIES = ['hanoi', 'maze', 'arithmetic', 'wordle', 'sorting', 'nim'];
 const REASONS: GateVerdict['reason'][] = ['timeout', 'answer-leak', 'reference-loses', 'smoke-test', 'syntax', 'nondeterministic'];
+/** Reasons SPADE's own checks find too; for the others SPADE accepts what strict rejects. */
+const SPADE_FINDS = new Set(['timeout', 'syntax']);
 
 function programSource(family: string, difficulty: number, payload: string): string {
   return [
@@ -45,6 +49,7 @@ function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRou
   const verdicts: GateVerdict[] = [];
   const episodes: EpisodeResult[] = [];
   const roundSummaries: RoundSummary[] = [];
+  const played: { summary: EnvironmentSummary; episodes: EpisodeResult[] }[] = [];
   for (let round = 0; round < rounds; round++) {
     const roundEpisodes: EpisodeResult[] = [];
     let valid = 0;
@@ -65,16 +70,23 @@ function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRou
         { name: 'reference-wins', ok: verdict === 'valid' },
       ];
       const envId = kind === 'selfplay' ? `r${round}-e${e}` : `${id}/${family}-${e}`;
-      verdicts.push({ verdict, reason, checks, firstObservation: task, horizon, wallMs: 5 + random() * 50 });
+      const spadeRejects = verdict === 'invalid' && SPADE_FINDS.has(reason!);
+      const readings = {
+        spade: spadeRejects ? { verdict: 'invalid' as const, reason, detail: `Game step() failed ${payload}` } : { verdict: 'valid' as const },
+        strict: { verdict, ...(reason ? { reason } : {}), ...(verdict === 'invalid' ? { detail: `${payload}failed` } : {}) },
+      };
+      verdicts.push({ verdict, reason, checks, firstObservation: task, horizon, wallMs: 5 + random() * 50, readings, gate: 'strict' });
       const summary: EnvironmentSummary = {
         id: `${envId}${payload}`, round: kind === 'selfplay' ? round : undefined, family: `${family}${payload}`, difficulty, horizon,
         language: 'javascript', verdict, reason, checks, task, source: programSource(family, difficulty, payload),
+        ...(kind === 'selfplay' ? { skill: `${SKILL_NAMES[e % 3]}${payload}` } : {}), readings, gate: 'strict',
       };
       environments.push(summary);
       if (verdict === 'invalid') continue;
       valid++;
       difficultySum += difficulty;
       const skill = Math.max(0.05, 0.9 - difficulty * 0.08);
+      const summaryEpisodes: EpisodeResult[] = [];
       let wins = 0;
       let hintWins = 0;
       for (let attempt = 0; attempt < attempts; attempt++) {
@@ -94,11 +106,14 @@ function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRou
             suite: id, environmentId: envId, round: summary.round, attempt, withHint, seed: attempt, horizon, outcome, turns,
             totalReward: outcome === 'won' ? 1 : 0, wallMs: 2 + random() * 20, firstObservation: task,
             usage: { inputTokens: 200 * turns, outputTokens: 40 * turns }, ...(outcome === 'errored' && { error: `sandbox timeout ${payload}` }),
+            rewards: steps.map((s) => s.reward), terminated: outcome === 'won', truncated: outcome === 'lost',
           };
           if (attempt === 0 && !withHint) summary.sample = { outcome, steps };
           roundEpisodes.push(episode);
+          summaryEpisodes.push(episode);
         }
       }
+      played.push({ summary, episodes: summaryEpisodes });
       summary.solveRate = wins / attempts;
       summary.hintSolveRate = kind === 'selfplay' ? hintWins / attempts : undefined;
       summary.designerReward = kind === 'selfplay' ? Math.max(0, summary.hintSolveRate! - summary.solveRate) : undefined;
@@ -128,6 +143,8 @@ function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRou
       }),
       success: successMetrics(episodes),
       usage: usageMetrics(episodes.map((ep) => ({ usage: ep.usage, calls: ep.turns }))),
+      ...(kind === 'selfplay' ? { bySkill: skillMetrics([...played, ...environments.filter((env) => env.verdict === 'invalid').map((summary) => ({ summary, episodes: [] }))]) } : {}),
+      bands: difficultyBands(played, playReward),
     },
     rounds: kind === 'selfplay' ? roundSummaries : [],
     environments,
