@@ -116,3 +116,10 @@ export { extractProgram } from './core/roles/code-extraction.js';
 export { repetitionPenalties, sentenceBleu } from './core/repetition-penalty.js';
 /** Export a run's episodes (JSONL for RL trainers) or its valid environments (program files); a program's code hash. */
 export { exportEpisodes, exportPool, codeHash } from './core/export.js';
+/** SPADE's pool layout: games/game_{round}_{index}_{skill}.py, manifest.jsonl, checksums.sha256. */
+export {
+  GAMES_FOLDER, MANIFEST_FILE, CHECKSUMS_FILE, GAME_HEADER, gameFileName, parseGameFileName, gameFileText, parseChecksums, insidePool, sha256Hex,
+} from './core/pool-layout.js';
+export type { PoolManifestLine } from './core/pool-layout.js';
+/** SPADE's cognitive skills and their rotation over rounds. */
+export { COGNITIVE_SKILLS, SKILL_NAMES, skillName, skillSlug, skillsForRound } from './core/skills.js';
