@@ -120,6 +120,7 @@ export { exportEpisodes, exportPool, codeHash } from './core/export.js';
 export {
   GAMES_FOLDER, MANIFEST_FILE, CHECKSUMS_FILE, GAME_HEADER, gameFileName, parseGameFileName, gameFileText, parseChecksums, insidePool, sha256Hex,
 } from './core/pool-layout.js';
+/** What each line of a pool's manifest.jsonl holds, as spade-bench writes it. */
 export type { PoolManifestLine } from './core/pool-layout.js';
 /** SPADE's cognitive skills and their rotation over rounds. */
 export { COGNITIVE_SKILLS, SKILL_NAMES, skillName, skillSlug, skillsForRound } from './core/skills.js';
