@@ -6,7 +6,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { repoRoot, runCli } from '../../helpers/cli.js';
+import { repoRoot, runCli, tempDir } from '../../helpers/cli.js';
+import type { RunResults } from '../../../core/results.js';
 import { checkJail } from '../../../plugins/sandboxes/cpython/jail.js';
 
 const folder = path.join(repoRoot, 'tests/fixtures/spade-format');
@@ -108,6 +109,28 @@ inCpython('strict rejects every program SPADE rejects, and accepts every one it 
     assert.is(strict.verdict, expected.verdict, `${name} (${expected.why}): ${JSON.stringify(strict)}`);
     if (expected.reason) assert.is(strict.reason, expected.reason, `${name}: ${expected.why}`);
   }
+});
+
+inCpython('run --gate spade plays what SPADE accepts, strict\'s rejections included, and the results show both readings', async () => {
+  const out = path.join(tempDir(), 'run');
+  const r = await runCli(['run', '--out', out, '--suites', 'spade-pool:tests/fixtures/spade-format', '--gate', 'spade', '--attempts', '1', '--python-sandbox', 'cpython']);
+  assert.is(r.code, 0, r.stderr);
+  const suite = (JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as RunResults).suites[0]!;
+  const accepted = files.filter((f) => record.verdicts[f]!.accepted);
+  const strictRejects = accepted.filter((f) => STRICT[f]!.verdict === 'invalid');
+  const { validity } = suite.metrics;
+  assert.is(validity.gate, 'spade');
+  assert.equal([validity.valid, validity.proposed], [accepted.length, files.length]);
+  assert.is(validity.readings!.spade.valid, accepted.length);
+  assert.is(validity.readings!.strict.valid + validity.readings!.strict.unproven, accepted.length - strictRejects.length);
+  assert.is(validity.readings!.spadeOnly.count, strictRejects.length);
+  for (const env of suite.environments) {
+    const name = `${env.id.replace('spade-pool/', '')}.py`;
+    assert.is(env.verdict === 'valid', record.verdicts[name]!.accepted, name);
+  }
+  // Every program SPADE accepts was played once (attempts 1), those strict rejects too.
+  assert.is(suite.metrics.success.episodes, accepted.length);
+  assert.ok(strictRejects.every((f) => suite.environments.find((e) => e.id === `spade-pool/${f.slice(0, -3)}`)!.sample !== undefined), 'strict\'s rejections were played');
 });
 
 test.run();
