@@ -72,9 +72,9 @@ export interface RepairRequest {
 
 export interface AgentEpisodeContext {
   environment: EnvironmentProgram;
-  /** The first observation, from reset(). */
+  /** The first observation, from reset(); in a hinted play it ends with `\n\nHINT: <hint>`, as SPADE shows it. */
   observation: string;
-  /** The privileged hint, when this episode is played with it. */
+  /** The privileged hint, when this episode is played with it (also in `observation`). */
   hint?: string;
   /** Seed of this attempt (the agent's own randomness). */
   seed: number;
