@@ -100,8 +100,8 @@ export { writeFileAtomic } from './core/fs.js';
 // The parts of a run, for use on their own
 // ---------------------------------------------------------------------------------------------
 
-/** Designer rewards: SPADE's (regret + difficulty band), solve-rate band, Absolute Zero's learnability, R-Zero's uncertainty. */
-export { plateau, spadeDesignerReward, learnabilityReward, uncertaintyReward, designerReward } from './core/rewards.js';
+/** Designer rewards: SPADE's (regret + difficulty band, on its episode rewards), its regret-only reward, solve-rate band, Absolute Zero's learnability, R-Zero's uncertainty. */
+export { plateau, episodeReward, spadeDesignerReward, regretReward, learnabilityReward, uncertaintyReward, designerReward } from './core/rewards.js';
 /** The rewards' names and inputs. */
 export type { DesignerRewardName, PlateauOptions, SpadeRewardInput } from './core/rewards.js';
 /** Metrics: pass@k and pass^k, the Vendi score, the Wilson interval (and its exact quantile), distinct-n. */
@@ -130,3 +130,11 @@ export { extractProgram } from './core/roles/code-extraction.js';
 export { repetitionPenalties, sentenceBleu } from './core/repetition-penalty.js';
 /** Export a run's episodes (JSONL for RL trainers) or its valid environments (program files); a program's code hash. */
 export { exportEpisodes, exportPool, codeHash } from './core/export.js';
+/** SPADE's pool layout: games/game_{round}_{index}_{skill}.py, manifest.jsonl, checksums.sha256. */
+export {
+  GAMES_FOLDER, MANIFEST_FILE, CHECKSUMS_FILE, GAME_HEADER, gameFileName, parseGameFileName, gameFileText, parseChecksums, insidePool, sha256Hex,
+} from './core/pool-layout.js';
+/** What each line of a pool's manifest.jsonl holds, as spade-bench writes it. */
+export type { PoolManifestLine } from './core/pool-layout.js';
+/** SPADE's cognitive skills and their rotation over rounds. */
+export { COGNITIVE_SKILLS, SKILL_NAMES, skillName, skillSlug, skillsForRound } from './core/skills.js';

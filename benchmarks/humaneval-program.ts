@@ -130,7 +130,7 @@ def _run(reply):
     return True, 'All tests passed.'
 
 
-class HumanEvalTask:
+class HumanEvalTaskEnv:
     """step() is a pure function of (seed, reply): the tests' own randomness is seeded by reset().
     So recent results are remembered, and a repeated reply (the gate's smoke test and random
     play, the reference played twice) is not run again."""

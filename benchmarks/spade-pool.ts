@@ -1,15 +1,23 @@
 /**
  * `spade-pool:PATH`: a pool of SPADE-format Python environments as a static suite, loaded
- * unchanged: a folder of `.py` files (one environment each, like SPADE's released pool of
- * 7,872 `games/game_*.py`), or a JSON Lines file with one environment per line, its code in
- * `code`, `env_code`, `environment_code` or `source` (or the field named by `codeField`), and
- * an optional id in `id`, `env_id` or `name`.
+ * unchanged:
+ *   - a folder in SPADE's pool layout (it has `games/`): the games read recursively, with
+ *     `manifest.jsonl` and `checksums.sha256` where present (spade-pool-layout.ts), as SPADE's
+ *     GPT-5.5 pool is published and as `spade-bench export --format pool` writes;
+ *   - `hf:OWNER/NAME@REVISION`: such a pool downloaded from the Hugging Face Hub into the
+ *     dataset cache (spade-pool-hub.ts);
+ *   - a folder of `.py` files (one environment each);
+ *   - a JSON Lines file with one environment per line, its code in `code`, `env_code`,
+ *     `environment_code` or `source` (or the field named by `codeField`), and an optional id in
+ *     `id`, `env_id` or `name`.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { DataError, UsageError, type SuiteTask } from '../index.js';
 import { objectRecord, readJsonLines, RecordError } from './jsonl.js';
 import { defineStaticSuite, uniqueIds, type LoadedTasks, type StaticSuite } from './static-suite.js';
+import { hasPoolLayout, loadPoolLayout, MAX_PROGRAM_BYTES } from './spade-pool-layout.js';
+import { ensureHubPool, parseHubPool, type HubPoolOptions } from './spade-pool-hub.js';
 
 export interface SpadePoolOptions {
   /** Skip unusable environments (empty files, malformed lines) and count them instead of stopping. */
@@ -18,13 +26,15 @@ export interface SpadePoolOptions {
   codeField?: string;
   /** Resolve a relative PATH against this folder (default: the working directory). */
   cwd?: string;
+  /** `hf:` pools: the data cache, offline mode, the Hub's address and token. */
+  dataDir?: string;
+  offline?: boolean;
+  hubUrl?: HubPoolOptions['hubUrl'];
+  fetch?: HubPoolOptions['fetch'];
 }
 
 export const CODE_FIELDS = ['code', 'env_code', 'environment_code', 'source'] as const;
 const ID_FIELDS = ['id', 'env_id', 'name'] as const;
-
-/** Larger programs are refused as data errors (a pool file is a few KiB). */
-const MAX_PROGRAM_BYTES = 1024 * 1024;
 
 const byName = new Intl.Collator('en', { numeric: true });
 
@@ -70,17 +80,24 @@ async function loadJsonLines(file: string, options: SpadePoolOptions): Promise<L
 }
 
 export function createSpadePoolSuite(poolPath: string, options: SpadePoolOptions = {}): StaticSuite {
-  if (!poolPath) throw new UsageError('spade-pool: expected spade-pool:PATH (a folder of .py files or a JSON Lines file)');
+  if (!poolPath) throw new UsageError('spade-pool: expected spade-pool:PATH (a pool folder, a folder of .py files or a JSON Lines file) or spade-pool:hf:OWNER/NAME@REVISION');
+  const hub = poolPath.startsWith('hf:') ? poolPath.slice(3) : undefined;
+  if (hub !== undefined) parseHubPool(hub); // a malformed name stops the run before anything starts
   const resolved = path.resolve(options.cwd ?? process.cwd(), poolPath);
   return defineStaticSuite({
     id: `spade-pool:${poolPath}`,
     description: `SPADE-format Python environments from ${poolPath}, loaded unchanged.`,
     language: 'python',
-    async load() {
+    async load(dataDir) {
+      if (hub !== undefined) {
+        const folder = await ensureHubPool(hub, { dataDir: options.dataDir ?? dataDir, offline: options.offline, hubUrl: options.hubUrl, fetch: options.fetch });
+        return loadPoolLayout(folder, 'spade-pool', options);
+      }
       const info = await stat(resolved).catch(() => {
         throw new UsageError(`spade-pool:${poolPath}: ${resolved} does not exist`);
       });
-      return info.isDirectory() ? loadFolder(resolved, options) : loadJsonLines(resolved, options);
+      if (!info.isDirectory()) return loadJsonLines(resolved, options);
+      return hasPoolLayout(resolved) ? loadPoolLayout(resolved, 'spade-pool', options) : loadFolder(resolved, options);
     },
   });
 }

@@ -141,6 +141,7 @@ export async function runResolved(config: SpadeConfig, options: RunOptions & { p
       selfplay,
       evaluator: scaler.evaluate,
       reviewer: parts.reviewer,
+      hintWriter: parts.hintWriter,
       outDir,
       versions: versions(),
       usage: parts.usage,

@@ -106,7 +106,7 @@ export const BUILTINS: readonly BuiltinEntry[] = [
   builtin({
     kind: 'suite',
     id: 'spade-pool',
-    description: 'spade-pool:PATH, a folder of .py files or a JSONL of SPADE-format Python environments, as a static suite.',
+    description: "spade-pool:PATH (a pool in SPADE's layout: games/, manifest.jsonl, checksums.sha256; a folder of .py files; or a JSONL) or spade-pool:hf:OWNER/NAME@REVISION (downloaded from the Hugging Face Hub), as a static suite.",
     create: async (argument, options) => (await import('../benchmarks/spade-pool.js')).createSpadePoolSuite(argument ?? '', options),
   }),
   builtin({

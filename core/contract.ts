@@ -4,7 +4,8 @@
  * throws SandboxError('contract' | 'output-limit').
  *
  * The JavaScript form mirrors the Python one with arrays for tuples:
- *   reset(seed)   -> [observation, info]
+ *   reset(seed)   -> [observation, info], or the observation alone (SPADE's loader reads a bare
+ *                    string as (observation, {}))
  *   step(action)  -> [observation, reward, terminated, truncated, info]
  * - observation: a string, and only a string (SPADE observations are text; a number or an
  *   object is a contract break, not something to stringify silently);
@@ -12,8 +13,10 @@
  * - terminated, truncated: booleans;
  * - info: a plain object; null or undefined stand for {}.
  * solution(), hint() and referenceAction() return text; a finite number is accepted there and
- * written in decimal, since it is an answer the agent types as text anyway. A tool-use
- * environment's get_tools() returns OpenAI function schemas (toToolSchemas).
+ * written in decimal, since it is an answer the agent types as text anyway. solution() may also
+ * return a list of actions (an interactive game's winning moves): one action per line, each
+ * boxed unless it already holds a \boxed{} or a tool call. A tool-use environment's get_tools()
+ * returns OpenAI function schemas (toToolSchemas).
  * Sizes are the UTF-8 bytes of the observation / text, and of the JSON of info.
  */
 import { SandboxError } from './errors.js';
@@ -73,6 +76,7 @@ function tupleOf(raw: unknown, length: number, shape: string, method: string): u
 }
 
 export function toResetResult(raw: unknown, limits: OutputLimits): ResetResult {
+  if (typeof raw === 'string') return { observation: observationOf(raw, 'reset', limits), info: {} };
   const [observation, info] = tupleOf(raw, 2, '[observation, info]', 'reset');
   return { observation: observationOf(observation, 'reset', limits), info: infoOf(info, 'reset', limits) };
 }
@@ -100,12 +104,20 @@ export function toStepResult(raw: unknown, limits: OutputLimits): StepResult {
   };
 }
 
+/** An action of a solution() list, as one line: boxed unless it is already an action. */
+function actionLine(action: string): string {
+  const line = action.trim().replace(/\s*\n\s*/g, ' ');
+  return /\\boxed\{|<tool_call>|<answer>/.test(line) ? line : `\\boxed{${line}}`;
+}
+
 /** The text returned by solution(), hint() or referenceAction(). */
 export function toText(raw: unknown, method: string, limits: OutputLimits): string {
   let text: string;
   if (typeof raw === 'string') text = raw;
   else if (typeof raw === 'number' && Number.isFinite(raw)) text = String(raw);
-  else throw new SandboxError('contract', `${method}() must return a string, got ${describeValue(raw)}`, method);
+  else if (method === 'solution' && Array.isArray(raw) && raw.length > 0 && raw.every((a) => typeof a === 'string' || (typeof a === 'number' && Number.isFinite(a)))) {
+    text = raw.map((a) => actionLine(String(a))).join('\n');
+  } else throw new SandboxError('contract', `${method}() must return a string${method === 'solution' ? ' or a list of actions' : ''}, got ${describeValue(raw)}`, method);
   checkSize(utf8Bytes(text, limits.maxOutputBytes), `the text of ${method}()`, method, limits);
   return text;
 }

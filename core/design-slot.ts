@@ -1,16 +1,19 @@
 /**
- * One design slot of a self-play round, when the designer can repair programs or an LLM
- * reviewer reviews them: gate the program (no play yet); while the gate rejects it and
- * repairs are left, ask the designer for a repair with the gate's reason, and gate that; then
- * the optional review; then play the accepted program, reusing its gate verdict. The slot's
- * summary records the rejected attempts (`repairs`) and the review (`review`), apart from the
- * gate's verdict of the final program.
+ * One design slot of a self-play round, when the designer can repair programs, an LLM
+ * reviewer reviews them, or the designer model writes hints: gate the program (no play yet);
+ * while the gate rejects it and repairs are left, ask the designer for a repair with the gate's
+ * reason, and gate that; then the optional review; then, for an accepted program without hint(),
+ * the designer model's hint; then play it, reusing its gate verdict. The slot's summary records
+ * the rejected attempts (`repairs`), the review (`review`) and the hint (`designerHint`), apart
+ * from the gate's verdict of the final program.
  */
 import type { RepairRecord, ReviewRecord } from './results.js';
 import type { Designer, EnvironmentProgram } from './types.js';
 import type { GateVerdict } from './results.js';
 import type { Evaluation, EvaluationContext, Evaluator } from './evaluate.js';
 import type { EnvironmentReviewer } from './roles/llm-reviewer.js';
+import type { HintWriter } from './roles/llm-hint.js';
+import type { HintRecord } from './journal.js';
 import { PriorWork } from './resume.js';
 import { deriveSeed } from './random.js';
 
@@ -27,6 +30,12 @@ class WithVerdicts extends PriorWork {
   }
   override verdict(suite: string, id: string): GateVerdict | undefined {
     return this.known.get(id) ?? this.base?.verdict(suite, id);
+  }
+  override hint(suite: string, id: string): HintRecord | undefined {
+    return this.base?.hint(suite, id);
+  }
+  override review(suite: string, id: string): ReviewRecord | undefined {
+    return this.base?.review(suite, id);
   }
   override episode(suite: string, id: string, attempt: number, withHint: boolean) {
     return this.base?.episode(suite, id, attempt, withHint);
@@ -50,6 +59,10 @@ export interface DesignSlotOptions {
   onRepaired?: (program: EnvironmentProgram) => void;
   /** A review the reviewer has just given (to journal it; a resumed run takes it from the journal). */
   onReviewed?: (program: EnvironmentProgram, review: ReviewRecord) => void;
+  /** Writes a hint for an accepted program without hint() (the designer model). */
+  hintWriter?: HintWriter;
+  /** A hint the writer has just written, or its failure (to journal it; a resumed run reuses it). */
+  onHint?: (program: EnvironmentProgram, hint: HintRecord) => void;
 }
 
 /** Key of a slot's repair in DesignSlotOptions.knownRepairs. */
@@ -100,6 +113,21 @@ export async function evaluateDesignSlot(program: EnvironmentProgram, options: D
     if (!review.accepted) return finish(gated, review);
   }
   if (context.validateOnly) return finish(gated, review);
+  let hint: HintRecord | undefined;
+  if (options.hintWriter && !gated.verdict.capabilities?.hint && !context.signal?.aborted) {
+    hint = context.prior?.hint(context.suite, current.id);
+    if (!hint) {
+      try {
+        hint = { hint: await options.hintWriter.write(current, context.signal), by: options.hintWriter.id };
+      } catch (error) {
+        hint = { error: (error as Error).message, by: options.hintWriter.id };
+      }
+      options.onHint?.(current, hint);
+    }
+  }
   const prior = new WithVerdicts(context.prior, new Map([[current.id, gated.verdict]]));
-  return finish(await options.evaluate(current, taskSeed(current), { ...context, prior }), review);
+  const played = finish(await options.evaluate(current, taskSeed(current), { ...context, prior, ...(hint?.hint !== undefined ? { hint: hint.hint } : {}) }), review);
+  if (hint?.hint !== undefined) played.summary.designerHint = hint.hint;
+  else if (hint?.error !== undefined) played.summary.hintError = hint.error;
+  return played;
 }

@@ -4,6 +4,10 @@
  * final reward. Failures of the sandbox or the provider make the episode `errored`, which is
  * counted apart from losses, never dropped. A tool-use environment's tools are read after
  * reset() and handed to the agent, and its episodes count their tool calls.
+ *
+ * A hinted play shows the hint as SPADE does: appended to the first observation, after a blank
+ * line, as `HINT: <hint>` (its hint_injection_template). The hint is the program's own hint(),
+ * else the one the designer model wrote for it.
  */
 import type { Agent, ChatMessage, EnvironmentProgram, EpisodeResult, EpisodeStep, LoadedEnvironment, TokenUsage } from './types.js';
 import { SandboxError } from './errors.js';
@@ -20,6 +24,8 @@ export interface EpisodeOptions {
   agentSeed: number;
   attempt: number;
   withHint: boolean;
+  /** The designer's hint, for a hinted play of a program without hint(). */
+  hint?: string;
   horizon: number;
   round?: number;
   /** Keep the trajectory in the result. */
@@ -31,6 +37,11 @@ export interface EpisodeOptions {
 
 /** Observations longer than this are cut in kept trajectories (the report shows samples). */
 const KEPT_OBSERVATION_CHARS = 2000;
+
+/** The first observation of a hinted play: SPADE's `{observation}\n\nHINT: {hint}`. */
+export function withHint(observation: string, hint: string): string {
+  return `${observation}\n\nHINT: ${hint}`;
+}
 
 export async function playEpisode(options: EpisodeOptions): Promise<EpisodeResult> {
   const { environment, agent, program } = options;
@@ -46,9 +57,10 @@ export async function playEpisode(options: EpisodeOptions): Promise<EpisodeResul
   let transcript: (() => ChatMessage[]) | undefined; // LLM agents' conversation, kept for export
   const toolUse = environment.capabilities.tools === true && environment.getTools !== undefined;
   try {
-    const { observation } = await environment.reset(options.taskSeed);
-    firstObservation = observation;
-    const hint = options.withHint && environment.capabilities.hint ? await environment.hint() : undefined;
+    const reset = await environment.reset(options.taskSeed);
+    firstObservation = reset.observation;
+    const hint = !options.withHint ? undefined : environment.capabilities.hint ? await environment.hint() : options.hint;
+    const observation = hint === undefined ? reset.observation : withHint(reset.observation, hint);
     const tools = toolUse ? toolDefinitionsOf(await environment.getTools!()) : undefined;
     const episode = await agent.start({
       environment: program,

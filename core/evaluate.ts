@@ -6,7 +6,8 @@ import type { EnvironmentSummary, GateVerdict } from './results.js';
 import type { Agent, EnvironmentProgram, EpisodeResult, Language, LoadedEnvironment, Sandbox, SandboxLimits } from './types.js';
 import { SandboxError } from './errors.js';
 import type { PriorWork } from './resume.js';
-import { validateEnvironment } from './gate.js';
+import { validateEnvironment, type GateReading } from './gate.js';
+import { episodeReward } from './rewards.js';
 import { playEpisode } from './episode.js';
 import { deriveSeed } from './random.js';
 import { yieldToEventLoop } from './concurrency.js';
@@ -31,6 +32,14 @@ export interface EvaluationContext {
   withHint: boolean;
   /** Run the gate only, no episodes (`--validate-only`). */
   validateOnly?: boolean;
+  /** The reading of the gate that decides what is played (default strict). */
+  gate?: GateReading;
+  /** Turns of an episode whose program sets no horizon; SPADE-format games are built with it. */
+  maxTurns?: number;
+  /** Each attempt resets its own seed (SPADE's agent protocol) rather than all replaying the task's. */
+  seedPerAttempt?: boolean;
+  /** The designer's hint for a program without hint(), added to the first observation of hinted plays. */
+  hint?: string;
   runSeed: number;
   round?: number;
   signal?: AbortSignal;
@@ -76,6 +85,21 @@ const winRate = (episodes: EpisodeResult[]): number | undefined => {
   return decided.length ? decided.filter((e) => e.outcome === 'won').length / decided.length : undefined;
 };
 
+/** SPADE's reading of a play: its episode reward (journals without per-step rewards: 1 for a win). */
+export const playReward = (e: EpisodeResult): number =>
+  e.rewards ? episodeReward(e.rewards, e.terminated ?? false) : e.outcome === 'won' ? 1 : 0;
+
+/** The mean episode reward of the decided plays (errored ones are counted apart, as everywhere). */
+const meanReward = (episodes: EpisodeResult[]): number | undefined => {
+  const decided = episodes.filter((e) => e.outcome !== 'errored');
+  return decided.length ? decided.reduce((sum, e) => sum + playReward(e), 0) / decided.length : undefined;
+};
+
+/** The seed attempt `attempt` resets: the task's, or under SPADE's protocol one of its own (the hinted attempt i shares unhinted attempt i's). */
+export function attemptSeed(taskSeed: number, attempt: number, perAttempt: boolean | undefined): number {
+  return perAttempt && attempt > 0 ? deriveSeed(taskSeed, 'attempt', attempt) : taskSeed;
+}
+
 /**
  * How a run evaluates its environments: in this thread (`evaluateEnvironment`), or handed to
  * worker threads or remote workers, which must give the same Evaluation for the same input.
@@ -101,7 +125,7 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
     const keep = ctx.validateOnly ? undefined : (environment: LoadedEnvironment) => void (kept = environment);
     for (let tries = 1; !verdict; tries++) {
       try {
-        verdict = await validateEnvironment(sandbox, program, { seed: taskSeed, limits: ctx.limits, keep, rethrowCollateral: tries < COLLATERAL_TRIES });
+        verdict = await validateEnvironment(sandbox, program, { seed: taskSeed, limits: ctx.limits, keep, rethrowCollateral: tries < COLLATERAL_TRIES, gate: ctx.gate, maxTurns: ctx.maxTurns });
       } catch (error) {
         if (!isCollateral(error)) throw error;
       }
@@ -112,7 +136,10 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
   const sandboxCallMs: number[] = [];
   if (verdict.verdict !== 'invalid' && !ctx.validateOnly) {
     const horizon = verdict.horizon ?? program.meta?.horizon ?? 1;
-    const plays = Array.from({ length: ctx.attempts * (ctx.withHint ? 2 : 1) }, (_, i) => ({
+    // Hinted plays need a hint: the program's hint(), or the designer's (verdicts journaled
+    // before capabilities were recorded are played as before).
+    const hintPlays = ctx.withHint && (verdict.capabilities === undefined || verdict.capabilities.hint || ctx.hint !== undefined);
+    const plays = Array.from({ length: ctx.attempts * (hintPlays ? 2 : 1) }, (_, i) => ({
       attempt: i % ctx.attempts,
       withHint: i >= ctx.attempts,
     }));
@@ -131,13 +158,14 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
         let episode: EpisodeResult | undefined;
         for (let tries = 1; !episode; tries++) {
           try {
-            environment ??= timed(await sandbox.load(program, ctx.limits), sandboxCallMs);
+            environment ??= timed(await sandbox.load(program, ctx.limits, { maxTurns: ctx.maxTurns }), sandboxCallMs);
             episode = await playEpisode({
               suite: ctx.suite,
               program,
               environment,
               agent: ctx.agent,
-              taskSeed,
+              taskSeed: attemptSeed(taskSeed, play.attempt, ctx.seedPerAttempt),
+              hint: play.withHint ? ctx.hint : undefined,
               agentSeed: deriveSeed(ctx.runSeed, program.id, play.attempt, play.withHint ? 'hint' : 'plain'),
               attempt: play.attempt,
               withHint: play.withHint,
@@ -176,7 +204,12 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
     source: program.source,
   };
   if (ctx.round !== undefined) summary.round = ctx.round;
+  if (verdict.readings) {
+    summary.readings = verdict.readings;
+    summary.gate = verdict.gate ?? 'strict';
+  }
   if (program.meta?.family) summary.family = program.meta.family;
+  if (program.meta?.skill) summary.skill = program.meta.skill;
   if (program.meta?.difficulty !== undefined) summary.difficulty = program.meta.difficulty;
   if (horizon !== undefined) summary.horizon = horizon;
   if (verdict.reason) summary.reason = verdict.reason;
@@ -185,6 +218,10 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
   if (solveRate !== undefined) summary.solveRate = solveRate;
   const hintSolveRate = winRate(hinted);
   if (hintSolveRate !== undefined) summary.hintSolveRate = hintSolveRate;
+  const plainReward = meanReward(plain);
+  if (plainReward !== undefined) summary.meanReward = plainReward;
+  const hintReward = meanReward(hinted);
+  if (hintReward !== undefined) summary.hintMeanReward = hintReward;
   if (sample?.steps) {
     summary.sample = { outcome: sample.outcome, steps: sample.steps };
     delete sample.steps;

@@ -3,8 +3,9 @@
  *   jsonl  one line per episode, ready for RL trainers: the environment (id, code hash), the
  *          agent's messages (LLM agents), per-step rewards, how the episode ended, and the
  *          environment's designer reward and solve rates;
- *   pool   the valid environments as program files (`<id>.py` / `<id>.js`, loadable unchanged
- *          by SPADE's loader and by the `spade-pool:DIR` suite) plus `index.jsonl`.
+ *   pool   the environments the run played, in SPADE's pool layout (games/, manifest.jsonl,
+ *          checksums.sha256: see core/pool-layout.ts), loadable unchanged by SPADE's loader and
+ *          by the `spade-pool:DIR` suite.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,9 @@ import { readJournal, JOURNAL_FILE, type JournalRecord } from './journal.js';
 import { writeFileAtomic } from './fs.js';
 import { UsageError } from './errors.js';
 import { SELFPLAY_SUITE } from './run.js';
+import { CHECKSUMS_FILE, GAMES_FOLDER, MANIFEST_FILE, checksumLine, gameFileName, gameFileText, sha256Hex, type PoolManifestLine } from './pool-layout.js';
+
+export type { PoolManifestLine } from './pool-layout.js';
 
 /** `sha256:<hex>` of a program's source. */
 export function codeHash(source: string): string {
@@ -50,19 +54,6 @@ export interface EpisodeLine {
   hint_solve_rate: number | null;
   input_tokens: number;
   output_tokens: number;
-}
-
-export interface PoolIndexLine {
-  id: string;
-  file: string;
-  language: string;
-  game_type: string | null;
-  code_hash: string;
-  round: number | null;
-  task: string | null;
-  solve_rate: number | null;
-  hint_solve_rate: number | null;
-  designer_reward: number | null;
 }
 
 const key = (suite: string, id: string): string => `${suite}\u0000${id}`;
@@ -141,32 +132,57 @@ export function exportEpisodes(runDir: string, file: string): number {
 export const programFileName = (id: string, language: string): string =>
   `${id.replace(/[^\w.-]/g, '_').replace(/^\.+/, '_')}.${language === 'python' ? 'py' : 'js'}`;
 
+/** The round and slot of a self-play environment from its id (`r2-e5`, or a repair `r2-e5-fix1`). */
+const slotOf = (id: string): { round: number; index: number } | undefined => {
+  const m = /^r(\d+)-e(\d+)(?:-fix\d+)?$/.exec(id);
+  return m ? { round: Number(m[1]), index: Number(m[2]) } : undefined;
+};
+
 /**
- * Write the valid environments of `suites` (default: the self-play pool) into `dir`, one
- * program file each, and `index.jsonl`; an environment the LLM reviewer rejected is left
- * out. Returns the index.
+ * Write the environments of `suites` (default: the self-play pool) that the run played (valid or
+ * unproven under the reading that decided) into `dir` in SPADE's pool layout (core/pool-layout.ts):
+ * `games/game_{round}_{index}_{skill}.py` (SPADE's loader reads them unchanged; JavaScript ones
+ * as `.js`), `manifest.jsonl` and `checksums.sha256`. An environment the LLM reviewer rejected is
+ * left out. Returns the manifest.
  */
-export function exportPool(runDir: string, dir: string, suites: readonly string[] = [SELFPLAY_SUITE]): PoolIndexLine[] {
+export function exportPool(runDir: string, dir: string, suites: readonly string[] = [SELFPLAY_SUITE]): PoolManifestLine[] {
   const run = readRun(runDir);
-  mkdirSync(dir, { recursive: true });
-  const index: PoolIndexLine[] = [];
+  mkdirSync(path.join(dir, GAMES_FOLDER), { recursive: true });
+  const manifest: PoolManifestLine[] = [];
+  const taken = new Set<string>();
+  const perRound = new Map<number, number>();
   for (const { suite, summary: s } of run.environments.values()) {
-    if (!suites.includes(suite) || s.verdict !== 'valid' || s.review?.accepted === false) continue;
-    const file = programFileName(s.id, s.language);
-    writeFileSync(path.join(dir, file), s.source.endsWith('\n') ? s.source : `${s.source}\n`);
-    index.push({
+    if (!suites.includes(suite) || s.verdict === 'invalid' || s.review?.accepted === false) continue;
+    const slot = slotOf(s.id);
+    const round = slot?.round ?? s.round ?? 0;
+    let index = slot?.index ?? perRound.get(round) ?? 0;
+    perRound.set(round, Math.max(perRound.get(round) ?? 0, index + 1));
+    let name = gameFileName(round, index, s.skill, s.language);
+    while (taken.has(name)) name = gameFileName(round, ++index, s.skill, s.language);
+    taken.add(name);
+    const text = gameFileText(s.source, s.language);
+    const file = `${GAMES_FOLDER}/${name}`;
+    writeFileSync(path.join(dir, file), text);
+    manifest.push({
+      game_id: name.replace(/\.(py|js)$/, ''),
+      file_name: file,
+      skill: s.skill ?? null,
+      sha256: sha256Hex(text),
       id: s.id,
-      file,
+      suite,
+      round: s.round ?? null,
+      index,
       language: s.language,
       game_type: s.gameType ?? null,
-      code_hash: codeHash(s.source),
-      round: s.round ?? null,
+      spade_verdict: s.readings?.spade.verdict ?? null,
+      strict_verdict: s.readings?.strict.verdict ?? null,
       task: s.task ?? null,
       solve_rate: s.solveRate ?? null,
       hint_solve_rate: s.hintSolveRate ?? null,
       designer_reward: s.designerReward ?? null,
     });
   }
-  writeFileAtomic(path.join(dir, 'index.jsonl'), index.map((l) => `${JSON.stringify(l)}\n`).join(''));
-  return index;
+  writeFileAtomic(path.join(dir, MANIFEST_FILE), manifest.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  writeFileAtomic(path.join(dir, CHECKSUMS_FILE), manifest.map((l) => `${checksumLine(l.sha256, l.file_name)}\n`).join(''));
+  return manifest;
 }

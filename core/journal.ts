@@ -7,6 +7,13 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { EnvironmentSummary, GateVerdict, ReviewRecord, RoundSummary } from './results.js';
+
+/** The hint the designer model wrote for a program without hint() (`by`: its provider id), or why there is none. */
+export interface HintRecord {
+  hint?: string;
+  error?: string;
+  by: string;
+}
 import type { EnvironmentProgram, EpisodeResult, SandboxFailureKind } from './types.js';
 
 export type JournalRecord =
@@ -15,6 +22,7 @@ export type JournalRecord =
   | { type: 'designed'; suite: string; round: number; programs: EnvironmentProgram[] }
   | { type: 'verdict'; suite: string; id: string; verdict: GateVerdict }
   | { type: 'review'; suite: string; id: string; review: ReviewRecord }
+  | { type: 'hint'; suite: string; id: string; hint: HintRecord }
   | { type: 'environment'; suite: string; round?: number; environment: EnvironmentSummary }
   | { type: 'episode'; episode: EpisodeResult }
   | { type: 'round'; suite: string; summary: RoundSummary }

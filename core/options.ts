@@ -17,7 +17,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { SandboxLimits } from './concepts/sandbox.js';
-import { DESIGNER_REWARDS } from './rewards.js';
+import { DEFAULT_BAND, DEFAULT_BAND_RAMP, DESIGNER_REWARDS } from './rewards.js';
+import { DEFAULT_SKILLS_PER_ROUND, SKILL_NAMES, skillName } from './skills.js';
 import {
   anyObject, bool, check, list, matching, nonNegInt, nonNegNum, object, oneOf, posInt, posNum, record, str,
   type Infer, type Schema,
@@ -37,9 +38,10 @@ export interface OptionSpec<T> {
   arg?: string;
   /**
    * How the flag's text becomes the value: `number` (a typo is reported naming the flag),
-   * `list` (comma-separated), `count-or-share` (`10` is a number, `20%` stays text). Default: as typed.
+   * `list` (comma-separated), `numbers` (comma-separated numbers), `count-or-share` (`10` is a
+   * number, `20%` stays text). Default: as typed.
    */
-  parse?: 'number' | 'list' | 'count-or-share';
+  parse?: 'number' | 'list' | 'numbers' | 'count-or-share';
   /** How help and README show the default when it is not a plain value (`runs/<time>`, `one per core`). */
   shown?: string;
   /** The older name of this key and its flag, still accepted (with a line naming the new one). */
@@ -133,6 +135,31 @@ export const PROVIDER_DEFAULTS = {
   timeoutMs: 180_000,
 } as const;
 
+/** The readings of the validation gate (core/gate.ts), the first the default. */
+export const GATE_READINGS = ['strict', 'spade'] as const;
+/** How an LLM agent talks to its model (core/roles/agent-protocol.ts). */
+export const AGENT_PROTOCOLS = ['default', 'spade'] as const;
+/** The roles whose prompts and sampling a config may set. */
+export const ROLES = ['designer', 'hint', 'agent', 'reviewer'] as const;
+export type RoleName = (typeof ROLES)[number];
+/** Turns of an episode whose program sets no horizon: spade-bench's default, and SPADE's runs' (MAX_TURNS). */
+export const DEFAULT_MAX_TURNS = 64;
+export const SPADE_MAX_TURNS = 25;
+
+/** The turn budget of a run: `maxTurns` when set, else 25 under SPADE's agent protocol, else 64. */
+export function turnBudget(config: { maxTurns?: number; agentProtocol?: string }): number {
+  return config.maxTurns ?? (config.agentProtocol === 'spade' ? SPADE_MAX_TURNS : DEFAULT_MAX_TURNS);
+}
+
+const samplingSchema = object({ temperature: nonNegNum('a temperature >= 0'), topP: check<number>((v) => typeof v === 'number' && v > 0 && v <= 1, 'a number in (0, 1]'), maxTokens: posInt });
+export type SamplingConfig = Infer<typeof samplingSchema>;
+
+const bandSchema = check<[number, number]>(
+  (v) => Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'number' && x >= 0 && x <= 1) && (v[0] as number) <= (v[1] as number),
+  'two win rates [lo, hi] with 0 <= lo <= hi <= 1',
+);
+const skillSchema = check<string>((v) => typeof v === 'string' && skillName(v) !== undefined, `one of SPADE's skills (${SKILL_NAMES.join(', ')}; _ for spaces)`);
+
 const maxErrorsSchema = check<number | string>(
   (v) => (typeof v === 'number' && Number.isInteger(v) && v > 0) || (typeof v === 'string' && /^(\d+(\.\d+)?%|[1-9]\d*)$/.test(v.trim())),
   'a positive integer or a percentage such as "20%"',
@@ -185,6 +212,16 @@ export const RUN_OPTIONS = {
     envsPerRound: kept({ schema: posInt, flag: 'envs-per-round', arg: 'N', parse: 'number', default: 16, describe: 'Environments the designer writes each round' }),
     attempts: kept({ schema: posInt, flag: 'attempts', arg: 'N', parse: 'number', default: 4, describe: 'Episodes per environment (self-play plays as many again with the hint)' }),
     reward: kept({ schema: oneOf(DESIGNER_REWARDS), flag: 'reward', arg: 'NAME', default: 'spade', describe: `Designer reward: ${DESIGNER_REWARDS.join(', ')}` }),
+    band: fallback({
+      schema: bandSchema, flag: 'band', arg: 'LO,HI', parse: 'numbers', fallback: [...DEFAULT_BAND] as [number, number], shown: '`0.4,0.6`',
+      describe: "The designer's difficulty band on the no-hint win rate (SPADE's late phase uses 0.2,0.4)",
+    }),
+    bandRamp: fallback({ schema: posNum, flag: 'band-ramp', arg: 'R', parse: 'number', fallback: DEFAULT_BAND_RAMP, describe: 'How far outside the band the difficulty reward falls to 0 (SPADE\'s late phase uses 0.2)' }),
+    skills: fallback({
+      schema: list(skillSchema, true), flag: 'skills', arg: 'a,b', parse: 'list', fallback: [...SKILL_NAMES], shown: "SPADE's nine",
+      describe: "SPADE's cognitive skills an LLM designer writes for, rotated over the rounds",
+    }),
+    skillsPerRound: fallback({ schema: posInt, flag: 'skills-per-round', arg: 'K', parse: 'number', fallback: DEFAULT_SKILLS_PER_ROUND, describe: 'Skills active in a round (a window moving K skills each round); game i of a round gets skill i % K' }),
     language: fallback({ schema: oneOf(['python', 'javascript']), flag: 'language', arg: 'L', fallback: 'python', describe: "Language an LLM designer writes: python (SPADE's) or javascript" }),
     corpus: optional({ schema: str, flag: 'corpus', arg: 'FILE', shown: 'none', describe: 'JSONL file with a "text" field; one sampled document grounds each LLM design' }),
     repairs: fallback({ schema: nonNegInt, flag: 'repairs', arg: 'N', parse: 'number', fallback: 1, describe: "Repairs of a rejected program, with the gate's reason fed back to the designer" }),
@@ -211,6 +248,27 @@ export const RUN_OPTIONS = {
   maxErrors: optional({
     schema: maxErrorsSchema, flag: 'max-errors', arg: 'N or N%', parse: 'count-or-share', shown: 'off',
     describe: 'Stop cleanly (exit 3, results kept, resumable) after N errored episodes, or that share of them (judged after 20)',
+  }),
+  gate: kept({
+    schema: oneOf(GATE_READINGS), flag: 'gate', arg: 'READING', default: 'strict',
+    describe: "Which reading of the validation gate decides what is played: strict (SPADE's own checks, then spade-bench's) or spade (exactly SPADE's own checks); results and reports show both",
+  }),
+  agentProtocol: kept({
+    schema: oneOf(AGENT_PROTOCOLS), flag: 'agent-protocol', arg: 'P', default: 'default',
+    describe: "How an LLM agent talks to its model: default, or spade (SPADE's first-turn template, only the text after the last </think> read, the first \\boxed{} answer sent, a seed per attempt, 25 turns, temperature 0.6 and top_p 0.95)",
+  }),
+  maxTurns: optional({
+    schema: posInt, flag: 'max-turns', arg: 'N', parse: 'number', shown: '64; 25 with --agent-protocol spade',
+    describe: "Turns of an episode whose program sets no horizon of its own; SPADE-format games are built with it as their max_turns budget",
+  }),
+  prompts: optional({
+    schema: object({ designer: str, hint: str, agent: str, reviewer: str }), shown: 'built-in',
+    describe: "Files whose text replaces a role's system prompt: { designer, hint, agent, reviewer } (paths from the working folder)",
+  }),
+  sampling: optional({
+    schema: object({ designer: samplingSchema, hint: samplingSchema, agent: samplingSchema, reviewer: samplingSchema }),
+    shown: 'each role\'s own',
+    describe: "Sampling of a role's model calls: { designer, hint, agent, reviewer }, each { temperature, topP, maxTokens } (hints: temperature 0.3, as SPADE)",
   }),
   agentMemory: fallback({
     schema: matching(/^(full|window:[1-9]\d*|summary(:[1-9]\d*)?)$/, '"full", "window:K" or "summary[:K]"'), flag: 'agent-memory', arg: 'M', fallback: 'full',

@@ -4,9 +4,9 @@
  */
 import type { GameType } from './concepts/environment.js';
 import type { EpisodeStep } from './concepts/episode.js';
-import type { GateCheck, Verdict } from './concepts/verdict.js';
+import type { GateCheck, GateReadingName, ReadingVerdict, Verdict } from './concepts/verdict.js';
 
-export type { GateCheck, GateReason, GateVerdict, Verdict } from './concepts/verdict.js';
+export type { GateCheck, GateReason, GateReadingName, GateVerdict, ReadingVerdict, Verdict } from './concepts/verdict.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -43,6 +43,50 @@ export interface ValidityMetrics {
   interval: [number, number];
   unproven: number;
   reasons: Record<string, number>;
+  /** The reading that decided what was played (`valid`, `rate` and `reasons` above are its). */
+  gate?: GateReadingName;
+  /**
+   * Validity under both readings side by side, and the programs SPADE accepts that strict
+   * rejects, by strict's reason (the other way round cannot happen: strict starts from SPADE's checks).
+   */
+  readings?: { spade: ReadingValidity; strict: ReadingValidity; spadeOnly: { count: number; reasons: Record<string, number> } };
+}
+
+/** Validity under one reading of the gate. */
+export interface ReadingValidity {
+  valid: number;
+  unproven: number;
+  /** valid / proposed, and its Wilson 95% interval. */
+  rate: number;
+  interval: [number, number];
+  /** (valid + unproven) / proposed: the share that reading would play. */
+  playedRate: number;
+  /** Reason codes of the invalid ones. */
+  reasons: Record<string, number>;
+}
+
+/** One skill's environments (SPADE's cognitive skills). */
+export interface SkillMetrics {
+  skill: string;
+  environments: number;
+  /** Accepted by the deciding reading (valid or unproven), and so played. */
+  valid: number;
+  /** No-hint plays won / decided, over the skill's environments. */
+  episodes: number;
+  successRate: number;
+}
+
+/**
+ * SPADE's difficulty bands over the played environments: the share whose mean episode reward
+ * without the hint is above 0.8 (easy), below 0.2 (hard) or between, and the share whose plays
+ * all got the same reward (nothing to learn from: GRPO's advantage is 0 on them).
+ */
+export interface DifficultyBands {
+  environments: number;
+  easy: number;
+  medium: number;
+  hard: number;
+  sameReward: number;
 }
 
 export interface DiversityMetrics {
@@ -201,8 +245,20 @@ export interface EnvironmentSummary {
   checks: GateCheck[];
   task?: string;
   source: string;
+  /** The cognitive skill the environment exercises (self-play: SPADE's skill rotation). */
+  skill?: string;
+  /** Both readings of the gate (spade and strict) and the one that decided `verdict`. */
+  readings?: { spade: ReadingVerdict; strict: ReadingVerdict };
+  gate?: GateReadingName;
+  /** Share of decided plays won, without the hint and with it. */
   solveRate?: number;
   hintSolveRate?: number;
+  /** SPADE's reward inputs: the mean episode reward (last reward clamped to [-1, 1] if terminated, else 0) without the hint and with it. */
+  meanReward?: number;
+  hintMeanReward?: number;
+  /** The hint the designer model wrote for a program without hint(), or why there is none. */
+  designerHint?: string;
+  hintError?: string;
   designerReward?: number;
   /** A sample trajectory (the first no-hint attempt). */
   sample?: { outcome: string; steps: EpisodeStep[] };
@@ -244,6 +300,10 @@ export interface SuiteResult {
      * Absent in results written before game types were recorded.
      */
     byGameType?: Partial<Record<GameType, GameTypeMetrics>>;
+    /** Per cognitive skill (environments that have one: self-play). */
+    bySkill?: SkillMetrics[];
+    /** SPADE's difficulty bands over the played environments. */
+    bands?: DifficultyBands;
   };
   /** Malformed dataset records skipped with --skip-bad (absent when none). */
   skippedRecords?: number;

@@ -6,7 +6,7 @@
  */
 import type { GateVerdict, ReviewRecord } from './results.js';
 import type { EnvironmentProgram, EpisodeResult } from './types.js';
-import type { JournalRecord } from './journal.js';
+import type { HintRecord, JournalRecord } from './journal.js';
 
 const key = (suite: string, id: string): string => `${suite}\u0000${id}`;
 const episodeKey = (e: Pick<EpisodeResult, 'attempt' | 'withHint'>): string => `${e.attempt}:${e.withHint ? 'hint' : 'plain'}`;
@@ -15,6 +15,7 @@ export class PriorWork {
   private readonly designs = new Map<string, EnvironmentProgram[]>();
   private readonly verdicts = new Map<string, GateVerdict>();
   private readonly reviews = new Map<string, ReviewRecord>();
+  private readonly hints = new Map<string, HintRecord>();
   private readonly episodeMap = new Map<string, Map<string, EpisodeResult>>();
   private readonly environments = new Set<string>();
   /** The config the run was started with (from its first `start` record). */
@@ -40,6 +41,9 @@ export class PriorWork {
           break;
         case 'review':
           this.reviews.set(key(r.suite, r.id), r.review);
+          break;
+        case 'hint':
+          this.hints.set(key(r.suite, r.id), r.hint);
           break;
         case 'episode': {
           const k = key(r.episode.suite, r.episode.environmentId);
@@ -72,6 +76,11 @@ export class PriorWork {
   /** The reviewer's journaled review of this environment (asking again could get another answer). */
   review(suite: string, id: string): ReviewRecord | undefined {
     return this.reviews.get(key(suite, id));
+  }
+
+  /** The designer's journaled hint for this program (asking again could get another one). */
+  hint(suite: string, id: string): HintRecord | undefined {
+    return this.hints.get(key(suite, id));
   }
 
   /** The journaled episode of this attempt, if it finished. */

@@ -11,10 +11,20 @@ import type { Journal } from './journal.js';
 import type { PriorWork } from './resume.js';
 import type { ProgressEvent, RunSetup } from './run.js';
 import { runSelfPlay } from './selfplay.js';
+import { skillName } from './skills.js';
+import { DEFAULTS } from './options.js';
+import type { PlateauOptions } from './rewards.js';
+
+/** The designer reward's difficulty band from the config (SPADE's default band unless set). */
+export function bandOf(config: SpadeConfig): PlateauOptions {
+  const [lo, hi] = config.selfplay.band ?? DEFAULTS.selfplay.band;
+  return { lo, hi, ramp: config.selfplay.bandRamp ?? DEFAULTS.selfplay.bandRamp };
+}
 import { mapLimit } from './concurrency.js';
 import { usageBetween } from './providers/stats.js';
-import { diversityMetrics, gameTypeMetrics, successByDifficulty, successMetrics, throughputMetrics, validityMetrics } from './metrics/index.js';
+import { difficultyBands, diversityMetrics, gameTypeMetrics, skillMetrics, successByDifficulty, successMetrics, throughputMetrics, validityMetrics } from './metrics/index.js';
 import { gameTypeOf } from './game-type.js';
+import { playReward } from './evaluate.js';
 
 /** The id of the self-play pool among a run's suites. */
 export const SELFPLAY_SUITE = 'spade';
@@ -36,6 +46,8 @@ export function suiteResult(
   const success = successMetrics(episodes.filter((e) => !e.withHint));
   const byDifficulty = successByDifficulty(evaluations.map((e) => ({ difficulty: e.summary.difficulty, episodes: e.episodes })));
   if (byDifficulty.length) success.byDifficulty = byDifficulty;
+  const bySkill = skillMetrics(evaluations);
+  const bands = difficultyBands(evaluations, playReward);
   return {
     id,
     kind,
@@ -56,6 +68,8 @@ export function suiteResult(
         episodes: e.episodes,
       }))),
       usage,
+      ...(bySkill ? { bySkill } : {}),
+      ...(bands ? { bands } : {}),
     },
     rounds,
     environments,
@@ -138,6 +152,11 @@ export function selfPlayPlan(setup: RunSetup, journal: Journal, emit: (event: Pr
         repairs: config.selfplay.repairs,
         reviewer: setup.reviewer,
         onReviewed: (program, review) => journal.append({ type: 'review', suite, id: program.id, review }),
+        band: bandOf(config),
+        skills: (config.selfplay.skills ?? DEFAULTS.selfplay.skills).map((s) => skillName(s) ?? s),
+        skillsPerRound: config.selfplay.skillsPerRound ?? DEFAULTS.selfplay.skillsPerRound,
+        hintWriter: setup.hintWriter,
+        onHint: (program, hint) => journal.append({ type: 'hint', suite, id: program.id, hint }),
         onDesigned: (round, programs) => {
           journal.append({ type: 'designed', suite, round, programs });
           emit({ type: 'designed', suite, round, count: programs.length });

@@ -17,6 +17,8 @@ import { RunStoppedError, UsageError } from './errors.js';
 import { addEqualSizeDiversity } from './metrics/index.js';
 import { runSuite, selfPlayPlan, staticPlan, type RunBooks } from './run-suite.js';
 import { curriculumPlan } from './curriculum/rounds.js';
+import { turnBudget } from './options.js';
+import type { HintWriter } from './roles/llm-hint.js';
 
 export { SELFPLAY_SUITE, suiteResult } from './run-suite.js';
 
@@ -49,6 +51,8 @@ export interface RunSetup {
   evaluator?: Evaluator;
   /** The optional LLM reviewer after the gate. */
   reviewer?: EnvironmentReviewer;
+  /** The designer model writing hints for valid programs without hint() (LLM designers). */
+  hintWriter?: HintWriter;
   /** Model usage so far (all providers), for metrics.usage per suite. */
   usage?: () => UsageMetrics;
   /** A mark in the providers' call latencies, and the latencies since a mark (ms). */
@@ -128,6 +132,9 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
       limits: config.limits,
       attempts: config.selfplay.attempts,
       validateOnly: setup.validateOnly,
+      gate: config.gate,
+      maxTurns: turnBudget(config),
+      seedPerAttempt: config.agentProtocol === 'spade',
       runSeed: config.seed,
       signal,
       prior,

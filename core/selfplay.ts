@@ -1,10 +1,15 @@
 /**
  * SPADE's self-play loop: rounds of design → validation gate → play (with and without the
- * hint) → designer reward → environment memory → next round.
+ * hint) → designer reward → environment memory → next round. Each round's designs are given
+ * SPADE's cognitive skills (core/skills.ts: a window of k skills moving k each round, game i
+ * getting skill i % k); a model designer also writes the hint of a program that has none.
  */
 import type { ReviewRecord, RoundSummary } from './results.js';
 import type { Designer, EnvironmentProgram, EnvironmentRecord } from './types.js';
-import { designerReward, type DesignerRewardName } from './rewards.js';
+import { designerReward, type DesignerRewardName, type PlateauOptions } from './rewards.js';
+import { DEFAULT_SKILLS_PER_ROUND, SKILL_NAMES, skillsForRound } from './skills.js';
+import type { HintWriter } from './roles/llm-hint.js';
+import type { HintRecord } from './journal.js';
 import { DEFAULTS } from './options.js';
 import { evaluateEnvironment, type Evaluation, type EvaluationContext, type Evaluator } from './evaluate.js';
 import { mapLimit } from './concurrency.js';
@@ -36,6 +41,15 @@ export interface SelfPlayOptions {
   reviewer?: EnvironmentReviewer;
   /** A review the reviewer has just given. */
   onReviewed?: (program: EnvironmentProgram, review: ReviewRecord) => void;
+  /** The difficulty band of the designer reward (SPADE's [0.4, 0.6], ramp 0.25, by default). */
+  band?: PlateauOptions;
+  /** SPADE's skills rotated over the rounds (default all nine), and how many a round takes (default 3). */
+  skills?: readonly string[];
+  skillsPerRound?: number;
+  /** The designer model, writing hints for valid programs without hint(). */
+  hintWriter?: HintWriter;
+  /** A hint just written (or its failure). */
+  onHint?: (program: EnvironmentProgram, hint: HintRecord) => void;
 }
 
 /** Default of SelfPlayOptions.repairs (the `selfplay.repairs` option's). */
@@ -69,6 +83,8 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
       programs = await options.designer.design({
         round,
         count: options.envsPerRound,
+        skills: skillsForRound(options.skills ?? SKILL_NAMES, options.skillsPerRound ?? DEFAULT_SKILLS_PER_ROUND, round, options.envsPerRound),
+        targetBand: [options.band?.lo ?? 0.4, options.band?.hi ?? 0.6],
         seed: deriveSeed(options.context.runSeed, 'design', round),
         memory: memory.slice(-MEMORY_LIMIT),
         recentSolveRates: solveRates,
@@ -93,18 +109,23 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
       options.concurrency,
       async (program) => {
         const evaluation =
-          repairs > 0 || options.reviewer
-            ? await evaluateDesignSlot(program, { designer: options.designer, evaluate, context, round, repairs, reviewer: options.reviewer, knownRepairs, onRepaired, onReviewed: options.onReviewed })
+          repairs > 0 || options.reviewer || options.hintWriter
+            ? await evaluateDesignSlot(program, {
+                designer: options.designer, evaluate, context, round, repairs, reviewer: options.reviewer, knownRepairs, onRepaired,
+                onReviewed: options.onReviewed, hintWriter: options.hintWriter, onHint: options.onHint,
+              })
             : await evaluate(program, deriveSeed(options.context.runSeed, 'task', program.id), context);
         const { summary, episodes } = evaluation;
         if (summary.verdict !== 'invalid' && summary.solveRate !== undefined) {
-          const timedOut = episodes.some((e) => e.errorKind === 'timeout');
+          // SPADE's inputs: mean episode rewards; no hinted play (no hint) means no regret.
+          const noHint = summary.meanReward ?? summary.solveRate;
           summary.designerReward = designerReward(options.reward, {
-            hintReward: summary.hintSolveRate ?? summary.solveRate,
-            noHintReward: summary.solveRate,
-            winRate: summary.solveRate,
-            timedOut,
-          });
+            hintReward: summary.hintMeanReward ?? noHint,
+            noHintReward: noHint,
+            winRate: noHint,
+            solveRate: summary.solveRate,
+            timedOut: episodes.some((e) => e.errorKind === 'timeout'),
+          }, options.band);
         }
         if (!penalised) options.onEvaluation?.(evaluation);
         return evaluation;

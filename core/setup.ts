@@ -3,6 +3,7 @@
  * Everything that can be wrong with the config (an unknown plugin id, a missing API key) is
  * found here, before any work starts or any file is written.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { Agent, Designer, Language, Provider, Sandbox, Suite } from './types.js';
@@ -17,6 +18,8 @@ import { createLLMAgent } from './roles/llm-agent.js';
 import { createLLMDesigner } from './roles/llm-designer.js';
 import { loadCorpus } from './roles/corpus.js';
 import { createLLMReviewer, type EnvironmentReviewer } from './roles/llm-reviewer.js';
+import { createHintWriter, type HintWriter } from './roles/llm-hint.js';
+import type { RoleName, SamplingConfig } from './options.js';
 import { BUILTINS, DEFAULT_SANDBOXES } from './builtins.js';
 import { UsageError } from './errors.js';
 import { SELFPLAY_SUITE } from './run.js';
@@ -114,6 +117,8 @@ export interface RunParts {
   sandboxes: SandboxSet;
   /** The optional LLM reviewer after the gate (--reviewer). */
   reviewer?: EnvironmentReviewer;
+  /** The designer model writing hints for valid programs without hint() (when the designer is a model). */
+  hintWriter?: HintWriter;
   /** Providers created for LLM roles. */
   providers: Provider[];
   /** Their usage so far, summed (metrics.usage). */
@@ -144,6 +149,24 @@ async function createProvider(registry: PluginRegistry, id: string, config: Spad
   return provider.create(options);
 }
 
+/** The text of the prompt file the config gives a role (`prompts.hint`), read now; a missing file is a UsageError naming the key. */
+export function rolePrompt(config: SpadeConfig, role: RoleName, cwd: string): string | undefined {
+  const file = config.prompts?.[role];
+  if (file === undefined) return undefined;
+  const resolved = path.resolve(cwd, file);
+  let text: string;
+  try {
+    text = readFileSync(resolved, 'utf8');
+  } catch (error) {
+    throw new UsageError(`prompts.${role}: cannot read ${resolved}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  if (text.trim() === '') throw new UsageError(`prompts.${role}: ${resolved} is empty`);
+  return text;
+}
+
+/** The sampling the config sets for a role's model calls (only the keys given). */
+const samplingOf = (config: SpadeConfig, role: RoleName): SamplingConfig => ({ ...config.sampling?.[role] });
+
 async function resolveRole(registry: PluginRegistry, kind: 'designer' | 'agent', id: string, config: SpadeConfig, providers: Map<string, Provider>): Promise<Designer | Agent> {
   if (registry.has(kind, id)) {
     const { plugin } = await registry.resolve(kind, id);
@@ -156,14 +179,21 @@ async function resolveRole(registry: PluginRegistry, kind: 'designer' | 'agent',
     providers.set(id, provider);
   }
   if (kind === 'agent') {
+    const systemPrompt = rolePrompt(config, 'agent', registry.cwd);
     try {
-      return createLLMAgent(provider, { memory: config.agentMemory });
+      return createLLMAgent(provider, { memory: config.agentMemory, protocol: config.agentProtocol, ...samplingOf(config, 'agent'), ...(systemPrompt ? { systemPrompt } : {}) });
     } catch (error) {
       throw new UsageError(`--agent-memory: ${(error as Error).message}`);
     }
   }
   const { language, corpus } = config.selfplay;
-  return createLLMDesigner(provider, { language, corpus: corpus ? await loadCorpus(path.resolve(registry.cwd, corpus)) : undefined });
+  const systemPrompt = rolePrompt(config, 'designer', registry.cwd);
+  return createLLMDesigner(provider, {
+    language,
+    corpus: corpus ? await loadCorpus(path.resolve(registry.cwd, corpus)) : undefined,
+    ...samplingOf(config, 'designer'),
+    ...(systemPrompt ? { systemPrompt } : {}),
+  });
 }
 
 /** The usage and call latencies of the providers a run created, summed. */
@@ -196,13 +226,22 @@ export async function resolveRunParts(registry: PluginRegistry, config: SpadeCon
     const id = config.selfplay.reviewer;
     let provider = providers.get(id);
     if (!provider) providers.set(id, (provider = await createProvider(registry, id, config, 'reviewer')));
-    reviewer = createLLMReviewer(provider);
+    const systemPrompt = rolePrompt(config, 'reviewer', registry.cwd);
+    reviewer = createLLMReviewer(provider, { ...samplingOf(config, 'reviewer'), ...(systemPrompt ? { systemPrompt } : {}) });
+  }
+  // A model designer also writes the hint of a valid program that has none, as SPADE's does.
+  let hintWriter: HintWriter | undefined;
+  const designerProvider = providers.get(config.designer);
+  if (designer.kind === 'llm' && designerProvider) {
+    const systemPrompt = rolePrompt(config, 'hint', registry.cwd);
+    hintWriter = createHintWriter(designerProvider, { ...samplingOf(config, 'hint'), seed: config.seed, ...(systemPrompt ? { systemPrompt } : {}) });
   }
   const sandboxes = createSandboxSet(registry, config, options.sandboxWorkers);
   return {
     designer,
     agent,
     reviewer,
+    hintWriter,
     suites,
     selfplay,
     sandboxes,

@@ -5,7 +5,7 @@
  * (target: at least 3x faster than pyodide, sandbox start included).
  *
  * Where the time goes is printed too: interpreter start-up, then sandbox time per method
- * (load, reset, step, solution, hint, dispose), with the steps that run the canonical
+ * (spadeValidate: SPADE's own checks, then load, reset, step, solution, hint, dispose), with the steps that run the canonical
  * solution (`step: reference`) apart from the cheap ones (smoke test, wrong answers, random play).
  * Sandbox times are wall times of overlapping calls when workers > 1.
  */
@@ -44,6 +44,8 @@ async function timed<T>(name: string, call: () => Promise<T>): Promise<T> {
 function timing(sandbox: Sandbox): Sandbox {
   return {
     ...sandbox,
+    // SPADE's own validation (the gate's spade reading): one request replaying validate_game.
+    ...(sandbox.spadeValidate ? { spadeValidate: (program: EnvironmentProgram, limits?: Partial<SandboxLimits>) => timed('spadeValidate', () => sandbox.spadeValidate!(program, limits)) } : {}),
     async load(program: EnvironmentProgram, limits?: Partial<SandboxLimits>): Promise<LoadedEnvironment> {
       const env = await timed('load', () => sandbox.load(program, limits));
       let solution: string | undefined;
@@ -70,7 +72,7 @@ for (const [id, create] of Object.entries(SANDBOXES)) {
     const sandbox = create({ workers });
     try {
       // Start every interpreter before the clock for the gate starts (they start in parallel).
-      const probe: EnvironmentProgram = { id: 'probe', language: 'python', source: 'class E:\n  def reset(self, seed=0):\n    return "", {}\n  def step(self, a):\n    return "", 0, True, False, {}\n' };
+      const probe: EnvironmentProgram = { id: 'probe', language: 'python', source: 'class ProbeEnv:\n  def reset(self, seed=0):\n    return "", {}\n  def step(self, a):\n    return "", 0, True, False, {}\n' };
       await Promise.all(Array.from({ length: workers }, async () => (await sandbox.load(probe)).dispose()));
       const startupMs = performance.now() - started;
       const measured = timing(sandbox);

@@ -54,11 +54,17 @@ export function sampleEnvironments(environments: readonly EnvironmentSummary[], 
   return picked;
 }
 
+const readingWhy = (reading: NonNullable<EnvironmentSummary['readings']>['spade'], limits: BrowserLimits): string =>
+  reading.verdict === 'invalid' && reading.reason
+    ? ` <span class="muted">${escapeHtml(reading.reason)}${reading.detail ? `: ${escapeHtml(truncate(reading.detail, limits.textChars))}` : ''}</span>`
+    : '';
+
 function environmentEntry(env: EnvironmentSummary, run: string, suite: string, limits: BrowserLimits): string {
   const gameType = gameTypeOfSummary(env);
   const facts = [
     env.round !== undefined ? `round ${env.round}` : '',
     env.family ? `family ${escapeHtml(env.family)}` : '',
+    env.skill ? `skill ${escapeHtml(env.skill)}` : '',
     env.difficulty !== undefined ? `difficulty ${escapeHtml(env.difficulty)}` : '',
     env.horizon !== undefined ? `horizon ${escapeHtml(env.horizon)}` : '',
     env.solveRate !== undefined ? `solve ${percent(env.solveRate)}` : '',
@@ -81,6 +87,8 @@ function environmentEntry(env: EnvironmentSummary, run: string, suite: string, l
   return `<details class="env" data-run="${escapeHtml(run)}" data-suite="${escapeHtml(suite)}" data-game-type="${escapeHtml(gameType)}" data-verdict="${escapeHtml(env.verdict)}">
 <summary><span class="badge ${escapeHtml(env.verdict)}">${escapeHtml(env.verdict)}${env.reason && env.reason !== env.verdict ? ` · ${escapeHtml(env.reason)}` : ''}</span> <span class="badge game-type">${escapeHtml(gameType)}</span> <code>${escapeHtml(env.id)}</code> <span class="muted">${escapeHtml(suite)}${facts.length ? ' · ' + facts.join(' · ') : ''}</span></summary>
 <div><p><strong>Task:</strong> ${env.task !== undefined ? escapeHtml(truncate(env.task, limits.textChars)) : '<span class="muted">none (did not reset)</span>'}</p>
+${env.readings ? `<p><strong>Readings</strong> <small class="muted">(${escapeHtml(env.gate ?? 'strict')} decides play)</small>: SPADE's checks <span class="badge ${escapeHtml(env.readings.spade.verdict)}">${escapeHtml(env.readings.spade.verdict)}</span>${readingWhy(env.readings.spade, limits)} · strict <span class="badge ${escapeHtml(env.readings.strict.verdict)}">${escapeHtml(env.readings.strict.verdict)}</span>${readingWhy(env.readings.strict, limits)}</p>` : ''}
+${env.designerHint !== undefined ? `<p><strong>Hint</strong> <small class="muted">(written by the designer model)</small>: ${escapeHtml(truncate(env.designerHint, limits.textChars))}</p>` : env.hintError ? `<p><strong>Hint</strong>: <span class="muted">none (${escapeHtml(truncate(env.hintError, limits.textChars))})</span></p>` : ''}
 <p><strong>Gate checks</strong></p><ul>${checks || '<li class="muted">none recorded</li>'}</ul>
 ${trajectory}
 <p><strong>Program</strong> <small class="muted">(${escapeHtml(env.language)}, ${env.source.length} characters)</small></p>

@@ -24,12 +24,14 @@ export function renderMarkdownReport(runs: readonly RunResults[]): string {
     lines.push(`- sandbox: ${cell(run.sandbox)}${run.sandboxInsecure ? ' — **⚠ NOT a security boundary**' : ''}`);
     if (!run.complete) lines.push('- **interrupted**: the numbers cover what finished');
     lines.push('');
-    lines.push('| pool | kind | valid (95% CI) | Vendi | Vendi/n | distinct-2 | steps/s | success (95% CI) | won/lost/errored |');
-    lines.push('|---|---|---|---|---|---|---|---|---|');
+    lines.push('| pool | kind | valid (95% CI) | SPADE accepts / strict valid+unproven | Vendi | Vendi/n | distinct-2 | steps/s | success (95% CI) | won/lost/errored |');
+    lines.push('|---|---|---|---|---|---|---|---|---|---|');
     for (const suite of results.suites) {
       const m = suite.metrics;
+      const r = m.validity.readings;
+      const readings = r ? `${r.spade.valid} / ${r.strict.valid}+${r.strict.unproven} of ${m.validity.proposed}` : '–';
       lines.push(
-        `| ${cell(suite.id)} | ${suite.kind === 'selfplay' ? 'self-play' : suite.kind} | ${percent(m.validity.rate)} (${percentInterval(m.validity.interval)}) | ${number(m.diversity.vendi)} | ${number(m.diversity.vendiPerN)} | ${number(m.diversity.distinct2)} | ${number(m.throughput.stepsPerSec)} | ${percent(m.success.successRate)} (${percentInterval(m.success.interval)}) | ${m.success.won}/${m.success.lost}/${m.success.errored} |`,
+        `| ${cell(suite.id)} | ${suite.kind === 'selfplay' ? 'self-play' : suite.kind} | ${percent(m.validity.rate)} (${percentInterval(m.validity.interval)}) | ${readings} | ${number(m.diversity.vendi)} | ${number(m.diversity.vendiPerN)} | ${number(m.diversity.distinct2)} | ${number(m.throughput.stepsPerSec)} | ${percent(m.success.successRate)} (${percentInterval(m.success.interval)}) | ${m.success.won}/${m.success.lost}/${m.success.errored} |`,
       );
     }
     lines.push('');

@@ -1,7 +1,9 @@
 /**
  * The overview: every pool of every run, self-play beside each static suite, on the four axes
- * (validity, diversity, throughput, long-horizon success), as tables and as bar charts, then
- * split by game type (game-types.ts).
+ * (validity, diversity, throughput, long-horizon success), as tables and as bar charts; validity
+ * under both readings of the gate (SPADE's own checks and strict) side by side, with reasons;
+ * success by SPADE's cognitive skill; and SPADE's difficulty bands; then split by game type
+ * (game-types.ts).
  */
 import type { EqualSizeDiversity, RunResults, SuiteResult } from '../core/results.js';
 import { addEqualSizeDiversity } from '../core/metrics/index.js';
@@ -60,6 +62,39 @@ const poolCell = (row: PoolRow, multipleRuns: boolean) =>
     multipleRuns ? `<br><small>${escapeHtml(row.run)}</small>` : ''
   }</td>`;
 
+const byCount = (reasons: Record<string, number>): string =>
+  Object.entries(reasons).sort((a, b) => b[1] - a[1]).map(([reason, count]) => `${escapeHtml(reason)} ${count}`).join(', ') || '–';
+
+/** Validity under the gate's two readings, side by side. */
+function readingsTable(rows: PoolRow[], multipleRuns: boolean): string {
+  const withReadings = rows.filter((row) => row.suite.metrics.validity.readings);
+  if (withReadings.length === 0) return '<p class="muted">These results predate the two readings of the gate.</p>';
+  return table(['decides play', "SPADE's checks: accepted", 'rejected by reason', 'strict: valid / unproven', 'rejected by reason', 'SPADE accepts, strict rejects'], withReadings, (row) => {
+    const m = row.suite.metrics.validity;
+    const { spade, strict, spadeOnly } = m.readings!;
+    return [
+      escapeHtml(m.gate ?? 'strict'),
+      `${percent(spade.rate)} <small>${spade.valid} / ${m.proposed}</small>`,
+      byCount(spade.reasons),
+      `${percent(strict.rate)} / ${percent(strict.playedRate - strict.rate)} <small>${strict.valid} + ${strict.unproven} / ${m.proposed}</small>`,
+      byCount(strict.reasons),
+      spadeOnly.count ? `${spadeOnly.count}: ${byCount(spadeOnly.reasons)}` : '0',
+    ];
+  }, multipleRuns);
+}
+
+/** Per cognitive skill, for pools whose environments have one. */
+function skillsTable(rows: PoolRow[], multipleRuns: boolean): string {
+  const lines = rows.flatMap((row) =>
+    (row.suite.metrics.bySkill ?? []).map((s) =>
+      `<tr>${poolCell(row, multipleRuns)}<td>${escapeHtml(s.skill)}</td><td>${s.environments}</td><td>${s.valid}</td><td>${s.episodes ? percent(s.successRate) : '–'} <small>${s.episodes} plays</small></td></tr>`),
+  );
+  if (lines.length === 0) return '<p class="muted">No pool records cognitive skills.</p>';
+  return `<div class="table-wrap"><table><thead><tr><th>pool</th><th>skill</th><th>environments</th><th>played</th><th>success (no hint)</th></tr></thead><tbody>
+${lines.join('\n')}
+</tbody></table></div>`;
+}
+
 function table(headers: string[], rows: PoolRow[], cells: (row: PoolRow) => string[], multipleRuns: boolean): string {
   return `<div class="table-wrap"><table><thead><tr><th>pool</th>${headers.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>
 ${rows.map((row) => `<tr>${poolCell(row, multipleRuns)}${cells(row).map((cell) => `<td>${cell}</td>`).join('')}</tr>`).join('\n')}
@@ -102,10 +137,12 @@ ${figure('Long-horizon success', charts[3]!, 'Episodes won without the hint, of 
 <h3>Verifier validity</h3>
 ${table(['valid (proven)', '95% interval', 'valid / proposed', 'unproven', 'rejected by reason', 'left out (cannot run here)'], rows, (row) => {
   const m = v(row).validity;
-  const reasons = Object.entries(m.reasons).sort((a, b) => b[1] - a[1]).map(([reason, count]) => `${escapeHtml(reason)} ${count}`).join(', ');
   const left = Object.entries(row.suite.skippedTasks ?? {}).map(([reason, count]) => `${count}: ${escapeHtml(reason)}`).join('; ');
-  return [percent(m.rate), percentInterval(m.interval), `${m.valid} / ${m.proposed}`, String(m.unproven), reasons || '–', left || '–'];
+  return [percent(m.rate), percentInterval(m.interval), `${m.valid} / ${m.proposed}`, String(m.unproven), byCount(m.reasons), left || '–'];
 }, multipleRuns)}
+<h3>Both readings of the gate</h3>
+${readingsTable(rows, multipleRuns)}
+<p class="muted">SPADE's checks: exactly what SPADE's own loader and validate_game check (what SPADE would play). Strict: SPADE's checks, then spade-bench's (determinism, the reference wins, wrong answers and random play lose, no answer leak); unproven programs pass every check but nothing proves them winnable. "Decides play" names the reading the run played by (--gate).</p>
 <h3>Goal diversity</h3>
 ${table(['n', 'families', 'Vendi (text)', 'Vendi / n', `Vendi at n = ${size ?? '?'}`, ...(yardstick ? [`of ${YARDSTICK}'s at n = ${size}`] : []), 'Vendi (structure)', 'distinct-1', 'distinct-2', 'NCD'], rows, (row) => {
   const m = v(row).diversity;
@@ -127,6 +164,14 @@ ${table(['episodes / s', 'steps / s', 'environments / s', 'valid / s', 'tokens /
   return [number(m.episodesPerSec), number(m.stepsPerSec), number(m.environmentsPerSec), number(m.validPerSec), number(m.tokensPerSec),
     latency(m.latency?.providerCall), latency(m.latency?.sandboxCall), `${number(m.wallSec)} s`];
 }, multipleRuns)}
+<h3>Success by cognitive skill</h3>
+${skillsTable(rows, multipleRuns)}
+<h3>Difficulty bands (SPADE's)</h3>
+${table(['environments played', 'easy (mean reward > 0.8)', 'medium', 'hard (< 0.2)', 'every play the same reward'], rows, (row) => {
+  const b = v(row).bands;
+  return b ? [String(b.environments), percent(b.easy), percent(b.medium), percent(b.hard), percent(b.sameReward)] : ['0', '–', '–', '–', '–'];
+}, multipleRuns)}
+<p class="muted">Over the environments played, by the mean episode reward of their plays without the hint (the last reward clamped to [-1, 1] when the episode terminated, else 0), as SPADE bands them; an environment whose plays all got the same reward teaches nothing to a GRPO learner.</p>
 <h3>Long-horizon success</h3>
 ${table(['success', '95% interval', 'won / lost / errored', 'pass@k / pass^k', 'tokens in / out', 'cost'], rows, (row) => {
   const m = v(row).success;

@@ -139,7 +139,7 @@ def _generate(seed):
     return problem
 
 
-class RLVETask:
+class RLVETaskEnv:
     def __init__(self):
         self.problem = None
         # Whether RLVE gives a reference answer (construction problems have none) is known only
@@ -184,7 +184,7 @@ CONFIG = json.loads(${py(JSON.stringify(task.config))})
 PROMPT = ${py(task.prompt)}
 
 
-class RLVETask:
+class RLVETaskEnv:
     def __init__(self):
         self.problem = None
 

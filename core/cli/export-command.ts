@@ -1,6 +1,7 @@
 /**
  * `spade-bench export RUN_DIR --format jsonl -o FILE` (one line per episode, for RL trainers)
- * and `--format pool -o DIR` (the valid environments as program files plus index.jsonl).
+ * and `--format pool -o DIR` (the environments the run played, in SPADE's pool layout: games/,
+ * manifest.jsonl, checksums.sha256).
  */
 import type { Argv } from 'yargs';
 import path from 'node:path';
@@ -17,7 +18,7 @@ export interface ExportArgs {
 export function exportOptions(y: Argv): Argv {
   return y
     .positional('run', { type: 'string', describe: 'The run folder (holding journal.jsonl)' })
-    .option('format', { type: 'string', default: 'jsonl', describe: 'jsonl: one line per episode (messages, per-step rewards, designer reward); pool: the valid environments as .py/.js files plus index.jsonl' })
+    .option('format', { type: 'string', default: 'jsonl', describe: "jsonl: one line per episode (messages, per-step rewards, designer reward); pool: the environments the run played, in SPADE's pool layout (games/game_{round}_{index}_{skill}.py, manifest.jsonl, checksums.sha256)" })
     .option('output', { alias: 'o', type: 'string', describe: 'Output file (jsonl) or folder (pool)' })
     .option('suites', { type: 'string', describe: 'pool: comma-separated suites whose environments to write [default: spade]' });
 }
@@ -32,7 +33,8 @@ export async function exportCommand(args: ExportArgs): Promise<number> {
   } else if (args.format === 'pool') {
     const suites = args.suites?.split(',').map((s) => s.trim()).filter(Boolean);
     const index = exportPool(runDir, output, suites?.length ? suites : undefined);
-    process.stdout.write(`${index.length} valid environment${index.length === 1 ? '' : 's'} written to ${path.relative(process.cwd(), output) || output}\n`);
+    const where = path.relative(process.cwd(), output) || output;
+    process.stdout.write(`${index.length} environment${index.length === 1 ? '' : 's'} written to ${where} (SPADE's layout: games/, manifest.jsonl, checksums.sha256; read it back with spade-pool:${where})\n`);
   } else {
     throw new UsageError(`export: --format must be jsonl or pool, got ${JSON.stringify(args.format)}`);
   }

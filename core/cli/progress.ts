@@ -86,7 +86,9 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, tty 
           const play = m.success.episodes
             ? `success ${pct(m.success.successRate)} over ${m.success.episodes} episodes${m.success.errored ? ` (+${m.success.errored} errored)` : ''}, ${m.throughput.episodesPerSec.toFixed(0)} episodes/s`
             : 'no episodes played';
-          log(`${event.suite}: validity ${m.validity.valid}/${m.validity.proposed}, ${play}, Vendi ${m.diversity.vendi.toFixed(2)}`);
+          const r = m.validity.readings;
+          const readings = r ? ` (SPADE's checks accept ${r.spade.valid}, strict ${r.strict.valid} valid + ${r.strict.unproven} unproven; --gate ${m.validity.gate})` : '';
+          log(`${event.suite}: validity ${m.validity.valid}/${m.validity.proposed}${readings}, ${play}, Vendi ${m.diversity.vendi.toFixed(2)}`);
           const types = Object.entries(m.byGameType ?? {});
           if (types.length > 1 || types.some(([type]) => type === 'tool-use')) {
             const parts = types.map(([type, g]) => `${type} ${g.valid}/${g.environments} valid${g.episodes ? `, success ${pct(g.successRate)}` : ''}${g.toolCallsPerEpisode !== undefined ? `, ${g.toolCallsPerEpisode.toFixed(1)} tool calls/episode` : ''}`);

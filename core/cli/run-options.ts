@@ -94,6 +94,7 @@ export function runOptions(y: Argv): Argv {
 
 function parseFlag(option: Option<unknown>, value: unknown): unknown {
   if (option.parse === 'list' && typeof value === 'string') return value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (option.parse === 'numbers' && typeof value === 'string') return value.split(',').map((s) => (s.trim() === '' ? NaN : Number(s)));
   if (option.parse === 'count-or-share' && typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
   return value;
 }

@@ -1,13 +1,14 @@
 /**
  * `spade-bench validate FILE...`: the validation gate on environment programs, all in one
- * process, with a verdict per check. Exit 0 when no file is invalid, 1 when one is, 2 for a
- * usage error or an unreadable file.
+ * process: both readings (spade: exactly SPADE's own checks; strict: SPADE's and ours) and a
+ * verdict per check. `--gate` names the reading whose verdict counts. Exit 0 when no file is
+ * invalid under it, 1 when one is, 2 for a usage error or an unreadable file.
  */
 import type { Argv } from 'yargs';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { resolveConfig, validateConfig } from '../config.js';
-import { RUN_OPTIONS } from '../options.js';
+import { RUN_OPTIONS, turnBudget } from '../options.js';
 import { flagOption } from './run-options.js';
 import { EXIT, UsageError } from '../errors.js';
 import { validateEnvironment } from '../gate.js';
@@ -20,6 +21,8 @@ export function validateOptions(y: Argv): Argv {
     .positional('files', { type: 'string', array: true, describe: 'Environment programs: .js/.mjs (JavaScript) or .py (Python, SPADE format)' })
     .option('sandbox', flagOption(RUN_OPTIONS.sandbox))
     .option('python-sandbox', flagOption(RUN_OPTIONS.pythonSandbox))
+    .option('gate', flagOption(RUN_OPTIONS.gate))
+    .option('max-turns', flagOption(RUN_OPTIONS.maxTurns))
     .option('seed', { type: 'number', describe: 'Seed passed to reset() [default: 1]' })
     .option('json', { type: 'boolean', describe: 'Print a JSON array, one object per file' })
     .strictOptions();
@@ -29,6 +32,8 @@ export interface ValidateArgs {
   files?: string[];
   sandbox?: string;
   pythonSandbox?: string;
+  gate?: string;
+  maxTurns?: number;
   seed?: number;
   json?: boolean;
 }
@@ -38,12 +43,18 @@ const LANGUAGES: Record<string, Language> = { '.js': 'javascript', '.mjs': 'java
 export interface FileVerdict {
   file: string;
   language: Language;
+  /** The verdict under `gate`. */
   verdict: GateVerdict['verdict'];
   reason: string | null;
   /** single-turn, multi-turn or tool-use. */
   gameType: GateVerdict['gameType'] | null;
+  gate: string;
+  readings: GateVerdict['readings'];
   checks: GateVerdict['checks'];
 }
+
+const readingLine = (name: string, r: NonNullable<GateVerdict['readings']>['spade']): string =>
+  `  ${name}: ${r.verdict}${r.reason && r.verdict !== 'valid' ? ` (${r.reason})` : ''}${r.detail && r.verdict === 'invalid' ? `: ${r.detail}` : ''}\n`;
 
 export async function validateCommand(args: ValidateArgs): Promise<number> {
   const files = args.files ?? [];
@@ -61,7 +72,7 @@ export async function validateCommand(args: ValidateArgs): Promise<number> {
     }
     return { file, program: { id: path.basename(file), language, source, meta: { origin: file } } };
   });
-  const config = resolveConfig(validateConfig({ sandbox: args.sandbox, pythonSandbox: args.pythonSandbox }, 'command line'));
+  const config = resolveConfig(validateConfig({ sandbox: args.sandbox, pythonSandbox: args.pythonSandbox, gate: args.gate, maxTurns: args.maxTurns }, 'command line'));
   const registry = createRegistry();
   // The sandboxes are checked before any program runs (a chosen one that cannot run here exits 2).
   config.sandbox = (await chooseSandbox(registry, config, 'javascript')).id;
@@ -71,11 +82,12 @@ export async function validateCommand(args: ValidateArgs): Promise<number> {
   try {
     for (const { file, program } of programs) {
       const sandbox = await sandboxes.get(program.language);
-      const v = await validateEnvironment(sandbox, program, { seed: args.seed ?? 1 });
-      const result: FileVerdict = { file, language: program.language, verdict: v.verdict, reason: v.reason ?? null, gameType: v.gameType ?? null, checks: v.checks };
+      const v = await validateEnvironment(sandbox, program, { seed: args.seed ?? 1, gate: config.gate, maxTurns: turnBudget(config) });
+      const result: FileVerdict = { file, language: program.language, verdict: v.verdict, reason: v.reason ?? null, gameType: v.gameType ?? null, gate: config.gate, readings: v.readings, checks: v.checks };
       out.push(result);
       if (!args.json) {
-        process.stdout.write(`${file}: ${v.verdict.toUpperCase()}${v.reason && v.verdict !== 'valid' ? ` (${v.reason})` : ''} [${program.language}${v.gameType ? `, ${v.gameType}` : ''}, ${sandbox.id}]\n`);
+        process.stdout.write(`${file}: ${v.verdict.toUpperCase()}${v.reason && v.verdict !== 'valid' ? ` (${v.reason})` : ''} [${program.language}${v.gameType ? `, ${v.gameType}` : ''}, ${sandbox.id}] under --gate ${config.gate}\n`);
+        if (v.readings) process.stdout.write(readingLine('spade ', v.readings.spade) + readingLine('strict', v.readings.strict));
         for (const c of v.checks) process.stdout.write(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.name}${c.detail ? `: ${c.detail}` : ''}\n`);
       }
     }

@@ -49,6 +49,8 @@ export interface EnvironmentMeta {
   horizon?: number;
   /** Where the program came from: `reference-designer`, `openai:gpt-4.1-mini`, `procedural`, a file path... */
   origin?: string;
+  /** The cognitive skill the environment exercises (SPADE's skills: core/skills.ts). */
+  skill?: string;
   /** Free-form parameters of the generator. */
   params?: Record<string, unknown>;
   /**

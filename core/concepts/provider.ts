@@ -39,6 +39,8 @@ export interface ChatRequest {
    */
   tools?: ToolDefinition[];
   temperature?: number;
+  /** Nucleus sampling: keep the most likely tokens whose probabilities sum to this. */
+  topP?: number;
   maxTokens?: number;
   seed?: number;
   stop?: string[];

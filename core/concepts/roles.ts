@@ -30,6 +30,14 @@ export interface DesignRequest {
   round: number;
   /** How many environments to write this round. */
   count: number;
+  /**
+   * The cognitive skill of each environment of the round (SPADE's rotation), one per slot. A
+   * designer that follows it records the skill in meta.skill; one that cannot says which skill
+   * its program exercises instead.
+   */
+  skills?: readonly string[];
+  /** The band of no-hint win rates the designer should aim at ([0.4, 0.6] unless configured). */
+  targetBand?: readonly [number, number];
   /** Seed for this round's designs. */
   seed: number;
   /** The environment memory (most recent last), at most a few hundred records. */
@@ -65,9 +73,9 @@ export interface RepairRequest {
 
 export interface AgentEpisodeContext {
   environment: EnvironmentProgram;
-  /** The first observation, from reset(). */
+  /** The first observation, from reset(); in a hinted play it ends with `\n\nHINT: <hint>`, as SPADE shows it. */
   observation: string;
-  /** The privileged hint, when this episode is played with it. */
+  /** The privileged hint, when this episode is played with it (also in `observation`). */
   hint?: string;
   /** Seed of this attempt (the agent's own randomness). */
   seed: number;

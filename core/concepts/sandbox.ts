@@ -60,6 +60,28 @@ export interface LoadedEnvironment {
   dispose(): Promise<void>;
 }
 
+/** How to load a program, besides its limits. */
+export interface LoadOptions {
+  /**
+   * The turn budget of an episode: SPADE's loader builds a Python game with it (the game's own
+   * max_turns, capped at it, or max_turns= it when the class needs one). Sandboxes that do not
+   * build classes with arguments (JavaScript) ignore it.
+   */
+  maxTurns?: number;
+}
+
+/**
+ * SPADE's own verdict on a program: what its `validate_game` decides, from a sandbox that runs
+ * SPADE's loader (the Python sandboxes). The gate's `spade` reading.
+ */
+export interface SpadeValidation {
+  accepted: boolean;
+  /** What SPADE logs when it rejects the program (its exception's message). */
+  message?: string;
+  /** The reason code of a rejection, as the gate names it. */
+  kind?: SandboxFailureKind | 'smoke-test';
+}
+
 export interface Sandbox {
   readonly id: string;
   readonly languages: readonly Language[];
@@ -69,7 +91,14 @@ export interface Sandbox {
   readonly insecure?: boolean;
   /** Third-party Python packages its programs can import (numpy, networkx, sympy...); none when absent. */
   readonly packages?: readonly string[];
-  load(program: EnvironmentProgram, limits?: Partial<SandboxLimits>): Promise<LoadedEnvironment>;
+  load(program: EnvironmentProgram, limits?: Partial<SandboxLimits>, options?: LoadOptions): Promise<LoadedEnvironment>;
+  /**
+   * Optional: SPADE's own validation of the program (its loader and validate_game, replayed
+   * exactly), in a fresh environment that is not kept. A failure of the sandbox's own (a
+   * timeout, memory, an escape attempt) rejects with a SandboxError, as a call does. Without
+   * it, the gate applies SPADE's checks through LoadedEnvironment (see core/gate/spade-reading.ts).
+   */
+  spadeValidate?(program: EnvironmentProgram, limits?: Partial<SandboxLimits>): Promise<SpadeValidation>;
   /** Release workers, isolates and interpreters. */
   close(): Promise<void>;
 }

@@ -3,7 +3,7 @@
  * reason code of the first failed check, and every check. Types only; core/gate.ts gives it.
  */
 import type { GameType } from './environment.js';
-import type { SandboxFailureKind } from './sandbox.js';
+import type { EnvironmentCapabilities, SandboxFailureKind } from './sandbox.js';
 
 export type GateReason =
   | SandboxFailureKind
@@ -23,11 +23,31 @@ export interface GateCheck {
   detail?: string;
 }
 
+/** The gate's two readings: `spade` (exactly SPADE's own checks) and `strict` (SPADE's and ours). */
+export type GateReadingName = 'spade' | 'strict';
+
+/** One reading's verdict on a program. */
+export interface ReadingVerdict {
+  verdict: Verdict;
+  /** Reason code (invalid), or `unproven`. */
+  reason?: GateReason | 'unproven';
+  /** The failed check's words (for `spade`, SPADE's own message). */
+  detail?: string;
+}
+
 export interface GateVerdict {
+  /** The verdict of the reading that decides what is played (`gate`). */
   verdict: Verdict;
   /** Reason code of the first failed check (invalid), or `unproven`. */
   reason?: GateReason | 'unproven';
+  /** The strict reading's checks, SPADE's first. */
   checks: GateCheck[];
+  /** Both readings (absent in verdicts journaled before there were two). */
+  readings?: { spade: ReadingVerdict; strict: ReadingVerdict };
+  /** The reading that decided `verdict` (absent: strict). */
+  gate?: GateReadingName;
+  /** What the loaded program offers (solution, hint, referenceAction), when it loaded. */
+  capabilities?: EnvironmentCapabilities;
   /** First observation of reset(seed): the task text. */
   firstObservation?: string;
   /** Horizon: meta.horizon, or what reset() reported, or the reference's episode length. */

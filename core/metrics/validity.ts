@@ -1,8 +1,31 @@
 /**
- * Verifier validity: how many proposed environments the validation gate proved valid.
+ * Verifier validity: how many proposed environments the validation gate proved valid, under the
+ * reading that decided what was played, and under each of its two readings side by side
+ * (spade: exactly SPADE's own checks; strict: SPADE's and ours).
  */
-import type { GateVerdict, ValidityMetrics } from '../results.js';
+import type { GateVerdict, ReadingValidity, ReadingVerdict, ValidityMetrics } from '../results.js';
 import { wilsonInterval } from './intervals.js';
+
+/** Validity under one reading: valid, unproven, their rates, and the reason codes of the rest. */
+export function readingValidity(readings: readonly ReadingVerdict[]): ReadingValidity {
+  let valid = 0;
+  let unproven = 0;
+  const reasons: Record<string, number> = {};
+  for (const { verdict, reason } of readings) {
+    if (verdict === 'valid') valid++;
+    else if (verdict === 'unproven') unproven++;
+    else reasons[reason ?? 'unknown'] = (reasons[reason ?? 'unknown'] ?? 0) + 1;
+  }
+  const proposed = readings.length;
+  return {
+    valid,
+    unproven,
+    rate: proposed === 0 ? 0 : valid / proposed,
+    interval: wilsonInterval(valid, proposed),
+    playedRate: proposed === 0 ? 0 : (valid + unproven) / proposed,
+    reasons,
+  };
+}
 
 /**
  * `valid` counts proven environments only; `unproven` ones (they load and keep the contract,
@@ -23,7 +46,7 @@ export function validityMetrics(verdicts: readonly GateVerdict[]): ValidityMetri
     reasons[code] = (reasons[code] ?? 0) + 1;
   }
   const proposed = verdicts.length;
-  return {
+  const metrics: ValidityMetrics = {
     proposed,
     valid,
     rate: proposed === 0 ? 0 : valid / proposed,
@@ -31,4 +54,15 @@ export function validityMetrics(verdicts: readonly GateVerdict[]): ValidityMetri
     unproven,
     reasons,
   };
+  // Both readings, when every verdict has them (verdicts journaled before there were two do not).
+  if (proposed > 0 && verdicts.every((v) => v.readings)) {
+    metrics.gate = verdicts[0]!.gate ?? 'strict';
+    const spade = readingValidity(verdicts.map((v) => v.readings!.spade));
+    const strict = readingValidity(verdicts.map((v) => v.readings!.strict));
+    const disagreements = verdicts.filter((v) => v.readings!.spade.verdict !== 'invalid' && v.readings!.strict.verdict === 'invalid');
+    const strictReasons: Record<string, number> = {};
+    for (const v of disagreements) strictReasons[v.readings!.strict.reason ?? 'unknown'] = (strictReasons[v.readings!.strict.reason ?? 'unknown'] ?? 0) + 1;
+    metrics.readings = { spade, strict, spadeOnly: { count: disagreements.length, reasons: strictReasons } };
+  }
+  return metrics;
 }

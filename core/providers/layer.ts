@@ -184,7 +184,7 @@ export function withProviderLayer(raw: RawProvider, options: ProviderLayerOption
           endpoint: raw.endpoint,
           messages: keyedMessages(request),
           tools: request.tools,
-          params: { ...raw.params, temperature: request.temperature, maxTokens: request.maxTokens, seed: request.seed, stop: request.stop },
+          params: { ...raw.params, temperature: request.temperature, topP: request.topP, maxTokens: request.maxTokens, seed: request.seed, stop: request.stop },
         })
       : undefined;
     if (cache && key) {

@@ -11,9 +11,14 @@
  *               taken (the \boxed{} content) and the start of the observation it got.
  *               `summary` alone keeps the latest 2 exchanges.
  * Whatever the strategy, the episode's whole conversation is kept for export (transcript()).
+ *
+ * Under SPADE's agent protocol (`protocol: 'spade'`, see agent-protocol.ts) there is no system
+ * prompt (unless one is given), the first observation is wrapped in SPADE's template, and the
+ * environment receives SPADE's reading of each reply rather than the whole of it.
  */
 import type { Agent, AgentEpisode, AgentEpisodeContext, ChatMessage, Provider } from '../types.js';
 import { boxedAction } from './boxed-action.js';
+import { SPADE_AGENT_SAMPLING, spadeAction, spadeFirstTurn, type AgentProtocolName } from './agent-protocol.js';
 import { DEFAULTS } from '../options.js';
 
 export type AgentMemory = { kind: 'full' } | { kind: 'window'; turns: number } | { kind: 'summary'; turns: number };
@@ -35,7 +40,12 @@ export function parseAgentMemory(spec: string): AgentMemory {
 export interface LLMAgentOptions {
   /** Replaces the default system prompt. */
   systemPrompt?: string | ((context: AgentEpisodeContext) => string);
+  /** How the agent talks to the model (default `default`). */
+  protocol?: AgentProtocolName;
+  /** Default: the model's own; 0.6 under SPADE's protocol. */
   temperature?: number;
+  /** Default: the model's own; 0.95 under SPADE's protocol. */
+  topP?: number;
   maxTokens?: number;
   /**
    * Send at most this many past exchanges (observation + reply) besides the first observation,
@@ -48,8 +58,8 @@ export interface LLMAgentOptions {
   label?: string;
 }
 
-/** The default system prompt, after SPADE's agent prompt. */
-export function agentSystemPrompt(context: Pick<AgentEpisodeContext, 'horizon' | 'hint'>): string {
+/** The default system prompt, after SPADE's agent prompt. (A hinted play's hint is in its first observation.) */
+export function agentSystemPrompt(context: Pick<AgentEpisodeContext, 'horizon'>): string {
   const lines = [
     'You are a reasoning agent playing an interactive environment.',
     'Each user message is an observation from the environment: the first one describes the task, later ones report the result of your last action.',
@@ -59,7 +69,6 @@ export function agentSystemPrompt(context: Pick<AgentEpisodeContext, 'horizon' |
       ? `The episode lasts at most ${context.horizon} turns; it ends early when the task is solved or failed.`
       : 'You have one turn: give your final answer.',
   ];
-  if (context.hint) lines.push('', `Hint: ${context.hint}`);
   return lines.join('\n');
 }
 
@@ -104,22 +113,27 @@ export function createLLMAgent(provider: Provider, options: LLMAgentOptions = {}
     typeof options.memory === 'string'
       ? parseAgentMemory(options.memory)
       : (options.memory ?? (options.maxHistoryTurns === undefined ? parseAgentMemory(DEFAULTS.agentMemory) : { kind: 'window', turns: options.maxHistoryTurns }));
+  const spade = options.protocol === 'spade';
+  const temperature = options.temperature ?? (spade ? SPADE_AGENT_SAMPLING.temperature : undefined);
+  const topP = options.topP ?? (spade ? SPADE_AGENT_SAMPLING.topP : undefined);
   return {
     id: provider.id,
-    label: options.label ?? `LLM agent (${provider.id})`,
+    label: options.label ?? `LLM agent (${provider.id}${spade ? ", SPADE's protocol" : ''})`,
     kind: 'llm',
     start(context: AgentEpisodeContext): AgentEpisode {
-      const system =
-        typeof options.systemPrompt === 'function' ? options.systemPrompt(context) : (options.systemPrompt ?? agentSystemPrompt(context));
+      const given = typeof options.systemPrompt === 'function' ? options.systemPrompt(context) : options.systemPrompt;
+      const system = given ?? (spade ? undefined : agentSystemPrompt(context));
+      const head: ChatMessage[] = system === undefined ? [] : [{ role: 'system', content: system }];
       const history: ChatMessage[] = [];
       return {
-        transcript: () => [{ role: 'system', content: system }, ...history],
+        transcript: () => [...head, ...history],
         async act(observation: string) {
-          history.push({ role: 'user', content: observation });
+          history.push({ role: 'user', content: spade && history.length === 0 ? spadeFirstTurn(observation) : observation });
           const response = await provider.chat(
             {
-              messages: [{ role: 'system', content: system }, ...rememberedHistory(history, memory)],
-              temperature: options.temperature,
+              messages: [...head, ...rememberedHistory(history, memory)],
+              temperature,
+              ...(topP !== undefined ? { topP } : {}),
               maxTokens: options.maxTokens,
               // The attempt's seed: attempts differ, and so do their cache entries.
               seed: context.seed,
@@ -127,7 +141,7 @@ export function createLLMAgent(provider: Provider, options: LLMAgentOptions = {}
             { signal: context.signal },
           );
           history.push({ role: 'assistant', content: response.text });
-          return { reply: response.text, usage: response.usage, costUsd: response.costUsd };
+          return { reply: spade ? spadeAction(response.text) : response.text, usage: response.usage, costUsd: response.costUsd };
         },
       };
     },

@@ -23,8 +23,11 @@ export interface LLMDesignerOptions {
   language?: Language;
   /** Grounding documents (see loadCorpus); one is sampled per environment. */
   corpus?: readonly CorpusDocument[];
+  /** Replaces the built-in system prompt (the `prompts.designer` file). */
+  systemPrompt?: string;
   /** Default 1: designs should differ. */
   temperature?: number;
+  topP?: number;
   /** Default 4096. */
   maxTokens?: number;
   /** Design calls in flight at once (the provider layer limits its requests too). Default 4. */
@@ -45,7 +48,7 @@ export function failedDesignSource(language: Language, why: string, reply?: stri
 
 export function createLLMDesigner(provider: Provider, options: LLMDesignerOptions = {}): Designer {
   const language = options.language ?? DEFAULTS.selfplay.language;
-  const system = designerSystemPrompt(language);
+  const system = options.systemPrompt ?? designerSystemPrompt(language);
   const temperature = options.temperature ?? 1;
   const maxTokens = options.maxTokens ?? 4096;
 
@@ -53,7 +56,7 @@ export function createLLMDesigner(provider: Provider, options: LLMDesignerOption
   async function write(messages: ChatMessage[], seed: number, signal: AbortSignal | undefined): Promise<{ source: string; error?: string }> {
     let text: string;
     try {
-      text = (await provider.chat({ messages, temperature, maxTokens, seed }, { signal })).text;
+      text = (await provider.chat({ messages, temperature, ...(options.topP !== undefined ? { topP: options.topP } : {}), maxTokens, seed }, { signal })).text;
     } catch (error) {
       const why = `${(error as Error).name}: ${(error as Error).message}`;
       return { source: failedDesignSource(language, why), error: why };
@@ -72,10 +75,12 @@ export function createLLMDesigner(provider: Provider, options: LLMDesignerOption
       const slots = Array.from({ length: request.count }, (_, i) => i);
       const programs = await mapLimit(slots, options.requestsInFlight ?? options.concurrency ?? 4, async (i) => {
         const document = options.corpus?.length ? sampleDocument(options.corpus, deriveSeed(request.seed, 'document', i)) : undefined;
+        const skill = request.skills?.[i];
         const user = designUserPrompt({
           index: i,
           count: request.count,
           language,
+          skill,
           memory: request.memory,
           recentSolveRates: request.recentSolveRates,
           document: document?.text,
@@ -85,14 +90,14 @@ export function createLLMDesigner(provider: Provider, options: LLMDesignerOption
         const params: Record<string, unknown> = {};
         if (document) params.documentLine = document.line;
         if (written.error) params.designError = written.error;
-        const program: EnvironmentProgram = { id: `r${request.round}-e${i}`, language, source: written.source, meta: { origin: provider.id } };
+        const program: EnvironmentProgram = { id: `r${request.round}-e${i}`, language, source: written.source, meta: { origin: provider.id, ...(skill ? { skill } : {}) } };
         if (Object.keys(params).length) program.meta!.params = params;
         return program;
       });
       return programs.filter((p): p is EnvironmentProgram => p !== undefined);
     },
     async repair(program: EnvironmentProgram, verdict: GateVerdict, request: RepairRequest): Promise<EnvironmentProgram> {
-      const written = await write(repairMessages(program.language, program, verdict), deriveSeed(request.seed, 'repair', program.id, request.attempt), request.signal);
+      const written = await write(repairMessages(program.language, program, verdict, options.systemPrompt), deriveSeed(request.seed, 'repair', program.id, request.attempt), request.signal);
       const params: Record<string, unknown> = { ...program.meta?.params, repairOf: request.originalId, repairAttempt: request.attempt };
       delete params.designError;
       if (written.error) params.designError = written.error;

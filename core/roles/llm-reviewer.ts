@@ -17,7 +17,10 @@ export interface EnvironmentReviewer {
 }
 
 export interface LLMReviewerOptions {
+  /** Replaces the built-in system prompt (the `prompts.reviewer` file). */
+  systemPrompt?: string;
   temperature?: number;
+  topP?: number;
   maxTokens?: number;
 }
 
@@ -40,7 +43,12 @@ export function createLLMReviewer(provider: Provider, options: LLMReviewerOption
       let text: string;
       try {
         const response = await provider.chat(
-          { messages: reviewMessages(program, verdict.firstObservation), temperature: options.temperature ?? 0, maxTokens: options.maxTokens ?? 1024 },
+          {
+            messages: reviewMessages(program, verdict.firstObservation, options.systemPrompt),
+            temperature: options.temperature ?? 0,
+            ...(options.topP !== undefined ? { topP: options.topP } : {}),
+            maxTokens: options.maxTokens ?? 1024,
+          },
           { signal },
         );
         text = response.text;

@@ -12,7 +12,7 @@ import { PriorWork } from '../resume.js';
 import type { WorkerParts } from './worker-parts.js';
 
 /** The serialisable parts of an EvaluationContext, with the program and its task seed. */
-export interface EvaluationJob extends Pick<EvaluationContext, 'suite' | 'limits' | 'attempts' | 'withHint' | 'validateOnly' | 'runSeed' | 'round'> {
+export interface EvaluationJob extends Pick<EvaluationContext, 'suite' | 'limits' | 'attempts' | 'withHint' | 'validateOnly' | 'runSeed' | 'round' | 'gate' | 'maxTurns' | 'seedPerAttempt' | 'hint'> {
   program: EnvironmentProgram;
   taskSeed: number;
   /** This environment's verdict and episodes from an earlier, interrupted invocation. */
@@ -70,6 +70,10 @@ export function toEvaluationJob(program: EnvironmentProgram, taskSeed: number, c
   if (verdict) job.prior.verdict = verdict;
   if (ctx.validateOnly) job.validateOnly = true;
   if (ctx.round !== undefined) job.round = ctx.round;
+  if (ctx.gate !== undefined) job.gate = ctx.gate;
+  if (ctx.maxTurns !== undefined) job.maxTurns = ctx.maxTurns;
+  if (ctx.seedPerAttempt) job.seedPerAttempt = true;
+  if (ctx.hint !== undefined) job.hint = ctx.hint;
   return job;
 }
 
@@ -101,6 +105,10 @@ export async function runEvaluationJob(
     validateOnly: job.validateOnly,
     runSeed: job.runSeed,
     round: job.round,
+    gate: job.gate,
+    maxTurns: job.maxTurns,
+    seedPerAttempt: job.seedPerAttempt,
+    hint: job.hint,
     signal: options.signal,
     prior: priorOf(job),
     // The sample episode loses its steps once the summary holds them: journal a copy as it was.

@@ -27,7 +27,11 @@ export class WorkerPartsCache {
   constructor(private readonly cwd = process.cwd(), private readonly keep = 4, private readonly sandboxWorkers = 1) {}
 
   get(config: SpadeConfig): Promise<WorkerParts> {
-    const key = JSON.stringify({ agent: config.agent, sandbox: config.sandbox, pythonSandbox: config.pythonSandbox, plugins: config.plugins, limits: config.limits, providers: config.providers, agentMemory: config.agentMemory });
+    // Everything the worker's agent and sandboxes are built from (two runs differing in one of these need their own).
+    const key = JSON.stringify({
+      agent: config.agent, sandbox: config.sandbox, pythonSandbox: config.pythonSandbox, plugins: config.plugins, limits: config.limits,
+      providers: config.providers, agentMemory: config.agentMemory, agentProtocol: config.agentProtocol, prompt: config.prompts?.agent, sampling: config.sampling?.agent,
+    });
     let parts = this.made.get(key);
     if (parts) {
       this.made.delete(key);

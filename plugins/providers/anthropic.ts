@@ -80,6 +80,7 @@ export function messagesBody(model: string, request: ChatRequest, params: Record
   }
   if (system) body.system = system;
   if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.topP !== undefined) body.top_p = request.topP;
   if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
   if (request.stop !== undefined && request.stop.length > 0) body.stop_sequences = request.stop;
   // The Messages API has no seed; the seed still keys the response cache.

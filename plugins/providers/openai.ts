@@ -93,6 +93,7 @@ export function chatCompletionBody(model: string, request: ChatRequest, params: 
     body.tools = request.tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }));
   }
   if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.topP !== undefined) body.top_p = request.topP;
   if (request.maxTokens !== undefined) body[maxTokensField] = request.maxTokens;
   if (request.seed !== undefined) body.seed = request.seed;
   if (request.stop !== undefined && request.stop.length > 0) body.stop = request.stop;

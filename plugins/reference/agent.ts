@@ -32,9 +32,13 @@ export function createReferenceAgent(options: ReferenceAgentOptions = {}): Agent
     // A CPU-bound search with no model behind it: worth a core of its own in each thread.
     workerThreads: true,
     start(context: AgentEpisodeContext): AgentEpisode {
-      const solver = solverFor(context.observation);
+      // A hinted play's first observation ends with the hint (`\n\nHINT: ...`): the solvers read
+      // the task without it, and the hint itself from context.hint.
+      const suffix = context.hint === undefined ? undefined : `\n\nHINT: ${context.hint}`;
+      const task = (observation: string): string => (suffix && observation.endsWith(suffix) ? observation.slice(0, -suffix.length) : observation);
+      const solver = solverFor(task(context.observation));
       const share = context.horizon > 1 ? TURN_SHARE : 1;
-      const episode = solver?.start(context.observation, {
+      const episode = solver?.start(task(context.observation), {
         hint: context.hint,
         random: createRandom(context.seed),
         budget: Math.max(1, Math.floor(budget * share)),
@@ -43,7 +47,7 @@ export function createReferenceAgent(options: ReferenceAgentOptions = {}): Agent
       });
       return {
         async act(observation) {
-          return { reply: episode ? episode.act(observation) : GIVE_UP_REPLY };
+          return { reply: episode ? episode.act(task(observation)) : GIVE_UP_REPLY };
         },
       };
     },

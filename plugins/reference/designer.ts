@@ -2,7 +2,9 @@
  * The reference designer: the offline, deterministic designer of the reference policy. It writes
  * real environment programs from the parameterised families and, from the environment memory,
  * moves each family's difficulty toward SPADE's band (no-hint solve rate 0.4-0.6): up when the
- * agent solves a family too often, down when too rarely.
+ * agent solves a family too often, down when too rarely. It spreads each round over its
+ * families rather than following the round's requested skills (it has no family for some of
+ * SPADE's skills); each program records the skill its family exercises.
  */
 import type { Designer, DesignRequest, EnvironmentProgram, EnvironmentRecord } from '../../index.js';
 import { clampDifficulty, type Family } from './family.js';
@@ -15,12 +17,13 @@ export const START_DIFFICULTY = 3;
 export const SOLVE_RATE_BAND: readonly [number, number] = [0.4, 0.6];
 
 /**
- * The next difficulty of a family from its records of the latest round it appeared in. Above
+ * The next difficulty of a family from its records of the latest round it appeared in (`band`:
+ * the run's difficulty band, SPADE's [0.4, 0.6] unless configured). Above
  * the band everywhere: harder (two steps when it is solved nearly always); below it
  * everywhere: easier; otherwise the probed difficulty whose solve rate was closest to the
  * band's middle (the easier one on a tie, so a family in the band holds).
  */
-export function nextDifficulty(records: readonly EnvironmentRecord[]): number {
+export function nextDifficulty(records: readonly EnvironmentRecord[], band: readonly [number, number] = SOLVE_RATE_BAND): number {
   const rated = records.filter((r) => r.valid && typeof r.solveRate === 'number' && typeof r.difficulty === 'number');
   if (rated.length === 0) return START_DIFFICULTY;
   const latestRound = Math.max(...rated.map((r) => r.round));
@@ -32,7 +35,7 @@ export function nextDifficulty(records: readonly EnvironmentRecord[]): number {
     byDifficulty.set(r.difficulty!, rates);
   }
   const points = [...byDifficulty].map(([difficulty, rates]) => ({ difficulty, rate: rates.reduce((a, b) => a + b, 0) / rates.length }));
-  const [low, high] = SOLVE_RATE_BAND;
+  const [low, high] = band;
   const middle = (low + high) / 2;
   if (points.every((p) => p.rate > high)) {
     const hardest = Math.max(...points.map((p) => p.difficulty));
@@ -59,7 +62,8 @@ export function createReferenceDesigner(families: readonly Family[] = FAMILIES):
       const random = createRandom(request.seed);
       // Spread the round over the families, starting at a seeded offset.
       const offset = randomInt(random, 0, families.length - 1);
-      const base = new Map(families.map((f) => [f.name, nextDifficulty(request.memory.filter((r) => r.family === f.name))]));
+      const band = request.targetBand ?? SOLVE_RATE_BAND;
+      const base = new Map(families.map((f) => [f.name, nextDifficulty(request.memory.filter((r) => r.family === f.name), band)]));
       const programs: EnvironmentProgram[] = [];
       for (let i = 0; i < request.count; i++) {
         const family = families[(offset + i) % families.length]!;
@@ -75,6 +79,7 @@ export function createReferenceDesigner(families: readonly Family[] = FAMILIES):
           source: family.program(difficulty, variant),
           meta: {
             family: family.name,
+            skill: family.skill,
             difficulty,
             horizon: family.horizon(difficulty),
             origin: 'reference-designer',

@@ -5,6 +5,11 @@
  */
 export interface Family {
   name: string;
+  /**
+   * The SPADE skill its tasks exercise: one of COGNITIVE_SKILLS' names, or for a tool-use game
+   * one of SPADE's tool-use skills (API Orchestration, Data Retrieval, State Modification...).
+   */
+  skill: string;
   description: string;
   multiTurn: boolean;
   /** A tool-use game: the program extends SPADE's ToolUseBaseEnv and is played with tool calls and an answer. */

@@ -23,7 +23,7 @@ test('a wrong value names its key path and what was expected', () => {
   assert.is(message(() => validateConfig({ selfplay: { rounds: 'many' } })), 'config: selfplay.rounds: expected a positive integer, got "many"');
   assert.match(message(() => validateConfig({ seed: -1 })), 'seed: expected a non-negative integer, got -1');
   assert.match(message(() => validateConfig({ suites: [] })), 'suites: expected a non-empty list');
-  assert.match(message(() => validateConfig({ selfplay: { reward: 'vibes' } })), 'selfplay.reward: expected one of "spade", "solve-rate"');
+  assert.match(message(() => validateConfig({ selfplay: { reward: 'vibes' } })), 'selfplay.reward: expected one of "spade", "regret", "solve-rate"');
   assert.match(message(() => validateConfig({ providers: { openai: { concurrency: 0 } } })), 'providers["openai"].concurrency: expected a positive integer, got 0');
 });
 

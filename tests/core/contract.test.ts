@@ -23,8 +23,12 @@ test('reset returns [observation, info]; null or undefined info is {}', () => {
   assert.equal(toResetResult(['task', undefined], limits), { observation: 'task', info: {} });
 });
 
+test("reset: a bare string is the observation, with {} as info (SPADE's loader reads it so)", () => {
+  assert.equal(toResetResult('task', limits), { observation: 'task', info: {} });
+});
+
 test('reset: anything else breaks the contract', () => {
-  for (const raw of ['task', ['task'], ['task', {}, 1], [42, {}], [{ text: 'task' }, {}], ['task', []], ['task', 'info'], undefined]) {
+  for (const raw of [['task'], ['task', {}, 1], [42, {}], [{ text: 'task' }, {}], ['task', []], ['task', 'info'], undefined]) {
     assert.is(kindOf(() => toResetResult(raw, limits)), 'contract', JSON.stringify(raw));
   }
 });

@@ -1,9 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { tempDir } from '../helpers/cli.js';
 import { codeHash, episodeLines, exportEpisodes, exportPool, programFileName } from '../../core/export.js';
+import { parseChecksums, sha256Hex } from '../../core/pool-layout.js';
 import type { JournalRecord } from '../../core/journal.js';
 import type { EnvironmentSummary } from '../../core/results.js';
 import type { EpisodeResult } from '../../core/types.js';
@@ -51,15 +52,29 @@ test('an episode journaled before any per-step rewards were kept falls back to i
   assert.is(line!.code_hash, null);
 });
 
-test('pool: the valid self-play environments the review did not reject, as files plus an index', () => {
+test("pool: the self-play environments played (the review's rejections left out), in SPADE's layout", () => {
   const run = tempDir();
-  writeFileSync(path.join(run, 'journal.jsonl'), journal().map((r) => JSON.stringify(r)).join('\n') + '\n');
+  const records = journal();
+  records.push({ type: 'environment', suite: 'spade', round: 1, environment: summary('r1-e3', { round: 1, verdict: 'unproven', reason: 'unproven', skill: 'Spatial Reasoning' }) });
+  writeFileSync(path.join(run, 'journal.jsonl'), records.map((r) => JSON.stringify(r)).join('\n') + '\n');
   const out = path.join(run, 'pool');
-  const index = exportPool(run, out);
-  assert.equal(index.map((e) => e.file), ['r0-e0.py']);
-  assert.is(readFileSync(path.join(out, 'r0-e0.py'), 'utf8'), 'class r0e0Env: pass\n');
-  assert.ok(existsSync(path.join(out, 'index.jsonl')));
-  assert.equal(exportPool(run, path.join(run, 'static'), ['procedural']).map((e) => e.file), ['procedural_x.js']);
+  const manifest = exportPool(run, out);
+  // game_{round:05d}_{index:03d}_{skill slug}.py; an environment with no skill is "general".
+  assert.equal(manifest.map((e) => e.file_name), ['games/game_00000_000_general.py', 'games/game_00001_003_spatial_reasoning.py']);
+  assert.equal(readdirSync(out).sort(), ['checksums.sha256', 'games', 'manifest.jsonl']);
+  // SPADE's header line, a blank line, the program.
+  const text = readFileSync(path.join(out, 'games/game_00000_000_general.py'), 'utf8');
+  assert.is(text, '"""SPADE self-play generated game"""\n\nclass r0e0Env: pass\n');
+  // checksums.sha256 in sha256sum's format, and the manifest's digests match the files.
+  const sums = parseChecksums(readFileSync(path.join(out, 'checksums.sha256'), 'utf8'));
+  assert.equal(sums, manifest.map((e) => ({ file: e.file_name, sha256: sha256Hex(readFileSync(path.join(out, e.file_name))) })));
+  assert.match(readFileSync(path.join(out, 'checksums.sha256'), 'utf8'), /^[0-9a-f]{64}  games\/game_00000_000_general\.py\n/);
+  const lines = readFileSync(path.join(out, 'manifest.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(lines, manifest);
+  assert.equal([manifest[1]!.skill, manifest[1]!.round, manifest[1]!.index, manifest[1]!.id], ['Spatial Reasoning', 1, 3, 'r1-e3']);
+  // A static suite's JavaScript environments are written too, as .js.
+  assert.equal(exportPool(run, path.join(run, 'static'), ['procedural']).map((e) => e.file_name), ['games/game_00000_000_general.js']);
+  assert.ok(existsSync(path.join(run, 'static', 'games', 'game_00000_000_general.js')));
   assert.is(exportEpisodes(run, path.join(run, 'e.jsonl')), 2);
 });
 

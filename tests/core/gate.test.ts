@@ -81,11 +81,20 @@ test("a tool-use program that takes any answer, or names its answer in the task,
   assert.ok(fair.checks.some((c) => c.name === 'no-answer-leak' && c.ok));
 });
 
-test("a tool-use program's solution() is not played as a single answer: with no reference policy it is unproven", async () => {
+test("a tool-use program without a reference policy: its solution()'s tool calls and <answer> are replayed, then the same checks apply", async () => {
   const verdict = await validateEnvironment(sandbox, fixture('tool-use/inventory'), { seed: 3 });
-  assert.is(verdict.verdict, 'unproven');
+  assert.is(verdict.verdict, 'valid', JSON.stringify(verdict.checks.at(-1)));
   assert.is(verdict.gameType, 'tool-use');
   assert.ok(verdict.checks.every((c) => c.ok));
+  assert.is(verdict.checks.find((c) => c.name === 'reference-wins')!.detail, '3 turns (tool-use solution replayed)');
+  assert.is(verdict.checks.find((c) => c.name === 'wrong-answer-loses')!.detail, "after the reference's 2 tool turns");
+  // The replayed solution is the reference: answers near its <answer> must lose after its calls,
+  // and the task must not reveal that answer.
+  const source = fixture('tool-use/inventory').source;
+  const any = await validateEnvironment(sandbox, program('inventory-any', source.replace('tool_list_warehouses()', '_check_answer() { return true; }\n  tool_list_warehouses()')), { seed: 3 });
+  assert.equal([any.verdict, any.reason], ['invalid', 'wrong-answer-wins']);
+  const leak = await validateEnvironment(sandbox, program('inventory-leak', source.replace("' are in stock", "' (' + this._expected_answer + ') are in stock")), { seed: 3 });
+  assert.equal([leak.verdict, leak.reason], ['invalid', 'answer-leak']);
   const broken = await validateEnvironment(sandbox, fixture('tool-use/bad-tool-name'));
   assert.equal([broken.verdict, broken.reason, broken.checks.at(-1)!.name], ['invalid', 'contract', 'tools']);
   assert.is(broken.gameType, 'tool-use');

@@ -2,6 +2,7 @@
 // environment whose play runs past the time limit costs its designer SPADE's timeout penalty.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { DesignerRewardName } from '../../core/rewards.js';
 import { runSelfPlay } from '../../core/selfplay.js';
 import { createRegistry, createSandboxSet } from '../../core/setup.js';
 import { resolveConfig } from '../../core/config.js';
@@ -36,12 +37,12 @@ const agent = (plain: string, hinted: string): Agent => ({
 const sandboxes = createSandboxSet(createRegistry(), resolveConfig({ limits: { callTimeoutMs: 300 } }));
 test.after(() => sandboxes.close());
 
-const play = async (plain: string, hinted: string): Promise<{ reward: number | undefined; episodes: EpisodeResult[] }> => {
+const play = async (plain: string, hinted: string, reward: DesignerRewardName = 'spade'): Promise<{ reward: number | undefined; episodes: EpisodeResult[] }> => {
   const result = await runSelfPlay({
     designer,
     rounds: 1,
     envsPerRound: 1,
-    reward: 'spade',
+    reward,
     concurrency: 1,
     context: { suite: 'spade', sandboxes, agent: agent(plain, hinted), limits: { callTimeoutMs: 300 }, attempts: 1, runSeed: 3 },
   });
@@ -50,12 +51,14 @@ const play = async (plain: string, hinted: string): Promise<{ reward: number | u
   return { reward: evaluation!.summary.designerReward, episodes: evaluation!.episodes };
 };
 
-test('an episode that times out errs with kind "timeout", and the designer gets SPADE\'s -0.5', async () => {
-  const { reward, episodes } = await play('\\boxed{8}', '\\boxed{spin}');
+test('an episode that times out errs with kind "timeout"; SPADE\'s regret reward gives -0.5, its blend no penalty', async () => {
+  const { reward, episodes } = await play('\\boxed{8}', '\\boxed{spin}', 'regret');
   const hinted = episodes.filter((e) => e.withHint);
   assert.ok(hinted.length > 0 && hinted.every((e) => e.outcome === 'errored' && e.errorKind === 'timeout'), JSON.stringify(episodes));
   assert.ok(episodes.some((e) => !e.withHint && e.outcome === 'lost'));
   assert.is(reward, -0.5);
+  // The blend: no hinted play decided (no regret), the unhinted mean reward 0 → 0.6 * plateau(0) = 0.
+  assert.is((await play('\\boxed{8}', '\\boxed{spin}')).reward, 0);
 });
 
 test('an episode that fails otherwise is no timeout: the reward comes from the win rates', async () => {

@@ -62,6 +62,8 @@ export interface WireServer {
   script(...steps: Step[]): void;
   /** What to do once the script is used up (default: an echo reply). */
   setDefault(step: Step): void;
+  /** Answer by the request's body: a step for the requests it recognises (checked before the script), undefined for the others. */
+  route(answer: (body: Record<string, unknown>) => Step | undefined): void;
   close(): Promise<void>;
 }
 
@@ -222,6 +224,7 @@ function errorBody(protocol: Protocol, status: number, message: string): unknown
 export async function startWireServer(protocol: Protocol, options: WireServerOptions = {}): Promise<WireServer> {
   const queue: Step[] = [];
   let fallback: Step = { kind: 'reply', delayMs: options.delayMs };
+  let router: ((body: Record<string, unknown>) => Step | undefined) | undefined;
   let inFlight = 0;
   let served = 0;
   const expectedPath = protocol === 'openai' ? '/v1/chat/completions' : '/v1/messages';
@@ -262,7 +265,7 @@ export async function startWireServer(protocol: Protocol, options: WireServerOpt
         res.end(JSON.stringify(errorBody(protocol, 400, problem)));
         return;
       }
-      const step = queue.shift() ?? fallback;
+      const step = router?.(body) ?? queue.shift() ?? fallback;
       const send = () => {
         if (res.destroyed) return;
         switch (step.kind) {
@@ -303,6 +306,7 @@ export async function startWireServer(protocol: Protocol, options: WireServerOpt
     maxInFlight: 0,
     script: (...steps) => void queue.push(...steps),
     setDefault: (step) => void (fallback = step),
+    route: (answer) => void (router = answer),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

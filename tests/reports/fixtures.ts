@@ -7,7 +7,9 @@ import type { EpisodeResult, EpisodeStep } from '../../core/types.js';
 import type { EnvironmentSummary, GateVerdict, RoundSummary, RunResults, SuiteResult } from '../../core/results.js';
 import { SCHEMA_VERSION } from '../../core/results.js';
 import { mulberry32 } from '../../core/random.js';
-import { diversityMetrics, gameTypeMetrics, successMetrics, throughputMetrics, usageMetrics, validityMetrics, type GameTypedEnvironment } from '../../core/metrics/index.js';
+import { difficultyBands, diversityMetrics, gameTypeMetrics, skillMetrics, successMetrics, throughputMetrics, usageMetrics, validityMetrics, type GameTypedEnvironment } from '../../core/metrics/index.js';
+import { playReward } from '../../core/evaluate.js';
+import { SKILL_NAMES } from '../../core/skills.js';
 
 export interface FixtureOptions {
   runId?: string;
@@ -28,6 +30,8 @@ const FAMILIES = ['hanoi', 'maze', 'arithmetic', 'wordle', 'sorting', 'nim', 'in
 const SINGLE_TURN = 'arithmetic';
 const TOOL_USE = 'inventory-tools';
 const REASONS: GateVerdict['reason'][] = ['timeout', 'answer-leak', 'reference-loses', 'smoke-test', 'syntax', 'nondeterministic'];
+/** Reasons SPADE's own checks find too; for the others SPADE accepts what strict rejects. */
+const SPADE_FINDS = new Set(['timeout', 'syntax']);
 
 function programSource(family: string, difficulty: number, payload: string): string {
   return [
@@ -49,6 +53,7 @@ function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRou
   const verdicts: GateVerdict[] = [];
   const episodes: EpisodeResult[] = [];
   const roundSummaries: RoundSummary[] = [];
+  const played: { summary: EnvironmentSummary; episodes: EpisodeResult[] }[] = [];
   for (let round = 0; round < rounds; round++) {
     const roundEpisodes: EpisodeResult[] = [];
     let valid = 0;
@@ -70,14 +75,20 @@ function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRou
         { name: 'reference-wins', ok: verdict === 'valid' },
       ];
       const envId = kind === 'selfplay' ? `r${round}-e${e}` : `${id}/${family}-${e}`;
-      verdicts.push({ verdict, reason, checks, firstObservation: task, horizon, wallMs: 5 + random() * 50 });
+      const spadeRejects = verdict === 'invalid' && SPADE_FINDS.has(reason!);
+      const readings = {
+        spade: spadeRejects ? { verdict: 'invalid' as const, reason, detail: `Game step() failed ${payload}` } : { verdict: 'valid' as const },
+        strict: { verdict, ...(reason ? { reason } : {}), ...(verdict === 'invalid' ? { detail: `${payload}failed` } : {}) },
+      };
+      verdicts.push({ verdict, reason, checks, firstObservation: task, horizon, wallMs: 5 + random() * 50, readings, gate: 'strict' });
       const summary: EnvironmentSummary = {
         id: `${envId}${payload}`, round: kind === 'selfplay' ? round : undefined, family: `${family}${payload}`, difficulty, horizon,
         language: 'javascript', gameType, verdict, reason, checks, task, source: programSource(family, difficulty, payload),
+        ...(kind === 'selfplay' ? { skill: `${SKILL_NAMES[e % 3]}${payload}` } : {}), readings, gate: 'strict',
       };
       environments.push(summary);
-      const played: EpisodeResult[] = [];
-      typed.push({ gameType, verdict, episodes: played });
+      const summaryEpisodes: EpisodeResult[] = [];
+      typed.push({ gameType, verdict, episodes: summaryEpisodes });
       if (verdict === 'invalid') continue;
       valid++;
       difficultySum += difficulty;
@@ -104,12 +115,14 @@ function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRou
             totalReward: outcome === 'won' ? 1 : 0, wallMs: 2 + random() * 20, firstObservation: task,
             usage: { inputTokens: 200 * turns, outputTokens: 40 * turns }, ...(outcome === 'errored' && { error: `sandbox timeout ${payload}` }),
             ...(gameType === 'tool-use' && { toolCalls: outcome === 'won' ? turns - 1 : turns }),
+            rewards: steps.map((s) => s.reward), terminated: outcome === 'won', truncated: outcome === 'lost',
           };
-          played.push(episode);
           if (attempt === 0 && !withHint) summary.sample = { outcome, steps };
           roundEpisodes.push(episode);
+          summaryEpisodes.push(episode);
         }
       }
+      played.push({ summary, episodes: summaryEpisodes });
       summary.solveRate = wins / attempts;
       summary.hintSolveRate = kind === 'selfplay' ? hintWins / attempts : undefined;
       summary.designerReward = kind === 'selfplay' ? Math.max(0, summary.hintSolveRate! - summary.solveRate) : undefined;
@@ -140,6 +153,8 @@ function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRou
       success: successMetrics(episodes),
       byGameType: gameTypeMetrics(typed),
       usage: usageMetrics(episodes.map((ep) => ({ usage: ep.usage, calls: ep.turns }))),
+      ...(kind === 'selfplay' ? { bySkill: skillMetrics([...played, ...environments.filter((env) => env.verdict === 'invalid').map((summary) => ({ summary, episodes: [] }))]) } : {}),
+      bands: difficultyBands(played, playReward),
     },
     rounds: kind === 'selfplay' ? roundSummaries : [],
     environments,

@@ -22,6 +22,12 @@ test('every suite of every run appears, self-play beside the static suite', asyn
   const html = await renderHtmlReport([a, b]);
   for (const id of ['selfplay', 'procedural', 'gsm8k', 'model-A', 'model-B']) assert.ok(html.includes(id), `missing ${id}`);
   assert.ok(html.includes('Verifier validity') && html.includes('Goal diversity') && html.includes('Throughput') && html.includes('Long-horizon success'));
+  // Both readings of the gate side by side, with reasons; skills; SPADE's difficulty bands.
+  assert.ok(html.includes('Both readings of the gate') && html.includes("SPADE's checks: accepted") && html.includes('SPADE accepts, strict rejects'));
+  assert.match(html, /<td>strict<\/td>/);
+  assert.ok(html.includes('Success by cognitive skill') && html.includes('Pattern Recognition'));
+  assert.ok(html.includes("Difficulty bands (SPADE's)") && html.includes('every play the same reward'));
+  assert.match(html, /<strong>Readings<\/strong>/);
   // charts are inline SVG, present without script
   assert.ok((html.match(/<svg/g)?.length ?? 0) >= 10);
 });

@@ -11,6 +11,11 @@ test('one table row per pool, with the axes and the labels', () => {
   assert.is(md.match(/^\| procedural \| static \|/gm)?.length, 2);
   assert.match(md, /NOT a security boundary/);
   assert.match(md, /offline reference policy, not a model/);
+  // Validity under SPADE's checks beside strict's: SPADE accepts at least what strict plays.
+  for (const row of md.split('\n').filter((line) => line.startsWith('| selfplay'))) {
+    const [spade, strict] = /\| (\d+) \/ (\d+)\+\d+ of \d+ \|/.exec(row)!.slice(1).map(Number);
+    assert.ok(spade! >= strict!, row);
+  }
 });
 
 test('each pool split by game type, tool calls for tool-use games', () => {
@@ -28,8 +33,8 @@ test('hostile ids cannot break the table or inject HTML', () => {
   assert.not.ok(md.includes('<script>'));
   const rows = md.split('\n').filter((line) => line.startsWith('| selfplay') && line.includes('| self-play |'));
   assert.is(rows.length, 1);
-  // the row keeps its 9 columns: the pipe in the id is escaped
-  assert.is(rows[0]!.split(/(?<!\\)\|/).length - 2, 9);
+  // the row keeps its 10 columns: the pipe in the id is escaped
+  assert.is(rows[0]!.split(/(?<!\\)\|/).length - 2, 10);
 });
 
 test.run();

@@ -8,6 +8,7 @@ import type { ChatMessage, EnvironmentProgram, EnvironmentRecord, Language } fro
 import type { GateVerdict } from '../../results.js';
 import { exampleProgram } from './examples.js';
 import { memoryContext } from './memory-context.js';
+import { skillDescription } from '../../skills.js';
 
 const FENCE: Record<Language, string> = { python: '```python', javascript: '```javascript' };
 
@@ -19,6 +20,7 @@ const CONTRACT: Record<Language, string> = {
     '- `hint(self)` -> `str`: a privileged hint for the current episode that makes it easier without giving the answer away.',
     '- For a single-answer task: `solution(self)` -> `str`, the exact answer of the current episode (what goes inside `\\boxed{}`).',
     '- For a multi-turn task: `reference_action(self, observation: str)` -> `str`, a policy that wins the episode when it plays every turn from reset (it is how the environment is proved winnable). Put `"max_turns"` in the info of reset().',
+    "- Name the class with a name ending in `Env` (SPADE's loader takes the first class whose name ends in Env), and give `__init__` a `max_turns` parameter with a default: the harness builds the class with `max_turns=` its turn budget when it needs one.",
   ].join('\n'),
   javascript: [
     'Write one JavaScript class, `export default class ...` (no imports, no I/O; `Math.random` is seeded from reset(seed) by the sandbox), with these methods:',
@@ -65,11 +67,14 @@ export interface DesignPromptInput {
   document?: string;
   /** Single-answer or multi-turn, to vary the round. */
   kind: 'single-answer' | 'multi-turn';
+  /** The cognitive skill this environment should exercise (SPADE's rotation). */
+  skill?: string;
 }
 
 /** The user message asking for one environment. */
 export function designUserPrompt(input: DesignPromptInput): string {
   const parts = [`Design environment ${input.index + 1} of ${input.count} this round: a new ${input.kind} environment.`];
+  if (input.skill) parts.push('', `Cognitive skill to exercise: ${input.skill} (${skillDescription(input.skill)}).`);
   if (input.document) {
     parts.push('', 'Ground the task in this document: its subject, facts, or the kind of reasoning it needs (the agent will not see the document).', '<document>', input.document, '</document>');
   }
@@ -86,10 +91,10 @@ export function rejectionText(verdict: GateVerdict): string {
 }
 
 /** The conversation asking to fix a program the gate rejected. */
-export function repairMessages(language: Language, program: EnvironmentProgram, verdict: GateVerdict): ChatMessage[] {
+export function repairMessages(language: Language, program: EnvironmentProgram, verdict: GateVerdict, systemPrompt?: string): ChatMessage[] {
   const source = program.source.trim() || '(no program was found in your reply)';
   return [
-    { role: 'system', content: designerSystemPrompt(language) },
+    { role: 'system', content: systemPrompt ?? designerSystemPrompt(language) },
     {
       role: 'user',
       content: [

@@ -240,6 +240,7 @@ function generate(rng, P) {
 
 export const accountDesk: Family = {
   name: 'account-desk',
+  skill: 'State Modification',
   description: "Tool use, SPADE's multi-turn variant (state modification, tool selection): a bank customer's requests revealed one at a time, each checked on the state; more requests and look-alike tools with harder difficulty.",
   multiTurn: true,
   toolUse: true,

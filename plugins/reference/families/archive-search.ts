@@ -143,6 +143,7 @@ function generate(rng, P) {
 
 export const archiveSearch: Family = {
   name: 'archive-search',
+  skill: 'Data Retrieval',
   description: 'Tool use (data retrieval): find a record in a dated archive of folders with simulated file tools and report a value; the archive grows faster than the turn budget.',
   multiTurn: true,
   toolUse: true,

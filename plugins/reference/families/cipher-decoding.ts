@@ -55,6 +55,7 @@ function generate(rng, P) {
 
 export const cipherDecoding: Family = {
   name: 'cipher-decoding',
+  skill: 'Pattern Recognition',
   description: 'Decrypt a repeating-key shift cipher whose words come from a given vocabulary; key length and key alphabet grow with difficulty.',
   multiTurn: false,
   title: CIPHER_DECODING_TITLE,

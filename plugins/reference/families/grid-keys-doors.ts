@@ -204,6 +204,7 @@ function sizeForHorizon(horizon: number): { width: number; height: number } {
 
 export const gridKeysDoors: Family = {
   name: 'grid-keys-doors',
+  skill: 'Spatial Reasoning',
   description: 'Navigate a walled grid to the goal, fetching keys to open doors; map size, doors and walls grow with difficulty.',
   multiTurn: true,
   title: GRID_KEYS_DOORS_TITLE,

@@ -155,6 +155,7 @@ function isCorrect(answer, task) {
 
 export const lockClues: Family = {
   name: 'lock-clues',
+  skill: 'Logical Deduction',
   description: 'Deduce a lock code from guesses scored right-place/wrong-place; code length and digit range grow with difficulty.',
   multiTurn: false,
   title: LOCK_CLUES_TITLE,

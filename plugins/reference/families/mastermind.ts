@@ -64,6 +64,7 @@ function hardestRowForHorizon(horizon: number): number {
 
 export const mastermind: Family = {
   name: 'mastermind',
+  skill: 'Logical Deduction',
   description: 'Guess a secret code from right-place/wrong-place feedback; code length, digit range and guesses allowed grow with difficulty.',
   multiTurn: true,
   minHorizon: 6,

@@ -33,6 +33,7 @@ function generate(rng, P) {
 
 export const modularEquation: Family = {
   name: 'modular-equation',
+  skill: 'Mathematical Reasoning',
   description: 'Solve a linear congruence (A*x + B) mod M = C for x; the prime modulus grows with difficulty.',
   multiTurn: false,
   title: MODULAR_EQUATION_TITLE,

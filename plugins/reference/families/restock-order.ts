@@ -167,6 +167,7 @@ function generate(rng, P) {
 
 export const restockOrder: Family = {
   name: 'restock-order',
+  skill: 'API Orchestration',
   description: 'Tool use (API orchestration): chain stock, target and supplier quotes into one purchase order and report its number; suppliers grow faster than the turn budget.',
   multiTurn: true,
   toolUse: true,

@@ -46,6 +46,7 @@ function generate(rng, P) {
 
 export const sequenceCompletion: Family = {
   name: 'sequence-completion',
+  skill: 'Pattern Recognition',
   description: 'Give the next term of a linear recurrence mod 1000 with unknown coefficients; order and coefficient range grow with difficulty.',
   multiTurn: false,
   title: SEQUENCE_COMPLETION_TITLE,

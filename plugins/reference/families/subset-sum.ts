@@ -49,6 +49,7 @@ function isCorrect(answer, task) {
 
 export const subsetSum: Family = {
   name: 'subset-sum',
+  skill: 'Optimization',
   description: 'Choose items whose weights sum to a target; the number of items grows with difficulty.',
   multiTurn: false,
   title: SUBSET_SUM_TITLE,

@@ -80,6 +80,7 @@ function disksForHorizon(horizon: number): number {
 
 export const towerOfHanoi: Family = {
   name: 'tower-of-hanoi',
+  skill: 'Strategic Planning',
   description: 'Tower of Hanoi from a scattered (or, when hard, a single-tower) start; disks and horizon grow with difficulty.',
   multiTurn: true,
   title: TOWER_OF_HANOI_TITLE,

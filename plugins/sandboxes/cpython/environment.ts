@@ -11,12 +11,18 @@
  * same way, in a fresh sandbox; only if it fails again is it the call's own failure.
  */
 import { SandboxError } from '../../../index.js';
-import type { EnvironmentCapabilities, LoadedEnvironment, ResetResult, SandboxLimits, StepResult } from '../../../index.js';
+import type { EnvironmentCapabilities, LoadedEnvironment, ResetResult, SandboxLimits, SpadeValidation, StepResult } from '../../../index.js';
 import { toResetResult, toStepResult, toText } from '../../../index.js';
 import type { CallLimits, JailedInterpreter, Reply } from './jailed-interpreter.js';
 
 /** Time for a load on top of the call limit (compiling, a fresh `random` module). */
 const LOAD_ALLOWANCE_MS = 500;
+/**
+ * SPADE's validation makes up to 12 calls of the program in one request (build, reset, three
+ * steps, a second reset, the wrapper's reset and three steps, close): it gets that many calls'
+ * time. (SPADE itself gives the whole validation 60 s.)
+ */
+export const SPADE_VALIDATION_CALLS = 12;
 
 type Method = 'reset' | 'step' | 'solution' | 'hint' | 'referenceAction';
 
@@ -32,12 +38,22 @@ function unwrap(reply: Reply, method: string): unknown {
 }
 
 /** Load `source` as `envId`; resolves with the generation it was loaded in and its capabilities. */
-export async function loadInto(interpreter: JailedInterpreter, envId: string, source: string, limits: SandboxLimits): Promise<{ generation: number; capabilities: EnvironmentCapabilities }> {
+export async function loadInto(interpreter: JailedInterpreter, envId: string, source: string, limits: SandboxLimits, maxTurns?: number): Promise<{ generation: number; capabilities: EnvironmentCapabilities }> {
   for (let attempt = 1; ; attempt++) {
-    const { reply, generation } = await interpreter.request({ op: 'load', env: envId, source, limits: callLimits(limits) }, limits.callTimeoutMs + LOAD_ALLOWANCE_MS);
+    const body = { op: 'load' as const, env: envId, source, limits: callLimits(limits), ...(maxTurns !== undefined ? { maxTurns } : {}) };
+    const { reply, generation } = await interpreter.request(body, limits.callTimeoutMs + LOAD_ALLOWANCE_MS);
     if (retried(reply) && attempt === 1) continue;
     const value = unwrap(reply, 'load') as Record<string, unknown>;
     return { generation, capabilities: { solution: value.solution === true, hint: value.hint === true, referenceAction: value.referenceAction === true } };
+  }
+}
+
+/** SPADE's own validation of `source` (nothing is kept in the interpreter). */
+export async function spadeValidateIn(interpreter: JailedInterpreter, source: string, limits: SandboxLimits): Promise<SpadeValidation> {
+  for (let attempt = 1; ; attempt++) {
+    const { reply } = await interpreter.request({ op: 'spade-validate', source, limits: callLimits(limits) }, limits.callTimeoutMs * SPADE_VALIDATION_CALLS + LOAD_ALLOWANCE_MS);
+    if (retried(reply) && attempt === 1) continue;
+    return unwrap(reply, 'load') as SpadeValidation;
   }
 }
 
@@ -54,6 +70,7 @@ export class CpythonEnvironment implements LoadedEnvironment {
     private readonly limits: SandboxLimits,
     readonly capabilities: EnvironmentCapabilities,
     private generation: number,
+    private readonly maxTurns?: number,
   ) {}
 
   async reset(seed: number): Promise<ResetResult> {
@@ -110,7 +127,7 @@ export class CpythonEnvironment implements LoadedEnvironment {
   /** Load the program again in the new sandbox and replay the episode so far. */
   private async restore(method: string): Promise<void> {
     try {
-      const { generation } = await loadInto(this.interpreter, this.envId, this.source, this.limits);
+      const { generation } = await loadInto(this.interpreter, this.envId, this.source, this.limits, this.maxTurns);
       this.generation = generation;
       for (const past of this.episode) {
         const { reply } = await this.interpreter.request({ op: 'call', env: this.envId, ...past, limits: callLimits(this.limits) }, this.limits.callTimeoutMs);

@@ -69,7 +69,7 @@ export interface JailPlan {
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /**
- * The sandbox's Python files (server.py, loader.py, lib/math_verify.py), copied once into a
+ * The sandbox's Python files (server.py, loader.py, lib/math_verify.py, lib/tool_use_base_env.py), copied once into a
  * world-readable folder keyed by their content: bwrap, started as uid 65534, must be able to
  * read them wherever the package is installed. A folder found there is used only if it is this
  * process's user's and holds exactly these files; otherwise a new one is made.
@@ -78,6 +78,7 @@ export function serverFolder(): string {
   if (madeFolder && existsSync(path.join(madeFolder, 'server.py'))) return madeFolder;
   const files: [string, string][] = [
     ['lib/math_verify.py', path.join(PYTHON_DIR, 'math_verify.py')],
+    ['lib/tool_use_base_env.py', path.join(PYTHON_DIR, 'tool_use_base_env.py')],
     ['loader.py', path.join(PYTHON_DIR, 'loader.py')],
     ['server.py', path.join(here, 'server.py')], // last: its presence means the folder is complete
   ];

@@ -56,9 +56,10 @@ export interface CallLimits {
 }
 
 export type Request =
-  | { op: 'load'; env: string; source: string; limits: CallLimits }
+  | { op: 'load'; env: string; source: string; limits: CallLimits; maxTurns?: number }
   | { op: 'call'; env: string; method: string; args: unknown[]; limits: CallLimits }
-  | { op: 'dispose'; env: string };
+  | { op: 'dispose'; env: string }
+  | { op: 'spade-validate'; source: string; limits: CallLimits };
 
 const START_TIMEOUT_MS = 30_000;
 /** The longest reply accepted (the interpreter fails a call whose reply is far smaller). */

@@ -10,11 +10,11 @@
  * fix (the command line exits 2): it never runs a program unjailed.
  */
 import { DEFAULT_LIMITS, SandboxError } from '../../../index.js';
-import type { EnvironmentProgram, LoadedEnvironment, Sandbox, SandboxLimits } from '../../../index.js';
+import type { EnvironmentProgram, LoadedEnvironment, LoadOptions, Sandbox, SandboxLimits, SpadeValidation } from '../../../index.js';
 import { UsageError } from '../../../index.js';
 import { ALLOWED_VARIABLES, PACKAGES, SANDBOX_ID, checkJail, missingPackagesNote, planJail } from './jail.js';
 import { JailedInterpreter, type ReadyFacts } from './jailed-interpreter.js';
-import { CpythonEnvironment, loadInto } from './environment.js';
+import { CpythonEnvironment, loadInto, spadeValidateIn } from './environment.js';
 
 export interface CpythonSandboxOptions {
   limits?: Partial<SandboxLimits>;
@@ -71,7 +71,7 @@ export function createCpythonSandbox(options: CpythonSandboxOptions = {}): Sandb
     languages: ['python'],
     protections: note ? [...plan.protections, note] : plan.protections,
     packages: PACKAGES.filter((name) => !jail.missingPackages.includes(name)),
-    async load(program: EnvironmentProgram, limits?: Partial<SandboxLimits>): Promise<LoadedEnvironment> {
+    async load(program: EnvironmentProgram, limits?: Partial<SandboxLimits>, options: LoadOptions = {}): Promise<LoadedEnvironment> {
       if (closed) throw new Error('the cpython sandbox is closed');
       if (program.language !== 'python') throw new SandboxError('load', `the cpython sandbox runs Python, not ${program.language}`);
       const merged: SandboxLimits = { ...defaults, ...limits };
@@ -79,10 +79,20 @@ export function createCpythonSandbox(options: CpythonSandboxOptions = {}): Sandb
       const envId = `e${++nextEnvironment}`;
       interpreter.environments++;
       try {
-        const { generation, capabilities } = await loadInto(interpreter, envId, program.source, merged);
-        return new CpythonEnvironment(interpreter, envId, program.source, merged, capabilities, generation);
+        const { generation, capabilities } = await loadInto(interpreter, envId, program.source, merged, options.maxTurns);
+        return new CpythonEnvironment(interpreter, envId, program.source, merged, capabilities, generation, options.maxTurns);
       } catch (error) {
         interpreter.environments = Math.max(0, interpreter.environments - 1);
+        if (error instanceof SandboxError) throw error;
+        throw new SandboxError('crash', `the Python sandbox is unavailable: ${(error as Error).message}`, 'load');
+      }
+    },
+    async spadeValidate(program: EnvironmentProgram, limits?: Partial<SandboxLimits>): Promise<SpadeValidation> {
+      if (closed) throw new Error('the cpython sandbox is closed');
+      if (program.language !== 'python') throw new SandboxError('load', `the cpython sandbox runs Python, not ${program.language}`);
+      try {
+        return await spadeValidateIn(pick(), program.source, { ...defaults, ...limits });
+      } catch (error) {
         if (error instanceof SandboxError) throw error;
         throw new SandboxError('crash', `the Python sandbox is unavailable: ${(error as Error).message}`, 'load');
       }

@@ -16,6 +16,7 @@ Every message is a frame: a 4-byte little-endian length, then that many bytes of
     {"id", "op": "load", "env", "source", "limits": {"memoryMb", "maxOutputBytes"}}
     {"id", "op": "call", "env", "method", "args", "limits": {...}}
     {"id", "op": "dispose", "env"}
+    {"id", "op": "spade-validate", "source", "limits": {...}}   (SPADE's own validation; keeps nothing)
 Replies are the loader's, with the request's id: {"id", "ok": true, "value"} or
 {"id", "ok": false, "kind", "message"}. Before the first request it sends {"ready": true, ...facts}.
 
@@ -113,6 +114,7 @@ _loader = {'__name__': 'spade_loader', '__builtins__': dict(builtins.__dict__), 
 with open(os.path.join(_SERVER_DIR, 'loader.py'), encoding='utf-8') as _file:
     exec(compile(_file.read(), os.path.join(_SERVER_DIR, 'loader.py'), 'exec'), _loader)
 _spade_load, _spade_call, _spade_dispose = _loader['spade_load'], _loader['spade_call'], _loader['spade_dispose']
+_spade_validate = _loader['spade_validate']
 _import_named_packages = _loader['import_named_packages']
 _loader['_fresh_module']('random')  # read random.py's code once
 
@@ -214,10 +216,11 @@ def main():
             _exit(0)
         request = _loads(frame)
         op = request['op']
-        if op == 'load' and memory_now != hard_memory:
+        loads = op in ('load', 'spade-validate')
+        if loads and memory_now != hard_memory:
             _setrlimit(_RLIMIT_AS, (hard_memory, hard_memory))
             memory_now = hard_memory
-        if op == 'load' and _import_named_packages(request['source']):
+        if loads and _import_named_packages(request['source']):
             gc.freeze()
             baseline = _address_space()  # networkx or sympy were just imported: part of the interpreter now
         limits = request.get('limits') or {}
@@ -231,7 +234,9 @@ def main():
         if op == 'call':
             text = _spade_call(request['env'], request['method'], request['args'])
         elif op == 'load':
-            text = _spade_load(request['env'], request['source'])
+            text = _spade_load(request['env'], request['source'], request.get('maxTurns'))
+        elif op == 'spade-validate':
+            text = _spade_validate(request['source'])
         else:
             text = _spade_dispose(request['env'])
         _Output.counting = False
@@ -241,7 +246,7 @@ def main():
             text = _dumps({'ok': False, 'kind': 'output-limit', 'message': f'returned about {_len(text)} bytes, more than the limit of {max_output}'})
         try:
             # A load's reply also says how large the interpreter is (a call's memoryMb is on top of it).
-            head = f'{{"id":{request["id"]},"baselineBytes":{baseline},' if op == 'load' else f'{{"id":{request["id"]},'
+            head = f'{{"id":{request["id"]},"baselineBytes":{baseline},' if loads else f'{{"id":{request["id"]},'
             data = (head + text[1:]).encode('utf-8', 'surrogatepass')
         except MemoryError:
             data = _dumps({'id': request['id'], 'ok': False, 'kind': 'memory', 'message': 'out of memory writing the reply'}).encode()

@@ -16,6 +16,7 @@ import {
   type LoadedEnvironment,
   type ResetResult,
   type SandboxLimits,
+  type SpadeValidation,
   type StepResult,
 } from '../../../index.js';
 import type { InterpreterProcess } from './interpreter-process.js';
@@ -24,6 +25,8 @@ import type { CallLimits, EnvironmentMethod, Reply } from './protocol.js';
 
 /** Time for a load on top of the call limit (copying a fresh `random` module, compiling). */
 const LOAD_ALLOWANCE_MS = 500;
+/** SPADE's validation makes up to this many calls of the program in one request (as in the cpython sandbox). */
+const SPADE_VALIDATION_CALLS = 12;
 
 export function callLimitsOf(limits: SandboxLimits): CallLimits {
   return { callTimeoutMs: limits.callTimeoutMs, memoryMb: limits.memoryMb, maxOutputBytes: limits.maxOutputBytes };
@@ -41,13 +44,27 @@ export async function loadInto(
   envId: string,
   source: string,
   limits: SandboxLimits,
+  maxTurns?: number,
 ): Promise<EnvironmentCapabilities> {
   const reply = await process.request(
-    { op: 'load', env: envId, source, limits: { ...callLimitsOf(limits), callTimeoutMs: limits.callTimeoutMs + LOAD_ALLOWANCE_MS } },
+    {
+      op: 'load',
+      env: envId,
+      source,
+      limits: { ...callLimitsOf(limits), callTimeoutMs: limits.callTimeoutMs + LOAD_ALLOWANCE_MS },
+      ...(maxTurns !== undefined ? { maxTurns } : {}),
+    },
     limits.callTimeoutMs + LOAD_ALLOWANCE_MS,
   );
   const value = unwrap(reply, 'load') as Record<string, unknown>;
   return { solution: value.solution === true, hint: value.hint === true, referenceAction: value.referenceAction === true };
+}
+
+/** SPADE's own validation of `source` (nothing is kept in the interpreter). */
+export async function spadeValidateIn(process: InterpreterProcess, source: string, limits: SandboxLimits): Promise<SpadeValidation> {
+  const timeoutMs = limits.callTimeoutMs * SPADE_VALIDATION_CALLS + LOAD_ALLOWANCE_MS;
+  const reply = await process.request({ op: 'spade-validate', source, limits: { ...callLimitsOf(limits), callTimeoutMs: timeoutMs } }, timeoutMs);
+  return unwrap(reply, 'load') as SpadeValidation;
 }
 
 export class PyodideEnvironment implements LoadedEnvironment {
@@ -63,6 +80,7 @@ export class PyodideEnvironment implements LoadedEnvironment {
     private readonly limits: SandboxLimits,
     readonly capabilities: EnvironmentCapabilities,
     private generation: number,
+    private readonly maxTurns?: number,
   ) {}
 
   async reset(seed: number): Promise<ResetResult> {
@@ -114,7 +132,7 @@ export class PyodideEnvironment implements LoadedEnvironment {
   /** Load the program again in the replaced interpreter and replay the episode so far. */
   private async restore(method: string): Promise<void> {
     try {
-      await loadInto(this.process, this.envId, this.source, this.limits);
+      await loadInto(this.process, this.envId, this.source, this.limits, this.maxTurns);
       this.generation = this.process.generation;
       this.process.environments++;
       for (const past of this.episode) {

@@ -87,7 +87,10 @@ memory.grow = (pages: number) => {
 };
 
 pyodide.FS.mkdirTree('/lib/spade');
-pyodide.FS.writeFile('/lib/spade/math_verify.py', readFileSync(path.join(data.pythonDir, 'math_verify.py'), 'utf8'));
+// What programs may import besides the standard library: the math_verify stand-in and SPADE's tool-use base class.
+for (const name of ['math_verify.py', 'tool_use_base_env.py']) {
+  pyodide.FS.writeFile(`/lib/spade/${name}`, readFileSync(path.join(data.pythonDir, name), 'utf8'));
+}
 pyodide.runPython("import sys\nsys.path.insert(0, '/lib/spade')\nimport math_verify");
 // The loader runs in its own namespace with its own copy of the builtins, so a program that
 // pollutes the interpreter's builtins module cannot change the loader's behaviour. It is kept
@@ -103,11 +106,14 @@ const spadeLoad = loader.get('spade_load');
 const spadeCall = loader.get('spade_call');
 const spadeDispose = loader.get('spade_dispose');
 const spadeHealth = loader.get('spade_health');
+const spadeValidate = loader.get('spade_validate');
 
 function run(request: Request): string {
   switch (request.op) {
     case 'load':
-      return spadeLoad(request.env, request.source) as string;
+      return spadeLoad(request.env, request.source, request.maxTurns ?? null) as string;
+    case 'spade-validate':
+      return spadeValidate(request.source) as string;
     case 'call':
       return spadeCall(request.env, request.method, JSON.stringify(request.args)) as string;
     case 'dispose':

@@ -18,9 +18,11 @@ export interface CallLimits {
 export type EnvironmentMethod = 'reset' | 'step' | 'solution' | 'hint' | 'referenceAction';
 
 export type Request =
-  | { id: number; op: 'load'; env: string; source: string; limits: CallLimits }
+  | { id: number; op: 'load'; env: string; source: string; limits: CallLimits; maxTurns?: number }
   | { id: number; op: 'call'; env: string; method: EnvironmentMethod; args: unknown[]; limits: CallLimits }
-  | { id: number; op: 'dispose'; env: string };
+  | { id: number; op: 'dispose'; env: string }
+  /** SPADE's own validation of a program: nothing is kept. */
+  | { id: number; op: 'spade-validate'; source: string; limits: CallLimits };
 
 /** How a request failed, in the child's words (the shared loader's kinds); the host maps it to a SandboxError kind. */
 export type FailureKind = LoaderFailureKind;

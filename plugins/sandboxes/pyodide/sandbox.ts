@@ -15,14 +15,16 @@ import {
   SandboxError,
   type EnvironmentProgram,
   type LoadedEnvironment,
+  type LoadOptions,
   type Sandbox,
   type SandboxLimits,
+  type SpadeValidation,
 } from '../../../index.js';
 import { planJail } from './jail.js';
 import { resolveChildEntry } from './child-entry.js';
 import type { JailPlan } from './jail.js';
 import { InterpreterProcess } from './interpreter-process.js';
-import { PyodideEnvironment, loadInto } from './environment.js';
+import { PyodideEnvironment, loadInto, spadeValidateIn } from './environment.js';
 import { PYTHON_DIR } from '../python/files.js';
 import type { ReadyMessage } from './protocol.js';
 
@@ -82,28 +84,44 @@ export function createPyodideSandbox(options: PyodideSandboxOptions = {}): Sandb
     return processes.reduce((best, p) => (p.environments < best.environments ? p : best));
   }
 
+  /** A program (or sandbox) that imports from host folders is refused, with the sandbox that can run it. */
+  function refuseHostFolders(program: EnvironmentProgram): void {
+    if (options.pythonPath?.length || program.pythonPath?.length) {
+      throw new SandboxError('load', `the pyodide sandbox cannot import packages from host folders (${[...(options.pythonPath ?? []), ...(program.pythonPath ?? [])].join(', ')}): use --python-sandbox cpython`);
+    }
+  }
+
   return {
     id: 'pyodide',
     languages: ['python'],
     protections: plan.protections,
     packages: [],
-    async load(program: EnvironmentProgram, limits?: Partial<SandboxLimits>): Promise<LoadedEnvironment> {
+    async load(program: EnvironmentProgram, limits?: Partial<SandboxLimits>, loadOptions: LoadOptions = {}): Promise<LoadedEnvironment> {
       if (closed) throw new Error('the pyodide sandbox is closed');
       if (program.language !== 'python') {
         throw new SandboxError('load', `the pyodide sandbox runs Python, not ${program.language}`);
       }
-      if (options.pythonPath?.length || program.pythonPath?.length) {
-        throw new SandboxError('load', `the pyodide sandbox cannot import packages from host folders (${[...(options.pythonPath ?? []), ...(program.pythonPath ?? [])].join(', ')}): use --python-sandbox cpython`);
-      }
+      refuseHostFolders(program);
       const merged: SandboxLimits = { ...defaults, ...limits };
       const target = pickProcess();
       const envId = `e${++nextEnvironment}`;
       target.environments++;
       try {
-        const capabilities = await loadInto(target, envId, program.source, merged);
-        return new PyodideEnvironment(target, envId, program.source, merged, capabilities, target.generation);
+        const capabilities = await loadInto(target, envId, program.source, merged, loadOptions.maxTurns);
+        return new PyodideEnvironment(target, envId, program.source, merged, capabilities, target.generation, loadOptions.maxTurns);
       } catch (error) {
         target.environments = Math.max(0, target.environments - 1);
+        if (error instanceof SandboxError) throw error;
+        throw new SandboxError('crash', `the Python interpreter is unavailable: ${(error as Error).message}`, 'load');
+      }
+    },
+    async spadeValidate(program: EnvironmentProgram, limits?: Partial<SandboxLimits>): Promise<SpadeValidation> {
+      if (closed) throw new Error('the pyodide sandbox is closed');
+      if (program.language !== 'python') throw new SandboxError('load', `the pyodide sandbox runs Python, not ${program.language}`);
+      refuseHostFolders(program);
+      try {
+        return await spadeValidateIn(pickProcess(), program.source, { ...defaults, ...limits });
+      } catch (error) {
         if (error instanceof SandboxError) throw error;
         throw new SandboxError('crash', `the Python interpreter is unavailable: ${(error as Error).message}`, 'load');
       }

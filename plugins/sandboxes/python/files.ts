@@ -1,13 +1,14 @@
 /**
  * Where the Python files shared by the two Python sandboxes live: loader.py (how a program is
- * loaded and its methods called) and math_verify.py (SPADE's math_verify stand-in). Both
- * sandboxes read them from here, so a program is loaded the same way in either.
+ * loaded and its methods called), math_verify.py (SPADE's math_verify stand-in) and
+ * tool_use_base_env.py (SPADE's base class of tool-use games). Both sandboxes read them from
+ * here, so a program is loaded the same way in either.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The folder holding loader.py and math_verify.py (next to this file, in sources and in dist/). */
+/** The folder holding the shared Python files (next to this file, in sources and in dist/). */
 export const PYTHON_DIR = path.dirname(fileURLToPath(import.meta.url));
 
 /** The shared Python files, by name. */
-export const SHARED_PYTHON_FILES = ['loader.py', 'math_verify.py'] as const;
+export const SHARED_PYTHON_FILES = ['loader.py', 'math_verify.py', 'tool_use_base_env.py'] as const;

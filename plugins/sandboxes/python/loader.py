@@ -6,7 +6,15 @@ either. It is executed once per interpreter, in its own namespace, before any en
 SPADE_RUNTIME set to 'pyodide' or 'cpython' in that namespace.
 
 It loads SPADE-format environment programs unchanged (a class with reset(seed) and step(action),
-optional solution(), hint(), reference_action(obs)) and calls their methods for the host.
+optional solution(), hint(), reference_action(obs)) the way SPADE's own loader does
+(spade/core/envs/synthetic_game_env.py at 9b2b813), and calls their methods for the host:
+  - the program runs with exactly the names SPADE injects (INJECTED, numpy as np and numpy
+    where the sandbox has it) and SPADE's ToolUseBaseEnv, also importable as tool_use_base_env;
+  - the game class is the first name, in the program's order, ending in `Env` (SPADE's base
+    names `Env` and `ToolUseBaseEnv` excepted);
+  - it is built with the turn budget the host gives, as SPADE builds a game it plays: its own
+    max_turns capped at the budget, or max_turns= the budget when its constructor needs one;
+  - spade_validate() replays SPADE's validate_game step by step: the gate's `spade` reading.
 
 What differs between the two sandboxes is kept to the RUNTIME section below, and is only this:
   - third-party packages: the cpython sandbox has numpy, networkx and sympy, and injects numpy
@@ -84,21 +92,37 @@ BLOCKED_MODULES = frozenset({
 HOST_PATHS = ('/etc', '/proc', '/sys', '/root', '/home', '/dev', '/work', '/usr', '/var', '/bin', '/boot', '/run', '/srv', '/opt', '/mnt', '/media')
 HARMLESS_PATHS = ('/dev/null', '/dev/urandom', '/dev/random')
 
-# Names SPADE puts in an environment's globals, for programs that forget to import them.
-INJECTED_MODULES = ('random', 'math', 're', 'json', 'itertools', 'collections', 'string',
-                    'functools', 'heapq', 'copy', 'statistics', 'fractions', 'decimal', 'time',
-                    'bisect', 'operator', 'textwrap', 'typing', 'dataclasses', 'enum', 'os')
-INJECTED_NAMES = {
-    'typing': ('List', 'Dict', 'Tuple', 'Optional', 'Any', 'Union', 'Set', 'Callable',
-               'Iterable', 'Sequence', 'Mapping', 'FrozenSet', 'Deque', 'DefaultDict'),
-    'collections': ('Counter', 'defaultdict', 'deque', 'namedtuple', 'OrderedDict'),
-    'fractions': ('Fraction',),
-    'decimal': ('Decimal',),
-    'dataclasses': ('dataclass', 'field'),
-    'functools': ('lru_cache', 'reduce', 'cache'),
-    'itertools': ('product', 'permutations', 'combinations'),
-    'copy': ('deepcopy',),
-}
+# The names SPADE's loader puts in every program's globals before running it (its
+# _COMMON_STDLIB_INJECTIONS in spade/core/envs/synthetic_game_env.py at 9b2b813), so a program
+# that uses them without importing them loads here as it does there, and one that uses any other
+# name unimported fails here as it does there. In SPADE's order: (name, module, attribute or None).
+# `random` is each environment's own module; numpy's two names are in INJECTED_PACKAGES.
+INJECTED = (
+    ('itertools', 'itertools', None), ('math', 'math', None), ('random', 'random', None), ('re', 're', None),
+    ('json', 'json', None), ('collections', 'collections', None), ('functools', 'functools', None),
+    ('string', 'string', None), ('copy', 'copy', None), ('heapq', 'heapq', None), ('operator', 'operator', None),
+    ('statistics', 'statistics', None),
+    ('deque', 'collections', 'deque'), ('defaultdict', 'collections', 'defaultdict'), ('Counter', 'collections', 'Counter'),
+    ('OrderedDict', 'collections', 'OrderedDict'), ('namedtuple', 'collections', 'namedtuple'),
+    ('combinations', 'itertools', 'combinations'), ('permutations', 'itertools', 'permutations'),
+    ('product', 'itertools', 'product'), ('chain', 'itertools', 'chain'), ('accumulate', 'itertools', 'accumulate'),
+    ('reduce', 'functools', 'reduce'), ('lru_cache', 'functools', 'lru_cache'),
+    ('deepcopy', 'copy', 'deepcopy'), ('heappush', 'heapq', 'heappush'), ('heappop', 'heapq', 'heappop'),
+    ('Tuple', 'typing', 'Tuple'), ('Dict', 'typing', 'Dict'), ('List', 'typing', 'List'), ('Optional', 'typing', 'Optional'),
+    ('Union', 'typing', 'Union'), ('Any', 'typing', 'Any'), ('Set', 'typing', 'Set'), ('FrozenSet', 'typing', 'FrozenSet'),
+    ('Callable', 'typing', 'Callable'), ('Iterable', 'typing', 'Iterable'), ('Sequence', 'typing', 'Sequence'),
+    ('Mapping', 'typing', 'Mapping'),
+)
+# Standard-library modules every environment shares (snapshotted at start-up and put back when
+# another environment's turn comes: see GUARDED below). random and time are each environment's own.
+SHARED_MODULES = ('math', 're', 'json', 'itertools', 'collections', 'string', 'functools', 'heapq', 'copy',
+                  'statistics', 'fractions', 'decimal', 'bisect', 'operator', 'textwrap', 'typing', 'dataclasses', 'enum')
+# SPADE's base class of tool-use games: injected by name, and what `import tool_use_base_env` gives.
+TOOL_USE_MODULE, TOOL_USE_CLASS = 'tool_use_base_env', 'ToolUseBaseEnv'
+# Names SPADE's loader never takes for the game class (its base classes).
+BASE_CLASS_NAMES = frozenset({'Env', TOOL_USE_CLASS})
+# The turn budget a program is built with when the host gives none (SPADE's validate_game's).
+DEFAULT_MAX_TURNS = 1000
 
 
 # ---------------------------------------------------------------------------------------------
@@ -216,9 +240,8 @@ sys.meta_path.insert(0, _BlockingFinder())
 # (os, sys, inspect and types are left out: comparing their large dicts on every call costs more
 # than a step; os's host functions are refused above, and sys's hooks are checked below.)
 GUARDED = [builtins, math, json]
-for _name in INJECTED_MODULES + ('math_verify',):
-    if _name not in ('random', 'time', 'os'):
-        GUARDED.append(importlib.import_module(_name))
+for _name in SHARED_MODULES + ('math_verify',):
+    GUARDED.append(importlib.import_module(_name))
 GUARDED = list({id(m): m for m in GUARDED}.values())
 
 
@@ -356,15 +379,15 @@ class _Environment:
         own_builtins['input'] = _REFUSED_INPUT
         own_builtins['breakpoint'] = _REFUSED_BREAKPOINT
         self.globals = {'__name__': '__spade_env__', '__builtins__': own_builtins}
-        for name in INJECTED_MODULES:
-            module = self.random if name == 'random' else self.time if name == 'time' else _modules[name]
-            self.globals[name] = module
-            for item in INJECTED_NAMES.get(name, ()):
-                if hasattr(module, item):
-                    self.globals[item] = getattr(module, item)
+        for name, module_name, attribute in INJECTED:
+            module = self.random if module_name == 'random' else _modules[module_name]
+            self.globals[name] = module if attribute is None else getattr(module, attribute)
         for name, package in INJECTED_PACKAGES.items():
             if package in _PACKAGE_MODULES:
                 self.globals[name] = _PACKAGE_MODULES[package]
+        # Its own copy of SPADE's tool-use base class, by name and as `import tool_use_base_env`.
+        self.tool_use = _fresh_module(TOOL_USE_MODULE)
+        self.globals[TOOL_USE_CLASS] = self.tool_use.ToolUseBaseEnv
         self.source = source
         self.instance = None
         self.generators = None  # its own shared generators, made on its first turn
@@ -383,13 +406,18 @@ class _Environment:
             module = modules.pop(name, None)
             if module is not None:
                 _STASHED_MODULES[name] = module
-        self.saved = (_modules.get('random'), _modules.get('time'), _modules.get('datetime'))
+        self.saved = (_modules.get('random'), _modules.get('time'), _modules.get('datetime'), _modules.get(TOOL_USE_MODULE))
         _modules['random'] = self.random
         _modules['time'] = self.time
         _modules['datetime'] = self.datetime
+        _modules[TOOL_USE_MODULE] = self.tool_use
 
     def leave(self):
-        _modules['random'], _modules['time'], _modules['datetime'] = self.saved
+        _modules['random'], _modules['time'], _modules['datetime'], tool_use = self.saved
+        if tool_use is None:
+            _modules.pop(TOOL_USE_MODULE, None)
+        else:
+            _modules[TOOL_USE_MODULE] = tool_use
         _modules.update(_STASHED_MODULES)
         _STASHED_MODULES.clear()
         _restore_sys()
@@ -575,18 +603,36 @@ def _describe(error):
 
 
 def _find_class(namespace):
-    candidates = [v for v in namespace.values()
-                  if isinstance(v, type) and v.__module__ == '__spade_env__'
-                  and callable(getattr(v, 'reset', None)) and callable(getattr(v, 'step', None))]
-    leaves = [c for c in candidates if not any(o is not c and issubclass(o, c) for o in candidates)]
-    if len(leaves) > 1:
-        named = [c for c in leaves if c.__name__.endswith(('Env', 'Environment'))]
-        leaves = named if named else leaves
-    if not leaves:
-        raise LookupError('no environment class: the program must define a class with reset() and step()')
-    if len(leaves) > 1:
-        raise LookupError('several environment classes: ' + ', '.join(c.__name__ for c in leaves))
-    return leaves[0]
+    """SPADE's choice of the game class: the first name of the program's namespace, in order, that
+    ends in `Env` (other than SPADE's base class names) and is callable."""
+    for name, value in namespace.items():
+        if name.endswith('Env') and name not in BASE_CLASS_NAMES and callable(value) and hasattr(value, '__init__'):
+            return value
+    raise LookupError("No valid game class found in code (expected class ending with 'Env')")
+
+
+def _build(cls, max_turns, forced):
+    """An instance built as SPADE builds one. `forced` (SPADE's validate_game): max_turns= the
+    budget, else no argument and the attribute set. Otherwise (SPADE's plays): the game's own
+    max_turns, capped at the budget, and max_turns= the budget only when the class needs it."""
+    if forced:
+        try:
+            instance = cls(max_turns=max_turns)
+        except TypeError:
+            instance = cls()
+            if hasattr(instance, 'max_turns'):
+                instance.max_turns = max_turns
+        return instance
+    try:
+        instance = cls()
+    except TypeError:
+        instance = cls(max_turns=max_turns)
+    designed = getattr(instance, 'max_turns', None)
+    if isinstance(designed, int) and designed > 0:
+        instance.max_turns = min(designed, max_turns)
+    elif hasattr(instance, 'max_turns'):
+        instance.max_turns = max_turns
+    return instance
 
 
 def _reference_method(instance):
@@ -627,26 +673,43 @@ def _reply(outcome):
     return _reply_ok(value)
 
 
-def spade_load(env_id, source):
+def _prepare(source):
+    """The compiled program and a fresh environment for it, or the reply that refuses it."""
     try:
         code = compile(source, '<environment>', 'exec')
     except (SyntaxError, ValueError) as error:
-        return _reply_fail('syntax', _describe(error))
+        return None, None, _reply_fail('syntax', _describe(error))
     missing = sorted(_packages_used(source) - AVAILABLE_PACKAGES)
     if missing:
         names = ', '.join(missing)
-        return _reply_fail('load', f'the program uses {names}, which this sandbox does not have: {_HOW_TO_GET.get(RUNTIME, "install it")}')
+        return None, None, _reply_fail('load', f'the program uses {names}, which this sandbox does not have: {_HOW_TO_GET.get(RUNTIME, "install it")}')
     # The new environment's modules are made with the shared ones: undo the last program's changes first.
     _take_turn(None)
     _restore_sys()
     import_named_packages(source)
-    env = _Environment(source)
+    return code, _Environment(source), None
+
+
+def _turn_budget(max_turns):
+    return max_turns if isinstance(max_turns, int) and not isinstance(max_turns, bool) and max_turns > 0 else DEFAULT_MAX_TURNS
+
+
+def spade_load(env_id, source, max_turns=None):
+    """Load a program as SPADE's loader does for a play: its namespace with SPADE's names, its
+    game class chosen and built SPADE's way with `max_turns` as the turn budget."""
+    code, env, refused = _prepare(source)
+    if refused is not None:
+        return refused
+    budget = _turn_budget(max_turns)
 
     def load():
         exec(code, env.globals)
         cls = _find_class(env.globals)
-        env.instance = cls()
+        env.instance = _build(cls, budget, forced=False)
         instance = env.instance
+        for method in ('reset', 'step'):
+            if not hasattr(instance, method):
+                raise LookupError(f'Game class missing required method: {method}')
         try:
             parameters = _signature(instance.reset).parameters
             env.seed_style = 'keyword' if 'seed' in parameters or any(
@@ -658,6 +721,7 @@ def spade_load(env_id, source):
             'solution': callable(getattr(instance, 'solution', None)),
             'hint': callable(getattr(instance, 'hint', None)),
             'referenceAction': _reference_method(instance) is not None,
+            'maxTurns': _turn_budget(getattr(instance, 'max_turns', None)) if isinstance(getattr(instance, 'max_turns', None), int) else None,
         }
 
     kind, value = _run_guarded(env, load)
@@ -666,6 +730,200 @@ def spade_load(env_id, source):
     elif kind == 'crash':
         kind = 'load'
     return _reply((kind, value))
+
+
+# ---------------------------------------------------------------------------------------------
+# SPADE's own validation: what `validate_game(path)` of spade/core/utils/game_files.py (9b2b813)
+# decides about a program, with the messages it logs when it rejects one. Reproduced step by step
+# from what it does (the `spade` reading of the gate), in a fresh environment of its own:
+#   - load: run the code with SPADE's names; the first class ending in Env; build it with
+#     max_turns=1000 (else no argument); it must have reset and step;
+#   - _validate_game_execution: reset(seed=42) gives a non-empty str observation (or a bare str)
+#     and a dict; \boxed{1}, \boxed{test}, \boxed{42} each give a 5-tuple of str, int or float
+#     reward within [-10, 10], bool, bool, dict, until one ends the episode; reset(seed=123) works;
+#   - then through SPADE's wrapper, which swallows the game's exceptions: reset() (seed None) and
+#     the actions 1, 2, test until one ends the episode; then close().
+# Only a hang, running out of memory, or reaching for the host fails the wrapper's part here;
+# those are the sandbox's verdicts (timeout, memory, escape-attempt), which the host reads.
+# ---------------------------------------------------------------------------------------------
+SPADE_CHECK_ACTIONS = ('\\boxed{1}', '\\boxed{test}', '\\boxed{42}')
+SPADE_SMOKE_ACTIONS = ('1', '2', 'test')
+
+
+class _SpadeRejection(Exception):
+    """SPADE's validate_game returned False: `message` is what it logs, `kind` the gate's reason code."""
+
+    def __init__(self, message, kind):
+        super().__init__(message)
+        self.kind = kind
+
+
+class _ShapeError(ValueError):
+    """A check of SPADE's on what a method returned (not an exception of the program)."""
+
+
+def _kind_of(error, program_kind):
+    if isinstance(error, MemoryError):
+        return 'memory'
+    return 'contract' if isinstance(error, _ShapeError) else program_kind
+
+
+def _seeded(env, seed):
+    """Seed the environment's own generators (its `random`, numpy's global one) before a reset, as
+    spade_call does, so SPADE's checks give the same verdict every time (SPADE's own process
+    leaves an unseeded `random` unseeded)."""
+    env.random.seed(0 if seed is None else seed)
+    _seed_shared_generators(0 if seed is None else seed)
+
+
+def _spade_reset_check(env, instance):
+    try:
+        _seeded(env, 42)
+        result = instance.reset(seed=42)
+        if isinstance(result, tuple) and len(result) == 2:
+            observation, info = result
+        elif isinstance(result, str):
+            observation, info = result, {}
+        else:
+            raise _ShapeError(f'reset() returned invalid type: {type(result)}')
+        if not isinstance(observation, str) or len(observation) == 0:
+            raise _ShapeError('reset() returned empty or non-string observation')
+        if not isinstance(info, dict):
+            raise _ShapeError(f'reset() info must be dict, got {type(info)}')
+    except Exception as error:
+        raise _SpadeRejection(f'Game reset() failed: {error}', _kind_of(error, 'crash'))
+
+
+def _spade_step_check(instance, number, action):
+    try:
+        result = instance.step(action)
+        if not isinstance(result, tuple) or len(result) != 5:
+            size = len(result) if isinstance(result, tuple) else 'N/A'
+            raise _ShapeError(f'step() must return 5-tuple, got {type(result)} with length {size}')
+        observation, reward, terminated, truncated, info = result
+        if not isinstance(observation, str):
+            raise _ShapeError(f'step() observation must be string, got {type(observation)}')
+        if not isinstance(reward, (int, float)):
+            raise _ShapeError(f'step() reward must be numeric, got {type(reward)}')
+        if not isinstance(terminated, bool):
+            raise _ShapeError(f'step() terminated must be bool, got {type(terminated)}')
+        if not isinstance(truncated, bool):
+            raise _ShapeError(f'step() truncated must be bool, got {type(truncated)}')
+        if not isinstance(info, dict):
+            raise _ShapeError(f'step() info must be dict, got {type(info)}')
+        if reward < -10 or reward > 10:
+            raise _ShapeError(f'step() reward {reward} outside expected range [-10, 10]')
+        return terminated or truncated
+    except Exception as error:
+        raise _SpadeRejection(f"Game step() failed on action {number} '{action}': {error}", _kind_of(error, 'smoke-test'))
+
+
+def _wrapped_info(info):
+    """What SPADE's wrapper does to info (its conversions run program code: __float__)."""
+    if not isinstance(info, dict):
+        return {}
+    kept = {}
+    for key, value in info.items():
+        if isinstance(value, (int, float, bool, type(None))):
+            kept[key] = value
+        elif not isinstance(value, str):
+            try:
+                kept[key] = float(value)
+            except (ValueError, TypeError):
+                pass
+    return kept
+
+
+def _wrapped_reset(env, instance):
+    """SPADE's wrapper's reset() (seed None): the game's exceptions are swallowed."""
+    try:
+        _seeded(env, None)
+        result = instance.reset(seed=None)
+        if isinstance(result, tuple) and len(result) == 2:
+            _observation, info = result
+        elif isinstance(result, str):
+            info = {}
+        else:
+            str(result)
+            info = {}
+        _wrapped_info(info)
+    except Exception:
+        pass
+
+
+def _wrapped_step(instance, action):
+    """SPADE's wrapper's step: the game's exceptions become an episode that ended."""
+    try:
+        result = instance.step(action)
+        if not (isinstance(result, tuple) and len(result) == 5):
+            return True
+        observation, reward, terminated, truncated, info = result
+        str(observation) if observation is not None else None
+        float(reward) if reward is not None else 0.0
+        ended = (bool(terminated) if terminated is not None else False) or (bool(truncated) if truncated is not None else False)
+        _wrapped_info(info if isinstance(info, dict) else {})
+        return ended
+    except Exception:
+        return True
+
+
+def _spade_validation(code, env):
+    """validate_game's verdict on the program compiled as `code`, run in `env`."""
+    try:
+        exec(code, env.globals)
+    except Exception as error:
+        raise _SpadeRejection(f'Failed to execute game code: {error}', _kind_of(error, 'load'))
+    try:
+        cls = _find_class(env.globals)
+    except LookupError as error:
+        raise _SpadeRejection(str(error), 'load')
+    try:
+        instance = _build(cls, DEFAULT_MAX_TURNS, forced=True)
+    except Exception as error:
+        raise _SpadeRejection(f'Failed to instantiate game class: {error}', _kind_of(error, 'load'))
+    for method in ('reset', 'step'):
+        if not hasattr(instance, method):
+            raise _SpadeRejection(f'Game class missing required method: {method}', 'load')
+    _spade_reset_check(env, instance)
+    for number, action in enumerate(SPADE_CHECK_ACTIONS, 1):
+        if _spade_step_check(instance, number, action):
+            break
+    try:
+        _seeded(env, 123)
+        instance.reset(seed=123)
+    except Exception as error:
+        raise _SpadeRejection(f'Game reset() failed on second call: {error}', _kind_of(error, 'crash'))
+    _wrapped_reset(env, instance)
+    for action in SPADE_SMOKE_ACTIONS:
+        if _wrapped_step(instance, action):
+            break
+    if hasattr(instance, 'close'):
+        try:
+            instance.close()
+        except Exception as error:
+            raise _SpadeRejection(str(error), _kind_of(error, 'crash'))
+    return {'accepted': True, 'className': getattr(cls, '__name__', str(cls))}
+
+
+def spade_validate(source):
+    """SPADE's verdict on a program: {"accepted": true} or {"accepted": false, "message": SPADE's
+    message, "kind": the reason code}; a failure of the sandbox's own (timeout, memory,
+    escape-attempt, output-limit) is the reply's failure instead, as for any call."""
+    try:
+        compile(source, '<string>', 'exec')  # SPADE runs the code as a string: its messages name <string>
+    except (SyntaxError, ValueError) as error:
+        return _reply_ok({'accepted': False, 'message': f'Syntax error in generated game code: {error}', 'kind': 'syntax'})
+    code, env, refused = _prepare(source)
+    if refused is not None:
+        return refused
+
+    def validate():
+        try:
+            return _spade_validation(code, env)
+        except _SpadeRejection as rejection:
+            return {'accepted': False, 'message': str(rejection), 'kind': rejection.kind}
+
+    return _reply(_run_guarded(env, validate))
 
 
 def spade_call(env_id, method, args_json):

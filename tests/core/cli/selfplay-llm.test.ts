@@ -7,8 +7,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCli, tempDir } from '../../helpers/cli.js';
 import { startWireServer } from '../../helpers/wire-servers.js';
-import { codeHash, type EpisodeLine, type PoolIndexLine } from '../../../core/export.js';
-import { createSpadePoolSuite } from '../../../benchmarks/spade-pool.js';
+import { codeHash, type EpisodeLine, type PoolManifestLine } from '../../../core/export.js';
 import type { RunResults } from '../../../core/results.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/llm/${name}.md`, import.meta.url), 'utf8');
@@ -53,16 +52,33 @@ test('a model designs and plays one round; export writes the episodes and the po
       assert.type(line.designer_reward, 'number');
       assert.is(line.input_tokens, 50 * line.turns);
     }
-    assert.ok(lines.some((l) => l.with_hint && l.messages[0]!.content.includes('Hint: ')), 'the hint reached the agent');
+    // The hint is added to the first observation of the hinted plays only, as SPADE does.
+    assert.ok(lines.some((l) => l.with_hint && l.messages[1]!.content.includes('\n\nHINT: ')), 'the hint reached the agent');
+    assert.ok(lines.filter((l) => !l.with_hint).every((l) => !l.messages.some((m) => m.content.includes('HINT: '))), 'unhinted plays have no hint');
 
-    // The pool: program files SPADE's loader (and spade-pool:DIR) reads, plus an index.
+    // The pool, in SPADE's layout: games/game_{round}_{index}_{skill}.py with SPADE's header line,
+    // manifest.jsonl, checksums.sha256.
     const pool = path.join(cwd, 'pool');
-    assert.equal(readdirSync(pool).sort(), ['index.jsonl', 'r0-e0.py', 'r0-e1.py']);
-    const index = jsonLines<PoolIndexLine>(path.join(pool, 'index.jsonl'));
-    assert.equal(index.map((e) => e.code_hash).sort(), [...sources.values()].map(codeHash).sort());
-    const tasks = await createSpadePoolSuite(pool).tasks({});
-    assert.equal(tasks.map((t) => t.program.id), ['spade-pool/r0-e0', 'spade-pool/r0-e1']);
-  } finally {
+    assert.equal(readdirSync(pool).sort(), ['checksums.sha256', 'games', 'manifest.jsonl']);
+    assert.equal(readdirSync(path.join(pool, 'games')).sort(), ['game_00000_000_pattern_recognition.py', 'game_00000_001_logical_deduction.py']);
+    const manifest = jsonLines<PoolManifestLine>(path.join(pool, 'manifest.jsonl'));
+    for (const line of manifest) {
+      const text = readFileSync(path.join(pool, line.file_name), 'utf8');
+      assert.is(text, `"""SPADE self-play generated game"""\n\n${sources.get(line.id)!.trimEnd()}\n`);
+      assert.match(text, /\nclass \w+Env\b/, 'its class name ends in Env');
+    }
+    assert.equal(manifest.map((l) => [l.id, l.skill]), [['r0-e0', 'Pattern Recognition'], ['r0-e1', 'Logical Deduction']]);
+
+    // spade-pool:DIR reads that layout back, and the gate gives each program the same verdicts.
+    const back = await runCli(['run', '--out', 'back', '--suites', 'spade-pool:pool', '--validate-only'], { cwd, env });
+    assert.is(back.code, 0, back.stderr);
+    const reread = (JSON.parse(readFileSync(path.join(cwd, 'back/results.json'), 'utf8')) as RunResults).suites[0]!;
+    assert.equal(reread.environments.map((e) => e.id), manifest.map((l) => `spade-pool/${l.game_id}`));
+    reread.environments.forEach((e, i) => {
+      const original = suite.environments.find((x) => x.id === manifest[i]!.id)!;
+      assert.equal([e.verdict, e.readings], [original.verdict, original.readings], e.id);
+      assert.is(e.skill, original.skill);
+    });  } finally {
     await server.close();
   }
 });

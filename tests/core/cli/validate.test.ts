@@ -19,6 +19,7 @@ interface Verdict {
   language: string;
   verdict: 'valid' | 'unproven' | 'invalid';
   reason: string | null;
+  gate: string;
   checks: { name: string; ok: boolean; detail?: string }[];
 }
 
@@ -38,7 +39,8 @@ test('validate --json: one object per file; unproven is not invalid; exit 1 when
   let r = await runCli(['validate', '--json', unproven]);
   assert.is(r.code, 0, r.stderr);
   const [v] = JSON.parse(r.stdout) as Verdict[];
-  assert.equal(Object.keys(v!).sort(), ['checks', 'file', 'gameType', 'language', 'reason', 'verdict']);
+  assert.equal(Object.keys(v!).sort(), ['checks', 'file', 'gameType', 'gate', 'language', 'readings', 'reason', 'verdict']);
+  assert.is(v!.gate, 'strict');
   assert.is(v!.verdict, 'unproven');
   assert.is(v!.language, 'javascript');
   r = await runCli(['validate', '--json', good, path.join(fixtures, 'programs/invalid/wrong-answer-wins.js')]);

@@ -33,7 +33,8 @@ test('plays turns: system prompt with the \\boxed format, observations as user m
     assert.is(system!.role, 'system');
     assert.match(system!.content, '\\boxed{');
     assert.match(system!.content, 'at most 5 turns');
-    assert.match(system!.content, 'Hint: It is even.');
+    // A hinted play's hint is in its first observation (the episode puts it there), not in the system prompt.
+    assert.not.match(system!.content, 'It is even.');
     assert.equal(rest, [
       { role: 'user', content: 'Guess a number from 1 to 10.' },
       { role: 'assistant', content: 'I guess \\boxed{5}' },

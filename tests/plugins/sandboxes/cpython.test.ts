@@ -31,7 +31,7 @@ function defineTests(): void {
   const sandbox = (): Sandbox => suite.sandbox();
   const python = (id: string, text: string): EnvironmentProgram => ({ id, language: 'python', source: text });
   const load = (id: string, text: string): Promise<LoadedEnvironment> => sandbox().load(python(id, text));
-  const probe = (body: string): string => `import os, sys\nclass E:\n  def reset(self, seed=None):\n${body.split('\n').map((l) => `    ${l}`).join('\n')}\n  def step(self, a): return "o", 0.0, True, False, {}\n`;
+  const probe = (body: string): string => `import os, sys\nclass ProbeEnv:\n  def reset(self, seed=None):\n${body.split('\n').map((l) => `    ${l}`).join('\n')}\n  def step(self, a): return "o", 0.0, True, False, {}\n`;
 
   test('states its protections: bubblewrap, no network, unprivileged, hard limits, wall time from outside', () => {
     const text = sandbox().protections.join('\n');
@@ -156,7 +156,7 @@ function defineTests(): void {
     await first.dispose();
     await second.dispose();
     // Interleaved, two environments draw from numpy's, random's and sympy's global generators as each would alone.
-    const draws = 'import sympy.core.random as sr\nclass E:\n  def reset(self, seed=None): return "", {}\n  def step(self, a):\n    import random as shared\n    return f"{np.random.randint(10**6)} {shared.random():.6f} {sr.randint(0, 10**6)}", 0.0, False, False, {}\n';
+    const draws = 'import sympy.core.random as sr\nclass ProbeEnv:\n  def reset(self, seed=None): return "", {}\n  def step(self, a):\n    import random as shared\n    return f"{np.random.randint(10**6)} {shared.random():.6f} {sr.randint(0, 10**6)}", 0.0, False, False, {}\n';
     const alone = await load('alone', draws);
     await alone.reset(4);
     const expected = [(await alone.step('x')).observation, (await alone.step('x')).observation, (await alone.step('x')).observation];

@@ -165,7 +165,7 @@ export function definePythonSandboxTests(test: Test, sandboxId: 'pyodide' | 'cpy
   });
 
   test('time is fixed and calls past maxCalls fail with call-limit', async () => {
-    const text = 'import time\nclass E:\n  def reset(self, seed=None): return str(time.time()), {}\n  def step(self, a): return "o", 0.0, False, False, {}\n';
+    const text = 'import time\nclass ProbeEnv:\n  def reset(self, seed=None): return str(time.time()), {}\n  def step(self, a): return "o", 0.0, False, False, {}\n';
     const env = await sandbox.load({ id: 'clock', language: 'python', source: text }, { maxCalls: 2 });
     const first = await env.reset(1);
     const second = await env.reset(1);
@@ -178,7 +178,7 @@ export function definePythonSandboxTests(test: Test, sandboxId: 'pyodide' | 'cpy
     const clock = [
       'import datetime',
       'from datetime import date, timezone',
-      'class E:',
+      'class ProbeEnv:',
       '  def reset(self, seed=None):',
       '    now = datetime.datetime.now()',
       '    text = "|".join([str(now), str(date.today()), datetime.datetime.now(timezone.utc).isoformat(), str(datetime.datetime.utcnow()), str(now - datetime.timedelta(days=1))])',
@@ -249,11 +249,118 @@ export function definePythonSandboxTests(test: Test, sandboxId: 'pyodide' | 'cpy
   test('polluted builtins and shared modules are not seen by the next environment', async () => {
     const polluter = await load('hostile/pollute_builtins.py');
     await polluter.reset(1);
-    const probe = 'import math, json\nclass E:\n  def reset(self, seed=None): return f"{len(\'abc\')} {math.pi:.5f} {json.dumps([1])} {sorted([2, 1])}", {}\n  def step(self, a): return "o", 0.0, False, False, {}\n';
+    const probe = 'import math, json\nclass ProbeEnv:\n  def reset(self, seed=None): return f"{len(\'abc\')} {math.pi:.5f} {json.dumps([1])} {sorted([2, 1])}", {}\n  def step(self, a): return "o", 0.0, False, False, {}\n';
     const env = await sandbox.load({ id: 'probe', language: 'python', source: probe });
     assert.is((await env.reset(1)).observation, '3 3.14159 [1] [1, 2]');
     await polluter.dispose();
     await env.dispose();
+  });
+
+  // SPADE's loader: what SPADE's own loader does to a program, both Python sandboxes do.
+  const spadeFormat = path.join(fixtures, '../spade-format');
+  const spadeProgram = (name: string): string => readFileSync(path.join(spadeFormat, name), 'utf8');
+  const probe = (body: string, init = ''): string =>
+    `class ProbeEnv:\n${init}  def reset(self, seed=None):\n${body.split('\n').map((l) => `    ${l}`).join('\n')}\n  def step(self, a): return "o", 0.0, True, False, {}\n`;
+
+  test("SPADE's loader: the names SPADE's loader injects are there without an import, and no others", async () => {
+    const env = await load('names', probe('d = deque([1]); heappush(h := [], 3); c = list(chain([1], accumulate([1, 2])))\nreturn f"{d[0]} {heappop(h)} {c} {reduce(operator.add, [1, 2])} {Optional is not None} {statistics.mean([1, 3])}", {}'));
+    assert.is((await env.reset(1)).observation, '1 3 [1, 1, 3] 3 True 2');
+    await env.dispose();
+    // Fraction, time and os are not among SPADE's names: a program that uses them unimported fails there, and here.
+    for (const name of ['Fraction(1, 2)', 'time.time()', 'os.getcwd()']) {
+      const missing = await load(`missing-${name}`, probe(`return str(${name}), {}`));
+      const failure = await failureOf(missing.reset(1));
+      assert.is(failure?.kind, 'crash', name);
+      assert.match(failure!.message, /NameError/, name);
+      await missing.dispose();
+    }
+  });
+
+  test("SPADE's loader: the game class is the first whose name ends in Env, other than SPADE's base names", async () => {
+    // An abstract base first: it is the one taken (SPADE's reset() then fails).
+    const based = await load('base-first', spadeProgram('base_class_first.py'));
+    assert.is((await failureOf(based.reset(1)))?.kind, 'crash');
+    await based.dispose();
+    const none = await failureOf(load('no-env', spadeProgram('no_env_class.py')));
+    assert.is(none?.kind, 'load');
+    assert.match(none!.message, /No valid game class found in code \(expected class ending with 'Env'\)/);
+    // `Env` itself is a base name SPADE skips.
+    assert.is((await failureOf(load('bare-env', probe('return "x", {}').replace('ProbeEnv', 'Env'))))?.kind, 'load');
+    const helper = await load('helper-first', `def make_thing():\n  return 1\nclass Helper:\n  pass\n${probe('return "chosen", {}')}`);
+    assert.is((await helper.reset(1)).observation, 'chosen');
+    await helper.dispose();
+  });
+
+  test("SPADE's loader: a game is built with its own max_turns capped at the turn budget, or max_turns= the budget when it needs one", async () => {
+    const own = probe('return str(self.max_turns), {}', '  def __init__(self, max_turns=30):\n    self.max_turns = max_turns\n');
+    for (const [budget, expected] of [[10, '10'], [50, '30']] as const) {
+      const env = await sandbox.load({ id: `own-${budget}`, language: 'python', source: own }, undefined, { maxTurns: budget });
+      assert.is((await env.reset(1)).observation, expected, `budget ${budget}`);
+      await env.dispose();
+    }
+    const required = await sandbox.load({ id: 'required', language: 'python', source: spadeProgram('max_turns_required.py') }, undefined, { maxTurns: 7 });
+    assert.match((await required.reset(3)).observation, /You have 7 turns\./);
+    await required.dispose();
+  });
+
+  test("SPADE's loader: a bare-string reset() is read as (observation, {})", async () => {
+    const env = await load('bare', spadeProgram('bare_string_reset.py'));
+    const { observation, info } = await env.reset(5);
+    assert.match(observation, /^Unscramble the letters [A-Z]+ into an English word/);
+    assert.equal(info, {});
+    assert.is((await env.step(`\\boxed{${await env.solution()}}`)).reward, 1);
+    await env.dispose();
+  });
+
+  test("SPADE's loader: ToolUseBaseEnv is injected and importable; a tool-use game plays its own solution() to a win", async () => {
+    const env = await load('tools', spadeProgram('tool_use_inventory.py'));
+    await env.reset(8);
+    const solution = await env.solution();
+    const actions = solution.split('\n');
+    assert.is(actions.length, 3);
+    let last;
+    for (const action of actions) last = await env.step(action);
+    assert.equal([last!.observation, last!.reward, last!.terminated], ['Correct!', 1, true]);
+    await env.reset(8);
+    const lookup = await env.step(actions[0]!);
+    assert.match(lookup.observation, /^Tool result:\n\d+$/);
+    assert.is((await env.step('no tags here')).reward, -0.1);
+    await env.dispose();
+    // Imported by module name, and each environment has its own copy: patching it changes only the patcher.
+    const patcher = await load('patcher', `from tool_use_base_env import ToolUseBaseEnv as Base\nimport tool_use_base_env\nassert Base is tool_use_base_env.ToolUseBaseEnv is ToolUseBaseEnv\nBase._check_answer = lambda self, answer: True\n${spadeProgram('tool_use_inventory.py').split('\n').slice(1).join('\n')}`);
+    await patcher.reset(8);
+    assert.is((await patcher.step('<answer>nonsense</answer>')).reward, 1);
+    const honest = await load('honest', spadeProgram('tool_use_inventory.py'));
+    await honest.reset(8);
+    assert.is((await honest.step('<answer>nonsense</answer>')).reward, 0);
+    await patcher.dispose();
+    await honest.dispose();
+  });
+
+  test("SPADE's own validation (validate_game) gives SPADE's recorded verdict and message on every SPADE-format program", async () => {
+    const record = JSON.parse(readFileSync(path.join(spadeFormat, 'spade-verdicts.json'), 'utf8')) as { verdicts: Record<string, { accepted: boolean; reason: string | null }> };
+    const names = Object.keys(record.verdicts);
+    assert.ok(names.length >= 20, `${names.length} programs`);
+    const usesNumpy = (text: string): boolean => /\bnp\b|numpy/.test(text);
+    for (const name of names) {
+      const text = spadeProgram(name);
+      const expected = record.verdicts[name]!;
+      let got: { accepted: boolean; message?: string };
+      try {
+        got = await sandbox.spadeValidate!({ id: name, language: 'python', source: text });
+      } catch (error) {
+        if (!(error instanceof SandboxError)) throw error;
+        got = { accepted: false, message: error.message };
+      }
+      if (sandboxId === 'pyodide' && usesNumpy(text)) {
+        // SPADE runs these with numpy; Pyodide has none, and says so rather than guess.
+        assert.not.ok(got.accepted, name);
+        assert.match(got.message ?? '', /numpy.*--python-sandbox cpython/, name);
+        continue;
+      }
+      assert.is(got.accepted, expected.accepted, `${name}: ${got.message}`);
+      if (expected.reason) assert.is(`Game validation failed: ${got.message}`, expected.reason, name);
+    }
   });
 
   /** The last checks, from the host; register them after the file's own tests. */

@@ -1,0 +1,111 @@
+/**
+ * `spade-pool:hf:OWNER/NAME@REVISION`: a pool published on the Hugging Face Hub in SPADE's layout
+ * (games/, manifest.jsonl, checksums.sha256), such as the paper's GPT-5.5 pool
+ * (`spare-rl/spare-gpt55-static-corpus@e179a371bc7764dacf0bcee1f808100beb463137`, 7,872 games).
+ * It is downloaded once through the dataset cache (benchmarks/download.ts): checksums.sha256
+ * first, which lists every file to fetch, then each file, checked against its digest before it
+ * is written to `<dataDir>/spade-pool/hf/<owner>__<name>/<revision>/`. Offline, only the cache
+ * is used. The Hub's address is HF_ENDPOINT's when set (huggingface_hub's convention), and
+ * HF_TOKEN is sent for gated datasets.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { CHECKSUMS_FILE, DataError, MANIFEST_FILE, UsageError, insidePool, parseChecksums, writeFileAtomic } from '../index.js';
+import { cachedPath, ensureDataFile, fetchBytes, isOffline, OFFLINE_ENV, type DataFile, type DataOptions } from './download.js';
+
+export const HF_HUB = 'https://huggingface.co';
+
+export interface HubPoolOptions extends DataOptions {
+  /** The Hub's address (default: HF_ENDPOINT, else https://huggingface.co). */
+  hubUrl?: string;
+  /** Sent as a bearer token (default: HF_TOKEN). */
+  token?: string;
+  /** Files downloaded at once (default 8). */
+  downloads?: number;
+}
+
+const REPO = /^[\w.-]+\/[\w.-]+$/;
+
+/** `OWNER/NAME@REVISION` (the revision defaults to `main`, which can change: pin a commit). */
+export function parseHubPool(spec: string): { repo: string; revision: string } {
+  const at = spec.lastIndexOf('@');
+  const repo = at < 0 ? spec : spec.slice(0, at);
+  const revision = at < 0 ? 'main' : spec.slice(at + 1);
+  if (!REPO.test(repo) || !/^[\w./-]+$/.test(revision) || revision.includes('..')) {
+    throw new UsageError(`spade-pool:hf:${spec}: expected spade-pool:hf:OWNER/NAME@REVISION, e.g. spade-pool:hf:spare-rl/spare-gpt55-static-corpus@e179a371bc7764dacf0bcee1f808100beb463137`);
+  }
+  return { repo, revision };
+}
+
+/** The cache folder of one revision of a pool. */
+export function hubPoolFolder(repo: string, revision: string, dataDir?: string): string {
+  return path.dirname(cachedPath({ suite: hubSuite(repo, revision), fileName: CHECKSUMS_FILE, url: '' }, dataDir));
+}
+
+const hubSuite = (repo: string, revision: string): string => `spade-pool/hf/${repo.replace('/', '__')}/${revision.replace(/\//g, '__')}`;
+
+/** The files a cached copy lists, when every one of them is there (a complete copy). */
+function completeCopy(folder: string): boolean {
+  const sums = path.join(folder, CHECKSUMS_FILE);
+  if (!existsSync(sums)) return false;
+  try {
+    return parseChecksums(readFileSync(sums, 'utf8')).every((e) => existsSync(path.join(folder, e.file)));
+  } catch {
+    return false;
+  }
+}
+
+/** The local folder of the pool `spec`, downloading what the cache does not hold yet. */
+export async function ensureHubPool(spec: string, options: HubPoolOptions = {}): Promise<string> {
+  const { repo, revision } = parseHubPool(spec);
+  const base = (options.hubUrl ?? process.env.HF_ENDPOINT ?? HF_HUB).replace(/\/+$/, '');
+  const folder = hubPoolFolder(repo, revision, options.dataDir);
+  const url = (file: string): string => `${base}/datasets/${repo}/resolve/${encodeURIComponent(revision)}/${file.split('/').map(encodeURIComponent).join('/')}`;
+  if (completeCopy(folder)) return folder;
+  if (isOffline(options.offline)) {
+    throw new UsageError(
+      `offline mode (${OFFLINE_ENV}=1 or offline: true): spade-pool:hf:${spec} is not in the cache at ${folder}. ` +
+        `Run once online to download it from ${url(CHECKSUMS_FILE)} and the files it lists, or download the dataset yourself ` +
+        `(hf download ${repo} --repo-type dataset --revision ${revision} --local-dir DIR) and use spade-pool:DIR.`,
+    );
+  }
+  const token = options.token ?? process.env.HF_TOKEN;
+  const baseFetch = options.fetch ?? fetch;
+  const authorised: typeof fetch = token ? (input, init) => baseFetch(input, { ...init, headers: { Authorization: `Bearer ${token}` } }) : baseFetch;
+  const download: DataOptions = { ...options, fetch: authorised, offline: false };
+  const suite = hubSuite(repo, revision);
+
+  let sums: Uint8Array;
+  try {
+    sums = await fetchBytes(url(CHECKSUMS_FILE), download);
+  } catch (error) {
+    throw new UsageError(
+      `spade-pool:hf:${spec}: ${(error as Error).message}. The pool needs its ${CHECKSUMS_FILE} (the list of its files) from the Hub at ${base}: ` +
+        `check the name, the revision and the network (HF_ENDPOINT sets another address), or download the dataset yourself and use spade-pool:DIR.`,
+    );
+  }
+  let entries: { file: string; sha256: string }[];
+  try {
+    entries = parseChecksums(Buffer.from(sums).toString('utf8'));
+  } catch (error) {
+    throw new DataError(url(CHECKSUMS_FILE), undefined, (error as Error).message);
+  }
+  const leaving = entries.find((e) => !insidePool(e.file));
+  if (leaving) throw new DataError(url(CHECKSUMS_FILE), undefined, `the path ${JSON.stringify(leaving.file)} leaves the pool's folder`);
+  // The manifest is optional in the layout: a pool without one loads from file names.
+  try {
+    const manifest = await fetchBytes(url(MANIFEST_FILE), download);
+    writeFileAtomic(path.join(folder, MANIFEST_FILE), manifest);
+  } catch (error) {
+    if (!/HTTP 404/.test((error as Error).message)) throw error;
+  }
+  const files: DataFile[] = entries.map((e) => ({ suite, fileName: e.file, url: url(e.file), sha256: e.sha256 }));
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < files.length) await ensureDataFile(files[next++]!, download);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.downloads ?? 8, files.length)) }, worker));
+  // Written last: its presence (with every file it lists) marks the copy complete.
+  writeFileAtomic(path.join(folder, CHECKSUMS_FILE), sums);
+  return folder;
+}

@@ -1,0 +1,80 @@
+/**
+ * The hint writer: when the designer is a model and a valid program has no hint() of its own,
+ * the designer model writes one from the program's source, as SPADE's hint generator does
+ * (temperature 0.3, up to three tries, plain text back; a reply wrapped in a ```json block with
+ * a "hint" field is read from it). The run journals the hint, so a resumed run reuses it.
+ */
+import type { EnvironmentProgram, Provider } from '../types.js';
+import { deriveSeed } from '../random.js';
+import { hintMessages } from './prompts/hint.js';
+
+export interface HintWriter {
+  /** The provider id of the model that writes the hints. */
+  readonly id: string;
+  /** A hint for `program`; rejects when every try failed. */
+  write(program: EnvironmentProgram, signal?: AbortSignal): Promise<string>;
+}
+
+export interface HintWriterOptions {
+  /** Replaces the built-in system prompt (the `prompts.hint` file). */
+  systemPrompt?: string;
+  /** Default 0.3, as SPADE's hints. */
+  temperature?: number;
+  topP?: number;
+  /** Default 2048. */
+  maxTokens?: number;
+  /** Default 3. */
+  tries?: number;
+  /** Seeds each try's request (tries differ, and so do their cache entries). */
+  seed?: number;
+}
+
+export const HINT_TEMPERATURE = 0.3;
+const HINT_MAX_TOKENS = 2048;
+const HINT_TRIES = 3;
+
+/** The hint in a reply: its text, or the "hint" field of a ```json block it holds. */
+export function parseHint(reply: string): string {
+  const text = reply.trim();
+  const block = /```json\s*\n?([\s\S]*?)\n?```/.exec(text);
+  if (block) {
+    try {
+      const data = JSON.parse(block[1]!.trim()) as unknown;
+      if (data !== null && typeof data === 'object' && typeof (data as { hint?: unknown }).hint === 'string') return (data as { hint: string }).hint;
+    } catch {
+      // not JSON after all: the text is the hint
+    }
+  }
+  return text;
+}
+
+export function createHintWriter(provider: Provider, options: HintWriterOptions = {}): HintWriter {
+  const tries = Math.max(1, options.tries ?? HINT_TRIES);
+  return {
+    id: provider.id,
+    async write(program, signal) {
+      const failures: string[] = [];
+      for (let attempt = 1; attempt <= tries; attempt++) {
+        if (signal?.aborted) break;
+        try {
+          const response = await provider.chat(
+            {
+              messages: hintMessages(program, options.systemPrompt),
+              temperature: options.temperature ?? HINT_TEMPERATURE,
+              ...(options.topP !== undefined ? { topP: options.topP } : {}),
+              maxTokens: options.maxTokens ?? HINT_MAX_TOKENS,
+              seed: deriveSeed(options.seed ?? 0, 'hint', program.id, attempt),
+            },
+            { signal },
+          );
+          const hint = parseHint(response.text);
+          if (hint) return hint;
+          failures.push('an empty reply');
+        } catch (error) {
+          failures.push((error as Error).message);
+        }
+      }
+      throw new Error(`no hint after ${failures.length} ${failures.length === 1 ? 'try' : 'tries'}: ${failures.at(-1) ?? 'stopped'}`);
+    },
+  };
+}
