@@ -12,7 +12,8 @@ test('one table row per pool, with the axes and the labels', () => {
   assert.match(md, /NOT a security boundary/);
   assert.match(md, /offline reference policy, not a model/);
   // Validity under SPADE's checks beside strict's: SPADE accepts at least what strict plays.
-  for (const row of md.split('\n').filter((line) => line.startsWith('| selfplay'))) {
+  // (The pool's overview rows; its game-type rows start with its id too.)
+  for (const row of md.split('\n').filter((line) => line.startsWith('| selfplay | self-play |'))) {
     const [spade, strict] = /\| (\d+) \/ (\d+)\+\d+ of \d+ \|/.exec(row)!.slice(1).map(Number);
     assert.ok(spade! >= strict!, row);
   }
