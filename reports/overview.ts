@@ -2,7 +2,7 @@
  * The overview: every pool of every run, self-play beside each static suite, on the four axes
  * (validity, diversity, throughput, long-horizon success), as tables and as bar charts; validity
  * under both readings of the gate (SPADE's own checks and strict) side by side, with reasons;
- * success by SPADE's cognitive skill; and SPADE's difficulty bands; then split by game type
+ * success by SPADE's skill (cognitive, or tool-use for tool-use games); and SPADE's difficulty bands; then split by game type
  * (game-types.ts).
  */
 import type { EqualSizeDiversity, RunResults, SuiteResult } from '../core/results.js';
@@ -83,13 +83,13 @@ function readingsTable(rows: PoolRow[], multipleRuns: boolean): string {
   }, multipleRuns);
 }
 
-/** Per cognitive skill, for pools whose environments have one. */
+/** Per skill (SPADE's cognitive skills; its tool-use skills for tool-use games), for pools whose environments have one. */
 function skillsTable(rows: PoolRow[], multipleRuns: boolean): string {
   const lines = rows.flatMap((row) =>
     (row.suite.metrics.bySkill ?? []).map((s) =>
       `<tr>${poolCell(row, multipleRuns)}<td>${escapeHtml(s.skill)}</td><td>${s.environments}</td><td>${s.valid}</td><td>${s.episodes ? percent(s.successRate) : '–'} <small>${s.episodes} plays</small></td></tr>`),
   );
-  if (lines.length === 0) return '<p class="muted">No pool records cognitive skills.</p>';
+  if (lines.length === 0) return '<p class="muted">No pool records skills.</p>';
   return `<div class="table-wrap"><table><thead><tr><th>pool</th><th>skill</th><th>environments</th><th>played</th><th>success (no hint)</th></tr></thead><tbody>
 ${lines.join('\n')}
 </tbody></table></div>`;
@@ -164,8 +164,9 @@ ${table(['episodes / s', 'steps / s', 'environments / s', 'valid / s', 'tokens /
   return [number(m.episodesPerSec), number(m.stepsPerSec), number(m.environmentsPerSec), number(m.validPerSec), number(m.tokensPerSec),
     latency(m.latency?.providerCall), latency(m.latency?.sandboxCall), `${number(m.wallSec)} s`];
 }, multipleRuns)}
-<h3>Success by cognitive skill</h3>
+<h3>Success by skill</h3>
 ${skillsTable(rows, multipleRuns)}
+<p class="muted">SPADE's nine cognitive skills; a tool-use game has one of SPADE's tool-use skills (API Orchestration, Data Retrieval, State Modification...) instead.</p>
 <h3>Difficulty bands (SPADE's)</h3>
 ${table(['environments played', 'easy (mean reward > 0.8)', 'medium', 'hard (< 0.2)', 'every play the same reward'], rows, (row) => {
   const b = v(row).bands;

@@ -25,7 +25,7 @@ test('every suite of every run appears, self-play beside the static suite', asyn
   // Both readings of the gate side by side, with reasons; skills; SPADE's difficulty bands.
   assert.ok(html.includes('Both readings of the gate') && html.includes("SPADE's checks: accepted") && html.includes('SPADE accepts, strict rejects'));
   assert.match(html, /<td>strict<\/td>/);
-  assert.ok(html.includes('Success by cognitive skill') && html.includes('Pattern Recognition'));
+  assert.ok(html.includes('Success by skill') && html.includes('Pattern Recognition'));
   assert.ok(html.includes("Difficulty bands (SPADE's)") && html.includes('every play the same reward'));
   assert.match(html, /<strong>Readings<\/strong>/);
   // charts are inline SVG, present without script
