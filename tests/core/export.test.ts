@@ -72,6 +72,8 @@ test("pool: the self-play environments played (the review's rejections left out)
   const lines = readFileSync(path.join(out, 'manifest.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   assert.equal(lines, manifest);
   assert.equal([manifest[1]!.skill, manifest[1]!.round, manifest[1]!.index, manifest[1]!.id], ['Spatial Reasoning', 1, 3, 'r1-e3']);
+  // The game type as the run recorded it (null for an environment journaled without one).
+  assert.equal(manifest.map((e) => e.game_type), ['tool-use', null]);
   // A static suite's JavaScript environments are written too, as .js.
   assert.equal(exportPool(run, path.join(run, 'static'), ['procedural']).map((e) => e.file_name), ['games/game_00000_000_general.js']);
   assert.ok(existsSync(path.join(run, 'static', 'games', 'game_00000_000_general.js')));

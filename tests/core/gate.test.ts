@@ -95,6 +95,10 @@ test("a tool-use program without a reference policy: its solution()'s tool calls
   assert.equal([any.verdict, any.reason], ['invalid', 'wrong-answer-wins']);
   const leak = await validateEnvironment(sandbox, program('inventory-leak', source.replace("' are in stock", "' (' + this._expected_answer + ') are in stock")), { seed: 3 });
   assert.equal([leak.verdict, leak.reason], ['invalid', 'answer-leak']);
+  // Shown at the gate's seed only, the number is a coincidence: the next seeds' tasks are played to tell.
+  const once = await validateEnvironment(sandbox, program('inventory-once', source.replace("' are in stock", "' (order ' + (seed === 3 ? this._expected_answer : 7) + ') are in stock")), { seed: 3 });
+  assert.is(once.verdict, 'valid', JSON.stringify(once.checks.at(-1)));
+  assert.match(once.checks.find((c) => c.name === 'no-answer-leak')!.detail!, /by coincidence only \(1 of 4 seeds reveal it\)/);
   const broken = await validateEnvironment(sandbox, fixture('tool-use/bad-tool-name'));
   assert.equal([broken.verdict, broken.reason, broken.checks.at(-1)!.name], ['invalid', 'contract', 'tools']);
   assert.is(broken.gameType, 'tool-use');
