@@ -86,9 +86,9 @@ export { toResetResult, toStepResult, toText, toToolSchemas, TOOL_NAME, describe
  * write a tool call or an answer, count an episode's tool calls, and turn an environment's
  * function schemas into the tools a provider takes.
  */
-export { readToolAction, toolCallText, answerText, countToolCalls, toolDefinitionsOf } from './core/tool-calls.js';
+export { readToolAction, readToolCallsInText, toolCallText, answerText, countToolCalls, toolDefinitionsOf } from './core/tool-calls.js';
 /** What an action is to ToolUseBaseEnv: an answer, a tool call, a malformed call, or neither. */
-export type { ToolAction } from './core/tool-calls.js';
+export type { ToolAction, TextToolCall } from './core/tool-calls.js';
 /** A program's game type (single-turn, multi-turn, tool-use), and whether its source extends ToolUseBaseEnv. */
 export { gameTypeOf, extendsToolUseBase, GAME_TYPES } from './core/game-type.js';
 /** Seeded randomness: a seed derived from a base and parts, and the mulberry32 generator. */
