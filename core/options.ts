@@ -118,6 +118,7 @@ const providerSchema = object(
     requestsPerMinute: posNum,
     tokensPerMinute: posNum,
     price: object({ input: nonNegNum('a price ≥ 0'), output: nonNegNum('a price ≥ 0') }),
+    tools: bool,
   },
   { open: true, renamed: { concurrency: 'requestsInFlight' } },
 );
@@ -199,7 +200,7 @@ export const RUN_OPTIONS = {
   plugins: kept({ schema: list(str), default: () => [], describe: 'Plugin files or packages to load (./my-provider.ts, npm:spade-provider-x)' }),
   providers: kept({
     schema: record(providerSchema), default: () => ({}), mergeLayers: true,
-    describe: 'Options per provider id or prefix: baseURL, apiKey, requestsInFlight (model requests at once, default 10), timeoutMs (default 180000), maxRetries, requestsPerMinute, tokensPerMinute, price',
+    describe: "Options per provider id or prefix: baseURL, apiKey, requestsInFlight (model requests at once, default 10), timeoutMs (default 180000), maxRetries, requestsPerMinute, tokensPerMinute, price, tools (false: an agent plays tool-use games through SPADE's <tool_call> text protocol, not native function calls)",
   }),
   limits: section('Sandbox limits (config file only)', {
     callTimeoutMs: fallback({ schema: posInt, fallback: 1000, describe: 'Wall time of one call of an environment method, in ms' }),
