@@ -136,5 +136,6 @@ export {
 } from './core/pool-layout.js';
 /** What each line of a pool's manifest.jsonl holds, as spade-bench writes it. */
 export type { PoolManifestLine } from './core/pool-layout.js';
-/** SPADE's cognitive skills and their rotation over rounds. */
-export { COGNITIVE_SKILLS, SKILL_NAMES, skillName, skillSlug, skillsForRound } from './core/skills.js';
+/** SPADE's cognitive and tool-use skills and their rotation over rounds. */
+export { COGNITIVE_SKILLS, SKILL_NAMES, TOOL_USE_SKILLS, TOOL_USE_SKILL_NAMES, DESIGN_GAME_TYPES, defaultSkills, isToolUseSkill, skillName, skillSlug, skillsForRound } from './core/skills.js';
+export type { ToolUseSkill, DesignGameType } from './core/skills.js';

@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SandboxLimits } from './concepts/sandbox.js';
 import { DEFAULT_BAND, DEFAULT_BAND_RAMP, DESIGNER_REWARDS } from './rewards.js';
-import { DEFAULT_SKILLS_PER_ROUND, SKILL_NAMES, skillName } from './skills.js';
+import { DEFAULT_SKILLS_PER_ROUND, DESIGN_GAME_TYPES, SKILL_NAMES, TOOL_USE_SKILL_NAMES, skillName } from './skills.js';
 import {
   anyObject, bool, check, list, matching, nonNegInt, nonNegNum, object, oneOf, posInt, posNum, record, str,
   type Infer, type Schema,
@@ -159,7 +159,7 @@ const bandSchema = check<[number, number]>(
   (v) => Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'number' && x >= 0 && x <= 1) && (v[0] as number) <= (v[1] as number),
   'two win rates [lo, hi] with 0 <= lo <= hi <= 1',
 );
-const skillSchema = check<string>((v) => typeof v === 'string' && skillName(v) !== undefined, `one of SPADE's skills (${SKILL_NAMES.join(', ')}; _ for spaces)`);
+const skillSchema = check<string>((v) => typeof v === 'string' && skillName(v) !== undefined, `one of SPADE's skills (${[...SKILL_NAMES, ...TOOL_USE_SKILL_NAMES].join(', ')}; _ for spaces)`);
 
 const maxErrorsSchema = check<number | string>(
   (v) => (typeof v === 'number' && Number.isInteger(v) && v > 0) || (typeof v === 'string' && /^(\d+(\.\d+)?%|[1-9]\d*)$/.test(v.trim())),
@@ -218,9 +218,13 @@ export const RUN_OPTIONS = {
       describe: "The designer's difficulty band on the no-hint win rate (SPADE's late phase uses 0.2,0.4)",
     }),
     bandRamp: fallback({ schema: posNum, flag: 'band-ramp', arg: 'R', parse: 'number', fallback: DEFAULT_BAND_RAMP, describe: 'How far outside the band the difficulty reward falls to 0 (SPADE\'s late phase uses 0.2)' }),
-    skills: fallback({
-      schema: list(skillSchema, true), flag: 'skills', arg: 'a,b', parse: 'list', fallback: [...SKILL_NAMES], shown: "SPADE's nine",
-      describe: "SPADE's cognitive skills an LLM designer writes for, rotated over the rounds",
+    gameType: fallback({
+      schema: oneOf(DESIGN_GAME_TYPES), flag: 'game-type', arg: 'T', fallback: 'cognitive',
+      describe: "What self-play designs, as SPADE's --spade-game-type: cognitive (SPADE's nine cognitive skills) or tool-use (its six tool-use skills: ToolUseBaseEnv games with simulated tools; the reference designer then draws on its tool-use families only)",
+    }),
+    skills: optional({
+      schema: list(skillSchema, true), flag: 'skills', arg: 'a,b', parse: 'list', shown: "SPADE's nine cognitive ones; its six tool-use ones with --game-type tool-use",
+      describe: "SPADE's skills the designer writes for, rotated over the rounds; a slot with a tool-use skill (API_Orchestration, Data_Retrieval, State_Modification, Error_Recovery, Tool_Selection, Multi-Step_Workflows) is designed as a tool-use game",
     }),
     skillsPerRound: fallback({ schema: posInt, flag: 'skills-per-round', arg: 'K', parse: 'number', fallback: DEFAULT_SKILLS_PER_ROUND, describe: 'Skills active in a round (a window moving K skills each round); game i of a round gets skill i % K' }),
     language: fallback({ schema: oneOf(['python', 'javascript']), flag: 'language', arg: 'L', fallback: 'python', describe: "Language an LLM designer writes: python (SPADE's) or javascript" }),
