@@ -12,7 +12,8 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startWireServer, type Protocol, type Step, type WireServer } from '../../helpers/wire-servers.js';
+import { startWireServer, type Protocol, type WireServer } from '../../helpers/wire-servers.js';
+import { inventoryModel, viewOf } from '../../helpers/tool-use-models.js';
 import { repoRoot } from '../../helpers/cli.js';
 import { fixture } from '../../fixtures/programs/load.js';
 import openai from '../../../plugins/providers/openai.js';
@@ -54,58 +55,6 @@ test.after.each(async () => {
 test.after(async () => {
   await Promise.all(Object.values(sandboxes).map((make) => make().close()));
 });
-
-/** The conversation as the scripted model reads it: system text, tool names offered, the task, then each observation since. */
-interface View {
-  system: string;
-  tools: string[];
-  task: string;
-  observations: string[];
-}
-
-function viewOf(protocol: Protocol, body: Record<string, unknown>): View {
-  const messages = (body.messages ?? []) as { role: string; content: unknown }[];
-  const tools = ((body.tools ?? []) as Record<string, unknown>[]).map((t) => (protocol === 'openai' ? (t.function as { name: string }).name : (t.name as string)));
-  const texts = (content: unknown): string[] => {
-    if (typeof content === 'string') return [content];
-    return (content as Record<string, unknown>[]).map((b) => (b.type === 'tool_result' ? String(b.content) : String(b.text ?? '')));
-  };
-  const system = protocol === 'openai' ? messages.filter((m) => m.role === 'system').map((m) => String(m.content)).join('\n') : String(body.system ?? '');
-  const turns = messages.filter((m) => m.role === 'user' || m.role === 'tool');
-  return { system, tools, task: texts(turns[0]!.content).join(''), observations: turns.slice(1).flatMap((m) => texts(m.content)) };
-}
-
-interface Script {
-  /** Call tools natively (else write them in the text). */
-  native: boolean;
-  /** Answer one more than the right total. */
-  wrong?: boolean;
-  /** The first reply calls a second tool beside list_warehouses. */
-  extraCall?: boolean;
-  /** The first reply writes a <tool_call> that is not JSON. */
-  malformedFirst?: boolean;
-}
-
-/** The scripted model: list the warehouses, read each one's stock of the asked item, answer the sum. */
-function inventoryModel(view: View, script: Script): Step {
-  const item = /How many (\w+)/.exec(view.task)![1]!;
-  const results = view.observations.filter((o) => o.startsWith('Tool result:')).map((o) => o.split('\n')[1]!);
-  const call = (name: string, args: Record<string, unknown>): Step =>
-    script.native
-      ? { kind: 'reply', toolCalls: [{ name, arguments: args }] }
-      // SPADE's XML form of a call (Qwen3.5-style templates), values as text.
-      : { kind: 'reply', text: `Next:\n<tool_call>\n<function=${name}>\n${Object.entries(args).map(([k, v]) => `<parameter=${k}>\n${String(v)}\n</parameter>`).join('\n')}\n</function>\n</tool_call>` };
-  if (results.length === 0) {
-    if (script.malformedFirst && !view.observations.some((o) => o.includes('[FORMAT]'))) return { kind: 'reply', text: 'Listing: <tool_call>{"name": "list_warehouses", "arguments": </tool_call>' };
-    if (script.extraCall) return { kind: 'reply', text: 'Two at once.', toolCalls: [{ name: 'list_warehouses', arguments: {} }, { name: 'get_price', arguments: { item } }] };
-    return call('list_warehouses', {});
-  }
-  const warehouses = JSON.parse(results[0]!) as string[];
-  const counts = results.slice(1).map(Number);
-  if (counts.length < warehouses.length) return call('get_stock', { item, warehouse: warehouses[counts.length]! });
-  const total = counts.reduce((a, b) => a + b, 0) + (script.wrong ? 1 : 0);
-  return { kind: 'reply', text: `The total is ${total}. <answer>${total}</answer>` };
-}
 
 async function providerOn(protocol: Protocol, extra: Record<string, unknown> = {}): Promise<{ server: WireServer; provider: Provider }> {
   const server = await startWireServer(protocol);
