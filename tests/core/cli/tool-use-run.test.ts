@@ -1,11 +1,12 @@
-// A tool-use self-play run with models, against a local OpenAI-compatible server:
-// `run --game-type tool-use` asks a scripted designer model for tool-use games with the tool-use
-// prompt, gates its two programs (SPADE's single-task and multi-turn variants, in Python), asks
-// for each one's hint with the tool-use hint prompt, and an LLM agent plays them with native tool
-// calls, winning both (the scripted agent model reads the tool results it is sent).
+// Runs of tool-use games with models, against a local OpenAI-compatible server:
+// - `run --game-type tool-use` asks a scripted designer model for tool-use games with the
+//   tool-use prompt, gates its two programs (SPADE's single-task and multi-turn variants, in
+//   Python), asks for each one's hint with the tool-use hint prompt, and an LLM agent plays them
+//   with native tool calls, winning both (the scripted agent model reads the tool results it is sent);
+// - `--agent-protocol spade` plays SPADE-format tool-use games as SPADE's tool-use path does.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot, runCli, tempDir } from '../../helpers/cli.js';
 import { startWireServer, type RecordedRequest } from '../../helpers/wire-servers.js';
@@ -70,6 +71,34 @@ test('--game-type tool-use: tool-use designs from the tool-use prompt, gated, hi
     const byType = suite.metrics.byGameType!['tool-use']!;
     assert.is(byType.successRate, 1);
     assert.ok(byType.toolCallsPerEpisode! >= 3, `tool calls per episode: ${byType.toolCallsPerEpisode}`);
+  } finally {
+    await server.close();
+  }
+});
+
+test("--agent-protocol spade plays SPADE-format tool-use games as SPADE's tool-use path: the observation as it is, no system prompt, the tools natively, each game's own max_turns", async () => {
+  const server = await startWireServer('openai');
+  server.route((body) => {
+    const view = viewOf('openai', body);
+    return /How many/.test(view.task) ? inventoryModel(view, { native: true }) : ticketDeskModel(view, { native: true });
+  });
+  const cwd = tempDir();
+  mkdirSync(path.join(cwd, 'pool'));
+  for (const name of ['tool_use_inventory.py', 'tool_use_multi_turn.py']) copyFileSync(path.join(repoRoot, 'tests/fixtures/spade-format', name), path.join(cwd, 'pool', name));
+  writeFileSync(path.join(cwd, 'spade.config.json'), JSON.stringify({ cache: false }));
+  const env = { OPENAI_API_KEY: 'sk-spade-tools-0123456789', OPENAI_BASE_URL: server.baseURL };
+  try {
+    const r = await runCli(['run', '--out', 'out', '--suites', 'spade-pool:pool', '--agent', 'openai:A', '--agent-protocol', 'spade', '--attempts', '2'], { cwd, env });
+    assert.is(r.code, 0, r.stderr);
+    const suite = (JSON.parse(readFileSync(path.join(cwd, 'out/results.json'), 'utf8')) as RunResults).suites[0]!;
+    // ToolUseBaseEnv's own 10 turns, within SPADE's budget of 25.
+    assert.equal(suite.environments.map((e) => [e.gameType, e.verdict, e.horizon, e.solveRate]), [['tool-use', 'valid', 10, 1], ['tool-use', 'valid', 10, 1]]);
+    for (const request of server.requests) {
+      const messages = request.body.messages as Message[];
+      assert.is(messages[0]!.role, 'user', 'no system prompt');
+      assert.match(messages[0]!.content, /^(How many \w+ are in stock|Customer \w+ is waiting)/, 'the observation as it is, without the game template');
+      assert.equal([request.body.temperature, request.body.top_p, (request.body.tools as unknown[]).length > 0], [0.6, 0.95, true]);
+    }
   } finally {
     await server.close();
   }
