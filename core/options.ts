@@ -200,7 +200,7 @@ export const RUN_OPTIONS = {
   plugins: kept({ schema: list(str), default: () => [], describe: 'Plugin files or packages to load (./my-provider.ts, npm:spade-provider-x)' }),
   providers: kept({
     schema: record(providerSchema), default: () => ({}), mergeLayers: true,
-    describe: "Options per provider id or prefix: baseURL, apiKey, requestsInFlight (model requests at once, default 10), timeoutMs (default 180000), maxRetries, requestsPerMinute, tokensPerMinute, price, tools (false: an agent plays tool-use games through SPADE's <tool_call> text protocol, not native function calls)",
+    describe: "Options per provider id or prefix: baseURL, apiKey, requestsInFlight (model requests at once, default 10), timeoutMs (default 180000), maxRetries, requestsPerMinute, tokensPerMinute, price, tools (false: an agent plays tool-use games through SPADE's text protocol, not native function calls)",
   }),
   limits: section('Sandbox limits (config file only)', {
     callTimeoutMs: fallback({ schema: posInt, fallback: 1000, describe: 'Wall time of one call of an environment method, in ms' }),
@@ -232,7 +232,7 @@ export const RUN_OPTIONS = {
     repairs: fallback({ schema: nonNegInt, flag: 'repairs', arg: 'N', parse: 'number', fallback: 1, describe: "Repairs of a rejected program, with the gate's reason fed back to the designer" }),
     reviewer: optional({
       schema: str, flag: 'reviewer', arg: 'ID', renamedFrom: 'validator', shown: 'none',
-      describe: 'Provider id of an LLM reviewer after the gate ("accept unless a clear fatal bug"); its verdicts are recorded apart',
+      describe: 'Provider id of an LLM reviewer after the gate ("accept unless a clear fatal bug"; for a tool-use game, SPADE\'s solvability audit); its verdicts are recorded apart',
     }),
   }),
   curriculum: section('Adaptive difficulty of curriculum pools such as rlve-adaptive (config file only)', {
