@@ -87,7 +87,7 @@ export { toResetResult, toStepResult, toText, toToolSchemas, TOOL_NAME, describe
  * function schemas into the tools a provider takes.
  */
 export { readToolAction, readToolCallsInText, toolCallText, answerText, countToolCalls, toolDefinitionsOf } from './core/tool-calls.js';
-/** What an action is to ToolUseBaseEnv: an answer, a tool call, a malformed call, or neither. */
+/** What an action is to ToolUseBaseEnv (an answer, a tool call, a malformed call, or neither), and a call a model wrote in text. */
 export type { ToolAction, TextToolCall } from './core/tool-calls.js';
 /** A program's game type (single-turn, multi-turn, tool-use), and whether its source extends ToolUseBaseEnv. */
 export { gameTypeOf, extendsToolUseBase, GAME_TYPES } from './core/game-type.js';
@@ -138,4 +138,5 @@ export {
 export type { PoolManifestLine } from './core/pool-layout.js';
 /** SPADE's cognitive and tool-use skills and their rotation over rounds. */
 export { COGNITIVE_SKILLS, SKILL_NAMES, TOOL_USE_SKILLS, TOOL_USE_SKILL_NAMES, DESIGN_GAME_TYPES, defaultSkills, isToolUseSkill, skillName, skillSlug, skillsForRound } from './core/skills.js';
+/** A tool-use skill's facts (category, complexity, kinds of task), and what a self-play run designs (cognitive or tool-use games). */
 export type { ToolUseSkill, DesignGameType } from './core/skills.js';
