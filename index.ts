@@ -86,9 +86,9 @@ export { toResetResult, toStepResult, toText, toToolSchemas, TOOL_NAME, describe
  * write a tool call or an answer, count an episode's tool calls, and turn an environment's
  * function schemas into the tools a provider takes.
  */
-export { readToolAction, toolCallText, answerText, countToolCalls, toolDefinitionsOf } from './core/tool-calls.js';
-/** What an action is to ToolUseBaseEnv: an answer, a tool call, a malformed call, or neither. */
-export type { ToolAction } from './core/tool-calls.js';
+export { readToolAction, readToolCallsInText, toolCallText, answerText, countToolCalls, toolDefinitionsOf } from './core/tool-calls.js';
+/** What an action is to ToolUseBaseEnv (an answer, a tool call, a malformed call, or neither), and a call a model wrote in text. */
+export type { ToolAction, TextToolCall } from './core/tool-calls.js';
 /** A program's game type (single-turn, multi-turn, tool-use), and whether its source extends ToolUseBaseEnv. */
 export { gameTypeOf, extendsToolUseBase, GAME_TYPES } from './core/game-type.js';
 /** Seeded randomness: a seed derived from a base and parts, and the mulberry32 generator. */
@@ -136,5 +136,7 @@ export {
 } from './core/pool-layout.js';
 /** What each line of a pool's manifest.jsonl holds, as spade-bench writes it. */
 export type { PoolManifestLine } from './core/pool-layout.js';
-/** SPADE's cognitive skills and their rotation over rounds. */
-export { COGNITIVE_SKILLS, SKILL_NAMES, skillName, skillSlug, skillsForRound } from './core/skills.js';
+/** SPADE's cognitive and tool-use skills and their rotation over rounds. */
+export { COGNITIVE_SKILLS, SKILL_NAMES, TOOL_USE_SKILLS, TOOL_USE_SKILL_NAMES, DESIGN_GAME_TYPES, defaultSkills, isToolUseSkill, skillName, skillSlug, skillsForRound } from './core/skills.js';
+/** A tool-use skill's facts (category, complexity, kinds of task), and what a self-play run designs (cognitive or tool-use games). */
+export type { ToolUseSkill, DesignGameType } from './core/skills.js';

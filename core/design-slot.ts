@@ -118,7 +118,7 @@ export async function evaluateDesignSlot(program: EnvironmentProgram, options: D
     hint = context.prior?.hint(context.suite, current.id);
     if (!hint) {
       try {
-        hint = { hint: await options.hintWriter.write(current, context.signal), by: options.hintWriter.id };
+        hint = { hint: await options.hintWriter.write(current, context.signal, gated.verdict.gameType), by: options.hintWriter.id };
       } catch (error) {
         hint = { error: (error as Error).message, by: options.hintWriter.id };
       }

@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SandboxLimits } from './concepts/sandbox.js';
 import { DEFAULT_BAND, DEFAULT_BAND_RAMP, DESIGNER_REWARDS } from './rewards.js';
-import { DEFAULT_SKILLS_PER_ROUND, SKILL_NAMES, skillName } from './skills.js';
+import { DEFAULT_SKILLS_PER_ROUND, DESIGN_GAME_TYPES, SKILL_NAMES, TOOL_USE_SKILL_NAMES, skillName } from './skills.js';
 import {
   anyObject, bool, check, list, matching, nonNegInt, nonNegNum, object, oneOf, posInt, posNum, record, str,
   type Infer, type Schema,
@@ -118,6 +118,7 @@ const providerSchema = object(
     requestsPerMinute: posNum,
     tokensPerMinute: posNum,
     price: object({ input: nonNegNum('a price ≥ 0'), output: nonNegNum('a price ≥ 0') }),
+    tools: bool,
   },
   { open: true, renamed: { concurrency: 'requestsInFlight' } },
 );
@@ -158,7 +159,7 @@ const bandSchema = check<[number, number]>(
   (v) => Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'number' && x >= 0 && x <= 1) && (v[0] as number) <= (v[1] as number),
   'two win rates [lo, hi] with 0 <= lo <= hi <= 1',
 );
-const skillSchema = check<string>((v) => typeof v === 'string' && skillName(v) !== undefined, `one of SPADE's skills (${SKILL_NAMES.join(', ')}; _ for spaces)`);
+const skillSchema = check<string>((v) => typeof v === 'string' && skillName(v) !== undefined, `one of SPADE's skills (${[...SKILL_NAMES, ...TOOL_USE_SKILL_NAMES].join(', ')}; _ for spaces)`);
 
 const maxErrorsSchema = check<number | string>(
   (v) => (typeof v === 'number' && Number.isInteger(v) && v > 0) || (typeof v === 'string' && /^(\d+(\.\d+)?%|[1-9]\d*)$/.test(v.trim())),
@@ -199,7 +200,7 @@ export const RUN_OPTIONS = {
   plugins: kept({ schema: list(str), default: () => [], describe: 'Plugin files or packages to load (./my-provider.ts, npm:spade-provider-x)' }),
   providers: kept({
     schema: record(providerSchema), default: () => ({}), mergeLayers: true,
-    describe: 'Options per provider id or prefix: baseURL, apiKey, requestsInFlight (model requests at once, default 10), timeoutMs (default 180000), maxRetries, requestsPerMinute, tokensPerMinute, price',
+    describe: "Options per provider id or prefix: baseURL, apiKey, requestsInFlight (model requests at once, default 10), timeoutMs (default 180000), maxRetries, requestsPerMinute, tokensPerMinute, price, tools (false: an agent plays tool-use games through SPADE's text protocol, not native function calls)",
   }),
   limits: section('Sandbox limits (config file only)', {
     callTimeoutMs: fallback({ schema: posInt, fallback: 1000, describe: 'Wall time of one call of an environment method, in ms' }),
@@ -217,9 +218,13 @@ export const RUN_OPTIONS = {
       describe: "The designer's difficulty band on the no-hint win rate (SPADE's late phase uses 0.2,0.4)",
     }),
     bandRamp: fallback({ schema: posNum, flag: 'band-ramp', arg: 'R', parse: 'number', fallback: DEFAULT_BAND_RAMP, describe: 'How far outside the band the difficulty reward falls to 0 (SPADE\'s late phase uses 0.2)' }),
-    skills: fallback({
-      schema: list(skillSchema, true), flag: 'skills', arg: 'a,b', parse: 'list', fallback: [...SKILL_NAMES], shown: "SPADE's nine",
-      describe: "SPADE's cognitive skills an LLM designer writes for, rotated over the rounds",
+    gameType: fallback({
+      schema: oneOf(DESIGN_GAME_TYPES), flag: 'game-type', arg: 'T', fallback: 'cognitive',
+      describe: "What self-play designs, as SPADE's --spade-game-type: cognitive (SPADE's nine cognitive skills) or tool-use (its six tool-use skills: ToolUseBaseEnv games with simulated tools; the reference designer then draws on its tool-use families only)",
+    }),
+    skills: optional({
+      schema: list(skillSchema, true), flag: 'skills', arg: 'a,b', parse: 'list', shown: "SPADE's nine cognitive ones; its six tool-use ones with --game-type tool-use",
+      describe: "SPADE's skills the designer writes for, rotated over the rounds; a slot with a tool-use skill (API_Orchestration, Data_Retrieval, State_Modification, Error_Recovery, Tool_Selection, Multi-Step_Workflows) is designed as a tool-use game",
     }),
     skillsPerRound: fallback({ schema: posInt, flag: 'skills-per-round', arg: 'K', parse: 'number', fallback: DEFAULT_SKILLS_PER_ROUND, describe: 'Skills active in a round (a window moving K skills each round); game i of a round gets skill i % K' }),
     language: fallback({ schema: oneOf(['python', 'javascript']), flag: 'language', arg: 'L', fallback: 'python', describe: "Language an LLM designer writes: python (SPADE's) or javascript" }),
@@ -227,7 +232,7 @@ export const RUN_OPTIONS = {
     repairs: fallback({ schema: nonNegInt, flag: 'repairs', arg: 'N', parse: 'number', fallback: 1, describe: "Repairs of a rejected program, with the gate's reason fed back to the designer" }),
     reviewer: optional({
       schema: str, flag: 'reviewer', arg: 'ID', renamedFrom: 'validator', shown: 'none',
-      describe: 'Provider id of an LLM reviewer after the gate ("accept unless a clear fatal bug"); its verdicts are recorded apart',
+      describe: 'Provider id of an LLM reviewer after the gate ("accept unless a clear fatal bug"; for a tool-use game, SPADE\'s solvability audit); its verdicts are recorded apart',
     }),
   }),
   curriculum: section('Adaptive difficulty of curriculum pools such as rlve-adaptive (config file only)', {

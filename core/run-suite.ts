@@ -11,7 +11,7 @@ import type { Journal } from './journal.js';
 import type { PriorWork } from './resume.js';
 import type { ProgressEvent, RunSetup } from './run.js';
 import { runSelfPlay } from './selfplay.js';
-import { skillName } from './skills.js';
+import { defaultSkills, skillName } from './skills.js';
 import { DEFAULTS } from './options.js';
 import type { PlateauOptions } from './rewards.js';
 
@@ -153,7 +153,7 @@ export function selfPlayPlan(setup: RunSetup, journal: Journal, emit: (event: Pr
         reviewer: setup.reviewer,
         onReviewed: (program, review) => journal.append({ type: 'review', suite, id: program.id, review }),
         band: bandOf(config),
-        skills: (config.selfplay.skills ?? DEFAULTS.selfplay.skills).map((s) => skillName(s) ?? s),
+        skills: (config.selfplay.skills ?? defaultSkills(config.selfplay.gameType ?? DEFAULTS.selfplay.gameType)).map((s) => skillName(s) ?? s),
         skillsPerRound: config.selfplay.skillsPerRound ?? DEFAULTS.selfplay.skillsPerRound,
         hintWriter: setup.hintWriter,
         onHint: (program, hint) => journal.append({ type: 'hint', suite, id: program.id, hint }),

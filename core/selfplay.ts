@@ -1,8 +1,9 @@
 /**
  * SPADE's self-play loop: rounds of design → validation gate → play (with and without the
  * hint) → designer reward → environment memory → next round. Each round's designs are given
- * SPADE's cognitive skills (core/skills.ts: a window of k skills moving k each round, game i
- * getting skill i % k); a model designer also writes the hint of a program that has none.
+ * SPADE's skills, cognitive or tool-use (core/skills.ts: a window of k skills moving k each
+ * round, game i getting skill i % k); a model designer also writes the hint of a program that
+ * has none.
  */
 import type { ReviewRecord, RoundSummary } from './results.js';
 import type { Designer, EnvironmentProgram, EnvironmentRecord } from './types.js';

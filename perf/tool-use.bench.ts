@@ -3,9 +3,14 @@
  * (parse the <tool_call>, dispatch, format the result) beside a warm step of a plain multi-turn
  * program, a reset that generates a new world then reads the tools, the validation gate, and
  * the whole evaluation (gate and 8 episodes of the reference agent) of each reference tool-use
- * family at difficulty 5.
+ * family at difficulty 5. Then, where the cpython jail works, the same for SPADE's Python
+ * ToolUseBaseEnv: a warm tool-call step, and a reset with and without reading the tools (what
+ * reading them adds to every episode).
  * Run: node --no-node-snapshot --import tsx perf/tool-use.bench.ts
  */
+import { readFileSync } from 'node:fs';
+import { createCpythonSandbox } from '../plugins/sandboxes/cpython/sandbox.js';
+import { checkJail } from '../plugins/sandboxes/cpython/jail.js';
 import { Bench } from 'tinybench';
 import { createIsolatedVmSandbox } from '../plugins/sandboxes/isolated-vm.js';
 import { createReferenceAgent } from '../plugins/reference/agent.js';
@@ -69,3 +74,28 @@ console.table(bench.table());
 await toolEnv.dispose();
 await gridEnv.dispose();
 await sandbox.close();
+
+if (!checkJail().problem) {
+  const python = createCpythonSandbox({ limits: { maxCalls: Number.POSITIVE_INFINITY }, workers: 1 });
+  const source = readFileSync(new URL('../tests/fixtures/spade-format/tool_use_inventory.py', import.meta.url), 'utf8');
+  const inventory = await python.load({ id: 'bench/inventory-py', language: 'python', source });
+  await inventory.reset(1);
+  const get = '<tool_call>{"name": "get_stock", "arguments": {"item": "bolts", "warehouse": "warehouse_a"}}</tool_call>';
+  const py = new Bench({ name: 'tool-use games (cpython, SPADE\'s Python ToolUseBaseEnv)', time: 1500, warmupTime: 200 });
+  py.add('step, warm: a tool call', async () => {
+    if (++seed % 8 === 0) await inventory.reset(seed);
+    await inventory.step(get);
+  })
+    .add('reset', async () => {
+      await inventory.reset(seed++);
+    })
+    .add('reset + getTools', async () => {
+      await inventory.reset(seed++);
+      await inventory.getTools!();
+    });
+  await py.run();
+  console.log(py.name);
+  console.table(py.table());
+  await inventory.dispose();
+  await python.close();
+}

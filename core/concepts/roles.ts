@@ -31,9 +31,10 @@ export interface DesignRequest {
   /** How many environments to write this round. */
   count: number;
   /**
-   * The cognitive skill of each environment of the round (SPADE's rotation), one per slot. A
-   * designer that follows it records the skill in meta.skill; one that cannot says which skill
-   * its program exercises instead.
+   * The skill of each environment of the round (SPADE's rotation), one per slot: a cognitive
+   * skill, or a tool-use skill, which asks for a tool-use game. A designer that follows it
+   * records the skill in meta.skill; one that cannot says which skill its program exercises
+   * instead.
    */
   skills?: readonly string[];
   /** The band of no-hint win rates the designer should aim at ([0.4, 0.6] unless configured). */

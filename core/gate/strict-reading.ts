@@ -136,6 +136,13 @@ export function wrongAnswers(solution: string): string[] {
   return [...new Set(candidates)].filter((c) => c !== answer);
 }
 
+/** The start of a trajectory's last observation, for a rejection's detail (what a designer repairing it needs to see). */
+function lastWords(trajectory: Trajectory): string {
+  const last = trajectory.steps.at(-1)?.observation.replace(/\s+/g, ' ').trim();
+  if (!last) return '';
+  return `; its last observation: "${last.length > 200 ? `${last.slice(0, 200)}...` : last}"`;
+}
+
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export async function strictReading(sandbox: Sandbox, program: EnvironmentProgram, spade: Reading, options: StrictOptions): Promise<StrictOutcome> {
@@ -224,7 +231,7 @@ export async function strictReading(sandbox: Sandbox, program: EnvironmentProgra
         if (!once.won && plan.actions.length > turns) throw new Rejection('reference-loses', `${how} take more than the ${turns} turns of an episode`);
         if (!once.won) {
           const ending = once.ended ? `final reward ${once.steps.at(-1)?.reward}` : `the episode had not ended after ${plural(once.steps.length, 'turn')}`;
-          throw new Rejection('reference-loses', `${how} did not win (${ending})`);
+          throw new Rejection('reference-loses', `${how} did not win (${ending}${lastWords(once)})`);
         }
       } else if (!once.won) {
         if (!once.ended) throw new Rejection('no-episode-end', `the reference policy did not end the episode within ${turns} turns`);

@@ -39,6 +39,11 @@ export interface ProviderLayerOptions {
   prices?: PriceTable;
   /** This provider's price, whatever its model name. */
   price?: ModelPrice;
+  /**
+   * False: the provider does not carry tools, even if it could, so agents use SPADE's text
+   * protocol (`<tool_call>` in the reply) with it. Default: what the provider supports.
+   */
+  tools?: boolean;
   /** Receives one line per retry and failure, already redacted. */
   log?: (line: string) => void;
   /** Called before each retry. */
@@ -105,6 +110,10 @@ export function layerOptionsFrom(options: ProviderOptions, where = `providers["$
   if (options.cache !== undefined) {
     if (typeof options.cache !== 'boolean') fail(where, 'cache', 'true or false', options.cache);
     out.cache = options.cache;
+  }
+  if (options.tools !== undefined) {
+    if (typeof options.tools !== 'boolean') fail(where, 'tools', 'true or false', options.tools);
+    out.tools = options.tools;
   }
   if (options.price !== undefined) out.price = price(where, 'price', options.price);
   if (options.prices !== undefined) {

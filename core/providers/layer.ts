@@ -139,6 +139,8 @@ export function withProviderLayer(raw: RawProvider, options: ProviderLayerOption
   const price: ModelPrice | undefined = options.price ?? priceOf(raw.model, { ...DEFAULT_PRICES, ...options.prices });
   const stats = new ProviderStats(raw.id);
   const log = (line: string) => options.log?.(redact(line));
+  // `tools: false` in the provider's options: agents use SPADE's text protocol even where the provider carries tools.
+  const tools = raw.tools === true && options.tools !== false;
 
   const aborted = (attempts: number, reason: unknown) =>
     new ProviderError(raw.id, 'aborted', `${raw.id}: aborted${reason instanceof Error ? `: ${reason.message}` : ''}`, undefined, attempts);
@@ -174,8 +176,9 @@ export function withProviderLayer(raw: RawProvider, options: ProviderLayerOption
     const { signal } = callOptions;
     const started = performance.now();
     const hasTools = (request.tools?.length ?? 0) > 0 || request.messages.some((m) => m.role === 'tool' || (m.role === 'assistant' && (m.toolCalls?.length ?? 0) > 0));
-    if (hasTools && !raw.tools) {
-      throw new ProviderError(raw.id, 'client', `${raw.id}: this provider does not take tools (native function calling); use SPADE's <tool_call> text protocol instead`, undefined, 0);
+    if (hasTools && !tools) {
+      const why = raw.tools ? 'its tools are turned off (providers[id].tools: false)' : 'this provider does not take tools (native function calling)';
+      throw new ProviderError(raw.id, 'client', `${raw.id}: ${why}; use SPADE's <tool_call> text protocol instead`, undefined, 0);
     }
     const key = cache
       ? cacheKey({
@@ -235,7 +238,7 @@ export function withProviderLayer(raw: RawProvider, options: ProviderLayerOption
   const provider: ManagedProvider = {
     id: raw.id,
     model: raw.model,
-    tools: raw.tools === true,
+    tools,
     stats,
     chat,
     close: async () => {

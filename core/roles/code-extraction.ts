@@ -3,15 +3,18 @@
  * code, several code blocks (a helper, a usage example, a revised version), a reasoning
  * section (`<think>...</think>`), a fence the reply was cut off before closing, or no fence
  * at all. The program is the code block that defines the environment class (a class with
- * `reset` and `step`); the last such block wins, since models revise as they go.
+ * `reset` and `step`, or a tool-use game's subclass of ToolUseBaseEnv, which inherits its
+ * `step`); the last such block wins, since models revise as they go.
  */
 import type { Language } from '../types.js';
+import { extendsToolUseBase } from '../game-type.js';
 
-/** A block that defines an environment class: a class, and methods named reset and step. */
+/** A block that defines an environment class: a class, and methods named reset and step (or step inherited from ToolUseBaseEnv). */
 export function definesEnvironment(code: string, language: Language): boolean {
+  const steps = extendsToolUseBase({ language, source: code }) || (language === 'python' ? /\bdef\s+step\s*\(/ : /\bstep\s*\(/).test(code);
   return language === 'python'
-    ? /^\s*class\s+\w+/m.test(code) && /\bdef\s+reset\s*\(/.test(code) && /\bdef\s+step\s*\(/.test(code)
-    : /\bclass\s+\w*/.test(code) && /\breset\s*\(/.test(code) && /\bstep\s*\(/.test(code);
+    ? /^\s*class\s+\w+/m.test(code) && /\bdef\s+reset\s*\(/.test(code) && steps
+    : /\bclass\s+\w*/.test(code) && /\breset\s*\(/.test(code) && steps;
 }
 
 const LANGUAGE_TAGS: Record<Language, RegExp> = {

@@ -3,39 +3,28 @@
  * prompt explains the task and the \boxed{...} action format; each observation is a user
  * message; the model's whole reply is the action (the environment reads the \boxed{...}).
  *
- * Memory strategies for long horizons decide what of the episode is sent each turn:
- *   full        the whole conversation (default);
- *   window:K    the first observation and the latest K exchanges; the turns between are left out;
- *   summary:K   like window:K, but the left-out turns are replaced by a digest the harness
- *               writes (deterministic, no extra model call): one line per turn with the action
- *               taken (the \boxed{} content) and the start of the observation it got.
- *               `summary` alone keeps the latest 2 exchanges.
- * Whatever the strategy, the episode's whole conversation is kept for export (transcript()).
+ * A memory strategy (agent-memory.ts: full, window:K, summary:K) decides what of a long episode
+ * is sent each turn; whatever the strategy, the episode's whole conversation is kept for export
+ * (transcript()).
+ *
+ * A tool-use game (the environment has tools) is played as agent-tools.ts says: the tools go
+ * out as native function calls when the provider carries them, else in SPADE's text protocol;
+ * each turn's action is one `<tool_call>` or the `<answer>`, and the observation goes back as
+ * the call's tool result (native) or as a user message (text).
  *
  * Under SPADE's agent protocol (`protocol: 'spade'`, see agent-protocol.ts) there is no system
  * prompt (unless one is given), the first observation is wrapped in SPADE's template, and the
- * environment receives SPADE's reading of each reply rather than the whole of it.
+ * environment receives SPADE's reading of each reply rather than the whole of it. A tool-use
+ * game follows SPADE's tool-use play instead: the first observation as it is, no system prompt
+ * beyond the tools' list when they cannot go out natively, and the whole reply read.
  */
 import type { Agent, AgentEpisode, AgentEpisodeContext, ChatMessage, Provider } from '../types.js';
-import { boxedAction } from './boxed-action.js';
 import { SPADE_AGENT_SAMPLING, spadeAction, spadeFirstTurn, type AgentProtocolName } from './agent-protocol.js';
+import { parseAgentMemory, rememberedHistory, type AgentMemory } from './agent-memory.js';
+import { readToolTurn, textProtocolInstructions, toolUseSystemPrompt } from './agent-tools.js';
 import { DEFAULTS } from '../options.js';
 
-export type AgentMemory = { kind: 'full' } | { kind: 'window'; turns: number } | { kind: 'summary'; turns: number };
-
-/** Exchanges `summary` keeps verbatim when no K is given. */
-export const SUMMARY_RECENT_TURNS = 2;
-
-/** Parse `full`, `window:K` or `summary[:K]`; throws a RangeError naming the accepted forms. */
-export function parseAgentMemory(spec: string): AgentMemory {
-  const [kind, count, ...rest] = spec.trim().split(':');
-  const turns = count === undefined ? undefined : Number(count);
-  const valid = rest.length === 0 && (turns === undefined || (Number.isInteger(turns) && turns >= 0));
-  if (valid && kind === 'full' && turns === undefined) return { kind: 'full' };
-  if (valid && kind === 'window' && turns !== undefined) return { kind: 'window', turns };
-  if (valid && kind === 'summary') return { kind: 'summary', turns: turns ?? SUMMARY_RECENT_TURNS };
-  throw new RangeError(`agent memory: expected full, window:K or summary[:K] (K a whole number), got ${JSON.stringify(spec)}`);
-}
+export { OMITTED_TURNS, SUMMARY_RECENT_TURNS, parseAgentMemory, recentHistory, rememberedHistory, type AgentMemory } from './agent-memory.js';
 
 export interface LLMAgentOptions {
   /** Replaces the default system prompt. */
@@ -72,42 +61,6 @@ export function agentSystemPrompt(context: Pick<AgentEpisodeContext, 'horizon'>)
   return lines.join('\n');
 }
 
-/** Marks where earlier turns were left out of the conversation. */
-export const OMITTED_TURNS = '[earlier turns omitted]';
-
-/** The conversation sent to the model: the first observation, then the most recent exchanges. */
-export function recentHistory(history: readonly ChatMessage[], maxHistoryTurns: number | undefined): ChatMessage[] {
-  if (maxHistoryTurns === undefined) return [...history];
-  const keep = 2 * Math.max(0, maxHistoryTurns) + 1; // k exchanges + the current observation
-  if (history.length <= keep + 1) return [...history];
-  return [history[0]!, { role: 'assistant', content: OMITTED_TURNS }, ...history.slice(-keep)];
-}
-
-/** Longest part of an observation quoted in a summary line. */
-const DIGEST_OBSERVATION_CHARS = 200;
-
-/** The digest of left-out turns: `history[1..end)` is reply_1, obs_2, reply_2, ... reply_m; obs_{m+1} is history[end]. */
-function digest(history: readonly ChatMessage[], end: number): string {
-  const lines = ['Summary of your earlier turns (written by the harness):'];
-  for (let i = 1; i < end; i += 2) {
-    const action = boxedAction(history[i]!.content);
-    const result = (history[i + 1]?.content ?? '').replace(/\s+/g, ' ').trim();
-    const quoted = result.length > DIGEST_OBSERVATION_CHARS ? `${result.slice(0, DIGEST_OBSERVATION_CHARS)}...` : result;
-    lines.push(`Turn ${(i + 1) / 2}: ${action === undefined ? 'no \\boxed{} action' : `\\boxed{${action}}`} -> ${quoted}`);
-  }
-  return lines.join('\n');
-}
-
-/** The conversation sent to the model under a memory strategy. */
-export function rememberedHistory(history: readonly ChatMessage[], memory: AgentMemory): ChatMessage[] {
-  if (memory.kind === 'full') return [...history];
-  if (memory.kind === 'window') return recentHistory(history, memory.turns);
-  const keep = 2 * memory.turns + 1;
-  if (history.length <= keep + 1) return [...history];
-  const end = history.length - keep;
-  return [history[0]!, { role: 'assistant', content: digest(history, end) }, ...history.slice(end)];
-}
-
 export function createLLMAgent(provider: Provider, options: LLMAgentOptions = {}): Agent {
   const memory: AgentMemory =
     typeof options.memory === 'string'
@@ -121,17 +74,33 @@ export function createLLMAgent(provider: Provider, options: LLMAgentOptions = {}
     label: options.label ?? `LLM agent (${provider.id}${spade ? ", SPADE's protocol" : ''})`,
     kind: 'llm',
     start(context: AgentEpisodeContext): AgentEpisode {
+      const tools = context.tools;
+      // Native function calls when the provider carries tools (and there are tools to send).
+      const native = tools !== undefined && tools.length > 0 && provider.tools === true;
       const given = typeof options.systemPrompt === 'function' ? options.systemPrompt(context) : options.systemPrompt;
-      const system = given ?? (spade ? undefined : agentSystemPrompt(context));
+      let system: string | undefined;
+      if (tools === undefined) system = given ?? (spade ? undefined : agentSystemPrompt(context));
+      else if (given !== undefined) system = native ? given : `${given}\n\n${textProtocolInstructions(tools)}`;
+      // SPADE sends no system prompt; its chat template lists the tools, which the text protocol does here.
+      else if (spade) system = native || tools.length === 0 ? undefined : textProtocolInstructions(tools);
+      else system = toolUseSystemPrompt({ horizon: context.horizon, tools }, native);
       const head: ChatMessage[] = system === undefined ? [] : [{ role: 'system', content: system }];
       const history: ChatMessage[] = [];
+      // How the next observation goes back: a plain user message, or a tool-use turn's messages.
+      let observe = (observation: string): ChatMessage[] => [{ role: 'user', content: observation }];
       return {
         transcript: () => [...head, ...history],
         async act(observation: string) {
-          history.push({ role: 'user', content: spade && history.length === 0 ? spadeFirstTurn(observation) : observation });
+          if (history.length === 0) {
+            // SPADE wraps a game's first observation in its template, but not a tool-use game's.
+            history.push({ role: 'user', content: spade && tools === undefined ? spadeFirstTurn(observation) : observation });
+          } else {
+            history.push(...observe(observation));
+          }
           const response = await provider.chat(
             {
               messages: [...head, ...rememberedHistory(history, memory)],
+              ...(native ? { tools } : {}),
               temperature,
               ...(topP !== undefined ? { topP } : {}),
               maxTokens: options.maxTokens,
@@ -140,8 +109,15 @@ export function createLLMAgent(provider: Provider, options: LLMAgentOptions = {}
             },
             { signal: context.signal },
           );
-          history.push({ role: 'assistant', content: response.text });
-          return { reply: spade ? spadeAction(response.text) : response.text, usage: response.usage, costUsd: response.costUsd };
+          const calls = native ? (response.toolCalls ?? []) : [];
+          history.push({ role: 'assistant', content: response.text, ...(calls.length > 0 ? { toolCalls: calls } : {}) });
+          const usage = { usage: response.usage, costUsd: response.costUsd };
+          if (tools !== undefined) {
+            const turn = readToolTurn(response.text, calls);
+            observe = turn.observe;
+            return { reply: turn.action, ...usage };
+          }
+          return { reply: spade ? spadeAction(response.text) : response.text, ...usage };
         },
       };
     },

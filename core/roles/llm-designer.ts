@@ -17,6 +17,9 @@ import { DEFAULTS } from '../options.js';
 import { extractProgram } from './code-extraction.js';
 import { sampleDocument, type CorpusDocument } from './corpus.js';
 import { designUserPrompt, designerSystemPrompt, repairMessages } from './prompts/designer.js';
+import { toolUseDesignUserPrompt, toolUseDesignerSystemPrompt, toolUseDifficulty } from './prompts/tool-use-designer.js';
+import { memoryContext } from './prompts/memory-context.js';
+import { isToolUseSkill } from '../skills.js';
 
 export interface LLMDesignerOptions {
   /** Language of the programs (default `python`). */
@@ -49,6 +52,7 @@ export function failedDesignSource(language: Language, why: string, reply?: stri
 export function createLLMDesigner(provider: Provider, options: LLMDesignerOptions = {}): Designer {
   const language = options.language ?? DEFAULTS.selfplay.language;
   const system = options.systemPrompt ?? designerSystemPrompt(language);
+  const toolUseSystem = options.systemPrompt ?? toolUseDesignerSystemPrompt(language);
   const temperature = options.temperature ?? 1;
   const maxTokens = options.maxTokens ?? 4096;
 
@@ -76,17 +80,31 @@ export function createLLMDesigner(provider: Provider, options: LLMDesignerOption
       const programs = await mapLimit(slots, options.requestsInFlight ?? options.concurrency ?? 4, async (i) => {
         const document = options.corpus?.length ? sampleDocument(options.corpus, deriveSeed(request.seed, 'document', i)) : undefined;
         const skill = request.skills?.[i];
-        const user = designUserPrompt({
-          index: i,
-          count: request.count,
-          language,
-          skill,
-          memory: request.memory,
-          recentSolveRates: request.recentSolveRates,
-          document: document?.text,
-          kind: i % 2 === 0 ? 'single-answer' : 'multi-turn',
-        });
-        const written = await write([{ role: 'system', content: system }, { role: 'user', content: user }], deriveSeed(request.seed, 'design', i), request.signal);
+        // A slot with one of SPADE's tool-use skills is a tool-use game (SPADE's tool-use template).
+        const toolUse = isToolUseSkill(skill);
+        const user = toolUse
+          ? toolUseDesignUserPrompt({
+              index: i,
+              count: request.count,
+              language,
+              skill: skill!,
+              variant: i % 2 === 0 ? 'single-task' : 'multi-turn',
+              difficulty: toolUseDifficulty(request.recentSolveRates, request.targetBand),
+              pick: deriveSeed(request.seed, 'tool-use', i),
+              document: document?.text,
+              memory: memoryContext(request.memory, request.recentSolveRates, language === 'python' ? '```python' : '```javascript') || undefined,
+            })
+          : designUserPrompt({
+              index: i,
+              count: request.count,
+              language,
+              skill,
+              memory: request.memory,
+              recentSolveRates: request.recentSolveRates,
+              document: document?.text,
+              kind: i % 2 === 0 ? 'single-answer' : 'multi-turn',
+            });
+        const written = await write([{ role: 'system', content: toolUse ? toolUseSystem : system }, { role: 'user', content: user }], deriveSeed(request.seed, 'design', i), request.signal);
         const params: Record<string, unknown> = {};
         if (document) params.documentLine = document.line;
         if (written.error) params.designError = written.error;

@@ -4,15 +4,18 @@
  * (temperature 0.3, up to three tries, plain text back; a reply wrapped in a ```json block with
  * a "hint" field is read from it). The run journals the hint, so a resumed run reuses it.
  */
-import type { EnvironmentProgram, Provider } from '../types.js';
+import type { EnvironmentProgram, GameType, Provider } from '../types.js';
 import { deriveSeed } from '../random.js';
 import { hintMessages } from './prompts/hint.js';
 
 export interface HintWriter {
   /** The provider id of the model that writes the hints. */
   readonly id: string;
-  /** A hint for `program`; rejects when every try failed. */
-  write(program: EnvironmentProgram, signal?: AbortSignal): Promise<string>;
+  /**
+   * A hint for `program`; rejects when every try failed. `gameType` (the gate's) picks the
+   * prompt: a tool-use game gets the procedural, value-free one.
+   */
+  write(program: EnvironmentProgram, signal?: AbortSignal, gameType?: GameType): Promise<string>;
 }
 
 export interface HintWriterOptions {
@@ -52,14 +55,14 @@ export function createHintWriter(provider: Provider, options: HintWriterOptions 
   const tries = Math.max(1, options.tries ?? HINT_TRIES);
   return {
     id: provider.id,
-    async write(program, signal) {
+    async write(program, signal, gameType) {
       const failures: string[] = [];
       for (let attempt = 1; attempt <= tries; attempt++) {
         if (signal?.aborted) break;
         try {
           const response = await provider.chat(
             {
-              messages: hintMessages(program, options.systemPrompt),
+              messages: hintMessages(program, options.systemPrompt, gameType),
               temperature: options.temperature ?? HINT_TEMPERATURE,
               ...(options.topP !== undefined ? { topP: options.topP } : {}),
               maxTokens: options.maxTokens ?? HINT_MAX_TOKENS,

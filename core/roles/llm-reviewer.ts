@@ -1,6 +1,7 @@
 /**
  * The optional LLM reviewer: SPADE's "accept unless there is a clear fatal bug" review of an
- * environment after it passed the executable gate. Its verdict is recorded apart from the
+ * environment after it passed the executable gate (for a tool-use game, SPADE's solvability
+ * audit: prompts/reviewer.ts). Its verdict is recorded apart from the
  * gate's (EnvironmentSummary.review); a rejection keeps the environment out of play.
  * A reply with no verdict, or a review call that fails, accepts: the review is a filter for
  * clear bugs, and the reason says why it did not run.
@@ -27,10 +28,14 @@ export interface LLMReviewerOptions {
 /** Longest reason kept from the reviewer's reply. */
 const MAX_REASON_CHARS = 600;
 
-/** ACCEPT or REJECT from the reply's last \boxed{}, else from a last "VERDICT: ..." style word. */
+/**
+ * ACCEPT or REJECT from the reply's last \boxed{} (also SPADE's yes or no, for a prompt file
+ * written like SPADE's), else from a last "VERDICT: ..." style word.
+ */
 export function reviewDecision(reply: string): 'accept' | 'reject' | undefined {
   const boxed = boxedAction(reply)?.toLowerCase();
   if (boxed === 'accept' || boxed === 'reject') return boxed;
+  if (boxed === 'yes' || boxed === 'no') return boxed === 'yes' ? 'accept' : 'reject';
   const words = reply.match(/\b(ACCEPT|REJECT)(ED)?\b/g);
   const last = words?.at(-1)?.toLowerCase();
   return last ? (last.startsWith('accept') ? 'accept' : 'reject') : undefined;
@@ -44,7 +49,7 @@ export function createLLMReviewer(provider: Provider, options: LLMReviewerOption
       try {
         const response = await provider.chat(
           {
-            messages: reviewMessages(program, verdict.firstObservation, options.systemPrompt),
+            messages: reviewMessages(program, verdict.firstObservation, options.systemPrompt, verdict.gameType),
             temperature: options.temperature ?? 0,
             ...(options.topP !== undefined ? { topP: options.topP } : {}),
             maxTokens: options.maxTokens ?? 1024,

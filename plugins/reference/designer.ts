@@ -4,9 +4,11 @@
  * moves each family's difficulty toward SPADE's band (no-hint solve rate 0.4-0.6): up when the
  * agent solves a family too often, down when too rarely. It spreads each round over its
  * families rather than following the round's requested skills (it has no family for some of
- * SPADE's skills); each program records the skill its family exercises.
+ * SPADE's skills); each program records the skill its family exercises. A round that asks for
+ * tool-use skills only (a `--game-type tool-use` run, as SPADE's tool-use runs) is spread over
+ * its tool-use families only.
  */
-import type { Designer, DesignRequest, EnvironmentProgram, EnvironmentRecord } from '../../index.js';
+import { isToolUseSkill, type Designer, type DesignRequest, type EnvironmentProgram, type EnvironmentRecord } from '../../index.js';
 import { clampDifficulty, type Family } from './family.js';
 import { FAMILIES } from './families/index.js';
 import { createRandom, randomInt } from './random.js';
@@ -59,35 +61,42 @@ export function createReferenceDesigner(families: readonly Family[] = FAMILIES):
     label: 'reference policy: parameterised family designer (offline, deterministic)',
     kind: 'reference',
     async design(request: DesignRequest): Promise<EnvironmentProgram[]> {
-      const random = createRandom(request.seed);
-      // Spread the round over the families, starting at a seeded offset.
-      const offset = randomInt(random, 0, families.length - 1);
-      const band = request.targetBand ?? SOLVE_RATE_BAND;
-      const base = new Map(families.map((f) => [f.name, nextDifficulty(request.memory.filter((r) => r.family === f.name), band)]));
-      const programs: EnvironmentProgram[] = [];
-      for (let i = 0; i < request.count; i++) {
-        const family = families[(offset + i) % families.length]!;
-        // Repeats of a family in one round probe around its difficulty: d, then one step harder
-        // in even rounds and one easier in odd ones (then the other), so probes are not biased.
-        const lap = Math.floor(i / families.length);
-        const probes = request.round % 2 === 0 ? [0, 1, -1] : [0, -1, 1];
-        const difficulty = clampDifficulty(base.get(family.name)! + probes[lap % 3]!);
-        const variant = randomInt(random, 1, 2 ** 30);
-        programs.push({
-          id: `r${request.round}-e${i}`,
-          language: 'javascript',
-          source: family.program(difficulty, variant),
-          meta: {
-            family: family.name,
-            skill: family.skill,
-            difficulty,
-            horizon: family.horizon(difficulty),
-            origin: 'reference-designer',
-            params: { variant },
-          },
-        });
-      }
-      return programs;
+      const toolUseOnly = (request.skills?.length ?? 0) > 0 && request.skills!.every((skill) => isToolUseSkill(skill));
+      const toolUseFamilies = families.filter((f) => isToolUseSkill(f.skill));
+      return designFrom(toolUseOnly && toolUseFamilies.length > 0 ? toolUseFamilies : families, request);
     },
   };
+}
+
+/** A round of `request.count` programs spread over `families`. */
+function designFrom(families: readonly Family[], request: DesignRequest): EnvironmentProgram[] {
+  const random = createRandom(request.seed);
+  // Spread the round over the families, starting at a seeded offset.
+  const offset = randomInt(random, 0, families.length - 1);
+  const band = request.targetBand ?? SOLVE_RATE_BAND;
+  const base = new Map(families.map((f) => [f.name, nextDifficulty(request.memory.filter((r) => r.family === f.name), band)]));
+  const programs: EnvironmentProgram[] = [];
+  for (let i = 0; i < request.count; i++) {
+    const family = families[(offset + i) % families.length]!;
+    // Repeats of a family in one round probe around its difficulty: d, then one step harder
+    // in even rounds and one easier in odd ones (then the other), so probes are not biased.
+    const lap = Math.floor(i / families.length);
+    const probes = request.round % 2 === 0 ? [0, 1, -1] : [0, -1, 1];
+    const difficulty = clampDifficulty(base.get(family.name)! + probes[lap % 3]!);
+    const variant = randomInt(random, 1, 2 ** 30);
+    programs.push({
+      id: `r${request.round}-e${i}`,
+      language: 'javascript',
+      source: family.program(difficulty, variant),
+      meta: {
+        family: family.name,
+        skill: family.skill,
+        difficulty,
+        horizon: family.horizon(difficulty),
+        origin: 'reference-designer',
+        params: { variant },
+      },
+    });
+  }
+  return programs;
 }

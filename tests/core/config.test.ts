@@ -25,6 +25,8 @@ test('a wrong value names its key path and what was expected', () => {
   assert.match(message(() => validateConfig({ suites: [] })), 'suites: expected a non-empty list');
   assert.match(message(() => validateConfig({ selfplay: { reward: 'vibes' } })), 'selfplay.reward: expected one of "spade", "regret", "solve-rate"');
   assert.match(message(() => validateConfig({ providers: { openai: { concurrency: 0 } } })), 'providers["openai"].concurrency: expected a positive integer, got 0');
+  assert.match(message(() => validateConfig({ providers: { openai: { tools: 'off' } } })), 'providers["openai"].tools: expected true or false, got "off"');
+  assert.equal(validateConfig({ providers: { 'openai:gpt-4.1-mini': { tools: false } } }).providers, { 'openai:gpt-4.1-mini': { tools: false } });
 });
 
 test('an unknown key is named with the keys that exist', () => {

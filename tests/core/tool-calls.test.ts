@@ -1,7 +1,7 @@
 /** SPADE's text protocol of tool-use games, read the way ToolUseBaseEnv's step() reads it. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { answerText, countToolCalls, readToolAction, toolCallText, toolDefinitionsOf } from '../../core/tool-calls.js';
+import { answerText, countToolCalls, readToolAction, readToolCallsInText, toolCallText, toolDefinitionsOf } from '../../core/tool-calls.js';
 
 test('an <answer> wins over a <tool_call>; only the first of each is read', () => {
   assert.equal(readToolAction('<tool_call>{"name": "a", "arguments": {}}</tool_call> <answer> 42 </answer><answer>7</answer>'), { kind: 'answer', answer: '42' });
@@ -30,6 +30,32 @@ test('written actions read back; tool calls are counted per turn', () => {
 test('function schemas become the tools a provider takes', () => {
   const parameters = { type: 'object', properties: { q: { type: 'string' } } };
   assert.equal(toolDefinitionsOf([{ type: 'function', function: { name: 'search', description: 'Search.', parameters } }]), [{ name: 'search', description: 'Search.', parameters }]);
+});
+
+test("a reply's written calls are read as SPADE's orchestrator reads them: the XML form first, then JSON, every block in order", () => {
+  const xml = '<tool_call>\n<function=book_flight>\n<parameter=flight_id>\nFL204\n</parameter>\n<parameter=seats>\n2\n</parameter>\n<parameter=window>\ntrue\n</parameter>\n<parameter=note>\n&lt;aisle&gt; &amp; &#39;quiet&#39;\n</parameter>\n</function>\n</tool_call>';
+  assert.equal(readToolCallsInText(`I will book. ${xml}`), {
+    calls: [{ name: 'book_flight', arguments: { flight_id: 'FL204', seats: 2, window: true, note: "<aisle> & 'quiet'" } }],
+    unreadable: 0,
+  });
+  const text = [
+    '<tool_call>{"name": "search", "arguments": {"filters": {"city": "Oslo", "max": 3}}}</tool_call>',
+    '<tool_call>{"name": "open", "parameters": {"id": 7}}</tool_call>',
+    '<tool_call>{"name": "close", "arguments": "{\\"id\\": 7}"}</tool_call>',
+    '<tool_call>```json\n{"name": "list", "arguments": {}}\n```</tool_call>',
+    '<tool_call>{"name": "x", "arguments": </tool_call>',
+    '<tool_call>{"arguments": {}}</tool_call>',
+  ].join(' ');
+  assert.equal(readToolCallsInText(text), {
+    calls: [
+      { name: 'search', arguments: { filters: { city: 'Oslo', max: 3 } } },
+      { name: 'open', arguments: { id: 7 } },
+      { name: 'close', arguments: { id: 7 } },
+      { name: 'list', arguments: {} },
+    ],
+    unreadable: 2,
+  });
+  assert.equal(readToolCallsInText('no calls, \\boxed{3}'), { calls: [], unreadable: 0 });
 });
 
 test.run();

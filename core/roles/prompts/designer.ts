@@ -8,7 +8,9 @@ import type { ChatMessage, EnvironmentProgram, EnvironmentRecord, Language } fro
 import type { GateVerdict } from '../../results.js';
 import { exampleProgram } from './examples.js';
 import { memoryContext } from './memory-context.js';
-import { skillDescription } from '../../skills.js';
+import { isToolUseSkill, skillDescription } from '../../skills.js';
+import { extendsToolUseBase } from '../../game-type.js';
+import { toolUseDesignerSystemPrompt } from './tool-use-designer.js';
 
 const FENCE: Record<Language, string> = { python: '```python', javascript: '```javascript' };
 
@@ -93,8 +95,10 @@ export function rejectionText(verdict: GateVerdict): string {
 /** The conversation asking to fix a program the gate rejected. */
 export function repairMessages(language: Language, program: EnvironmentProgram, verdict: GateVerdict, systemPrompt?: string): ChatMessage[] {
   const source = program.source.trim() || '(no program was found in your reply)';
+  // A tool-use design (its slot's skill, or a program on ToolUseBaseEnv) is repaired with the tool-use prompt.
+  const toolUse = isToolUseSkill(program.meta?.skill) || extendsToolUseBase(program);
   return [
-    { role: 'system', content: systemPrompt ?? designerSystemPrompt(language) },
+    { role: 'system', content: systemPrompt ?? (toolUse ? toolUseDesignerSystemPrompt(language) : designerSystemPrompt(language)) },
     {
       role: 'user',
       content: [

@@ -6,7 +6,7 @@
  * reward) measures how much it helps. Tool-use games get a procedural, value-free variant.
  * Written in spade-bench's own words from those facts.
  */
-import type { ChatMessage, EnvironmentProgram } from '../../types.js';
+import type { ChatMessage, EnvironmentProgram, GameType } from '../../types.js';
 
 const ANSWER_GAME = [
   'You read the source code of a game and write a hint for the language model that will play it.',
@@ -30,22 +30,24 @@ const ANSWER_GAME = [
 ].join('\n');
 
 const TOOL_GAME = [
-  'You read the source code of a multi-turn tool-use environment and write a strategy hint for the language model agent that will play it.',
+  'You read the source code of a tool-use environment and write a strategy hint for the language model agent that will play it.',
   '',
-  'The agent acts one turn at a time: it calls tools with <tool_call>{"name": ..., "arguments": {...}}</tool_call>, reads each result, and submits <answer>...</answer> when the task is done. It never sees the code; you do. Your hint will be added to the end of its first observation.',
+  'The agent acts one turn at a time: it calls tools with <tool_call>{"name": ..., "arguments": {...}}</tool_call>, reads each result, and submits <answer>...</answer> at the end. In an environment of several instructions it sees one instruction at a time and submits <answer>done</answer> only once every one of them is complete. It never sees the code; you do. Your hint will be added to the end of its first observation.',
   '',
-  'The hint must get the agent unstuck without doing the task for it: finding the actual values by calling tools is the skill being measured, so a hint the agent could copy to win is worthless.',
+  'The hint must get the agent unstuck without doing the task for it: finding the actual values by calling tools is the skill being measured, so a hint the agent could copy to win is worthless (and would reward environments that cannot be won without it). Give a plan with gaps, never the answer.',
   '',
-  'Describe:',
-  '- which kinds of tools matter and in what order of phases (which result feeds which call), and which tools are distractors;',
-  '- that the agent should read each result (and each instruction) to find the arguments, not assume them;',
-  '- that it should submit its answer only once every step is done; and, where the environment expects it, to ask for a missing argument or decline a request the tools cannot serve.',
+  'Read the code for the strategy only, and describe it:',
+  '- which kinds of tools matter and the order of the phases, in terms of what each tool is for ("first look up the record the user means, then change it, then check it"), not a call sequence with its arguments; and which tools are distractors or out of scope;',
+  '- that the agent should work turn by turn and find the arguments by calling look-up or list tools and reading each result and instruction, not assume them;',
+  '- when to submit: the answer once it is found, or <answer>done</answer> only after the last instruction is done, never straight away;',
+  '- where the environment expects it: to ask for an argument an instruction leaves out rather than guess it, and to decline a request no tool can serve.',
   '',
-  'Rules:',
-  '- Never write a concrete value from the code or its state (no ids, names, file names, paths, amounts, dates or statuses): use placeholders such as <order_id> or words such as "the account the user names".',
+  'Rules (they keep the answer from leaking):',
+  '- Never write a concrete value from the code or its state: no ids, names, file names, paths, amounts, dates or statuses. Write placeholders such as <order_id> or words such as "the account the user names" instead.',
   '- No complete call-by-call walkthrough with the arguments filled in.',
-  '- Do not mention variables, state fields or how the code checks the result.',
-  '- Two or three sentences, under 100 words, specific to this environment\'s tools and goal.',
+  '- Only what the agent can observe of the tools: no variables, state fields or how the code checks success.',
+  '- Do not tell it to answer with a single number or word and submit at once: this is a task to carry out with tools.',
+  '- Two or three sentences, under 100 words, specific to this environment\'s tools and goal, and free of values.',
   '',
   'Reply with the hint text only: no JSON, no Markdown, no label.',
 ].join('\n');
@@ -53,16 +55,21 @@ const TOOL_GAME = [
 /** True for a program written on SPADE's tool-use base class. */
 export const isToolUseProgram = (program: Pick<EnvironmentProgram, 'source'>): boolean => /\bToolUseBaseEnv\b/.test(program.source);
 
-/** The built-in system prompt for `program`. */
-export function hintSystemPrompt(program: Pick<EnvironmentProgram, 'source'>): string {
-  return isToolUseProgram(program) ? TOOL_GAME : ANSWER_GAME;
+/**
+ * The built-in system prompt for `program`: the tool-use one for a tool-use game (its game type
+ * as the gate found it, else its source naming ToolUseBaseEnv), as SPADE picks its hint prompt
+ * by game type.
+ */
+export function hintSystemPrompt(program: Pick<EnvironmentProgram, 'source'>, gameType?: GameType): string {
+  const toolUse = gameType === undefined ? isToolUseProgram(program) : gameType === 'tool-use';
+  return toolUse ? TOOL_GAME : ANSWER_GAME;
 }
 
 /** The messages asking for a hint: the system prompt, then the code (SPADE's user message). */
-export function hintMessages(program: EnvironmentProgram, systemPrompt?: string): ChatMessage[] {
+export function hintMessages(program: EnvironmentProgram, systemPrompt?: string, gameType?: GameType): ChatMessage[] {
   const fence = program.language === 'python' ? '```python' : '```javascript';
   return [
-    { role: 'system', content: systemPrompt ?? hintSystemPrompt(program) },
+    { role: 'system', content: systemPrompt ?? hintSystemPrompt(program, gameType) },
     { role: 'user', content: `Environment code:\n${fence}\n${program.source}\n\`\`\`` },
   ];
 }

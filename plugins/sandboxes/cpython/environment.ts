@@ -11,8 +11,8 @@
  * same way, in a fresh sandbox; only if it fails again is it the call's own failure.
  */
 import { SandboxError } from '../../../index.js';
-import type { EnvironmentCapabilities, LoadedEnvironment, ResetResult, SandboxLimits, SpadeValidation, StepResult } from '../../../index.js';
-import { toResetResult, toStepResult, toText } from '../../../index.js';
+import type { EnvironmentCapabilities, FunctionToolSchema, LoadedEnvironment, ResetResult, SandboxLimits, SpadeValidation, StepResult } from '../../../index.js';
+import { toResetResult, toStepResult, toText, toToolSchemas } from '../../../index.js';
 import type { CallLimits, JailedInterpreter, Reply } from './jailed-interpreter.js';
 
 /** Time for a load on top of the call limit (compiling, a fresh `random` module). */
@@ -24,7 +24,7 @@ const LOAD_ALLOWANCE_MS = 500;
  */
 export const SPADE_VALIDATION_CALLS = 12;
 
-type Method = 'reset' | 'step' | 'solution' | 'hint' | 'referenceAction';
+type Method = 'reset' | 'step' | 'solution' | 'hint' | 'referenceAction' | 'getTools';
 
 const callLimits = (limits: SandboxLimits): CallLimits => ({ memoryMb: limits.memoryMb, maxOutputBytes: limits.maxOutputBytes });
 
@@ -44,8 +44,13 @@ export async function loadInto(interpreter: JailedInterpreter, envId: string, so
     const { reply, generation } = await interpreter.request(body, limits.callTimeoutMs + LOAD_ALLOWANCE_MS);
     if (retried(reply) && attempt === 1) continue;
     const value = unwrap(reply, 'load') as Record<string, unknown>;
-    return { generation, capabilities: { solution: value.solution === true, hint: value.hint === true, referenceAction: value.referenceAction === true } };
+    return { generation, capabilities: capabilitiesOf(value) };
   }
+}
+
+/** What the loader's reply to a load says the environment has (tools: a get_tools() method, as SPADE's tool-use games). */
+export function capabilitiesOf(value: Record<string, unknown>): EnvironmentCapabilities {
+  return { solution: value.solution === true, hint: value.hint === true, referenceAction: value.referenceAction === true, tools: value.tools === true };
 }
 
 /** SPADE's own validation of `source` (nothing is kept in the interpreter). */
@@ -92,6 +97,11 @@ export class CpythonEnvironment implements LoadedEnvironment {
 
   async referenceAction(observation: string): Promise<string> {
     return toText(await this.call('referenceAction', [observation]), 'referenceAction', this.limits);
+  }
+
+  /** The tools after the last reset() (SPADE's get_tools()), checked by the contract. */
+  async getTools(): Promise<FunctionToolSchema[]> {
+    return toToolSchemas(await this.call('getTools', []), this.limits);
   }
 
   async dispose(): Promise<void> {

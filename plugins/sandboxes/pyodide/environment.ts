@@ -12,7 +12,9 @@ import {
   toResetResult,
   toStepResult,
   toText,
+  toToolSchemas,
   type EnvironmentCapabilities,
+  type FunctionToolSchema,
   type LoadedEnvironment,
   type ResetResult,
   type SandboxLimits,
@@ -57,7 +59,7 @@ export async function loadInto(
     limits.callTimeoutMs + LOAD_ALLOWANCE_MS,
   );
   const value = unwrap(reply, 'load') as Record<string, unknown>;
-  return { solution: value.solution === true, hint: value.hint === true, referenceAction: value.referenceAction === true };
+  return { solution: value.solution === true, hint: value.hint === true, referenceAction: value.referenceAction === true, tools: value.tools === true };
 }
 
 /** SPADE's own validation of `source` (nothing is kept in the interpreter). */
@@ -103,6 +105,11 @@ export class PyodideEnvironment implements LoadedEnvironment {
 
   async referenceAction(observation: string): Promise<string> {
     return toText(await this.call('referenceAction', [observation]), 'referenceAction', this.limits);
+  }
+
+  /** The tools after the last reset() (SPADE's get_tools()), checked by the contract. */
+  async getTools(): Promise<FunctionToolSchema[]> {
+    return toToolSchemas(await this.call('getTools', []), this.limits);
   }
 
   async dispose(): Promise<void> {

@@ -15,7 +15,7 @@ export interface CallLimits {
   maxOutputBytes: number;
 }
 
-export type EnvironmentMethod = 'reset' | 'step' | 'solution' | 'hint' | 'referenceAction';
+export type EnvironmentMethod = 'reset' | 'step' | 'solution' | 'hint' | 'referenceAction' | 'getTools';
 
 export type Request =
   | { id: number; op: 'load'; env: string; source: string; limits: CallLimits; maxTurns?: number }

@@ -14,6 +14,9 @@ optional solution(), hint(), reference_action(obs)) the way SPADE's own loader d
     names `Env` and `ToolUseBaseEnv` excepted);
   - it is built with the turn budget the host gives, as SPADE builds a game it plays: its own
     max_turns capped at the budget, or max_turns= the budget when its constructor needs one;
+  - a game with get_tools() is a tool-use game, as SPADE plays one: the host reads its tools after
+    reset(); a ToolUseBaseEnv game starts every episode as a fresh instance would (turn_count and
+    _call_history zeroed) and its reset() info gains max_turns, its horizon (unless it gives one);
   - spade_validate() replays SPADE's validate_game step by step: the gate's `spade` reading.
 
 What differs between the two sandboxes is kept to the RUNTIME section below, and is only this:
@@ -387,7 +390,9 @@ class _Environment:
                 self.globals[name] = _PACKAGE_MODULES[package]
         # Its own copy of SPADE's tool-use base class, by name and as `import tool_use_base_env`.
         self.tool_use = _fresh_module(TOOL_USE_MODULE)
-        self.globals[TOOL_USE_CLASS] = self.tool_use.ToolUseBaseEnv
+        # Kept before the program runs: the class its tool-use games extend, whatever it rebinds.
+        self.tool_base = self.tool_use.ToolUseBaseEnv
+        self.globals[TOOL_USE_CLASS] = self.tool_base
         self.source = source
         self.instance = None
         self.generators = None  # its own shared generators, made on its first turn
@@ -721,6 +726,8 @@ def spade_load(env_id, source, max_turns=None):
             'solution': callable(getattr(instance, 'solution', None)),
             'hint': callable(getattr(instance, 'hint', None)),
             'referenceAction': _reference_method(instance) is not None,
+            # SPADE plays a game as a tool-use game when it has get_tools() (and it lists tools).
+            'tools': callable(getattr(instance, 'get_tools', None)),
             'maxTurns': _turn_budget(getattr(instance, 'max_turns', None)) if isinstance(getattr(instance, 'max_turns', None), int) else None,
         }
 
@@ -939,14 +946,22 @@ def spade_call(env_id, method, args_json):
         def action():
             env.random.seed(seed)
             _seed_shared_generators(seed)
+            # SPADE builds a fresh game for every play; here one instance plays episode after
+            # episode, so a tool-use game starts each one as its construction would.
+            tool_use = isinstance(instance, env.tool_base)
+            if tool_use:
+                instance.turn_count = 0
+                instance._call_history = []
             if env.seed_style == 'keyword':
-                return instance.reset(seed=seed)
-            return instance.reset(seed) if env.seed_style == 'positional' else instance.reset()
+                result = instance.reset(seed=seed)
+            else:
+                result = instance.reset(seed) if env.seed_style == 'positional' else instance.reset()
+            return _with_max_turns(result, instance) if tool_use else result
     elif method == 'step':
         def action():
             return instance.step(args[0])
     else:
-        name = _reference_method(instance) if method == 'referenceAction' else method
+        name = _reference_method(instance) if method == 'referenceAction' else 'get_tools' if method == 'getTools' else method
         if name is None or not callable(getattr(instance, name, None)):
             return _reply_fail('missing-method', f'the environment has no {method}() method')
         bound = getattr(instance, name)
@@ -954,6 +969,26 @@ def spade_call(env_id, method, args_json):
         def action():
             return bound(*args)
     return _reply(_run_guarded(env, action))
+
+
+def _with_max_turns(result, instance):
+    """A tool-use game's reset() result with its max_turns in the info (unless the info gives a
+    horizon): the episode's horizon is the game's own, as SPADE plays it (its own max_turns,
+    capped at the turn budget). Called inside the environment's guarded call."""
+    if isinstance(result, str):
+        observation, info = result, {}
+    elif isinstance(result, (tuple, list)) and len(result) == 2:
+        observation, info = result
+    else:
+        return result
+    if info is None:
+        info = {}
+    turns = getattr(instance, 'max_turns', None)
+    if not isinstance(info, dict) or 'horizon' in info or 'max_turns' in info:
+        return result
+    if not isinstance(turns, int) or isinstance(turns, bool) or turns <= 0:
+        return result
+    return observation, {**info, 'max_turns': turns}
 
 
 def spade_dispose(env_id):

@@ -22,6 +22,9 @@ test('the offline default writes results.json, report.html and the journal', asy
   assert.is(selfplay!.rounds.length, 2);
   assert.is(selfplay!.metrics.validity.proposed, 12);
   assert.ok(selfplay!.metrics.validity.valid > 0, 'some designed environments are valid');
+  // Tool-use games are designed and played beside the others, and counted as their own game type.
+  const toolUse = selfplay!.metrics.byGameType?.['tool-use'];
+  assert.ok(toolUse && toolUse.valid > 0 && toolUse.episodes > 0 && toolUse.toolCallsPerEpisode! > 0, JSON.stringify(selfplay!.metrics.byGameType));
   assert.is(procedural!.metrics.validity.proposed, 14);
   assert.is(procedural!.metrics.validity.valid, 14, JSON.stringify(procedural!.metrics.validity.reasons));
   // 14 tasks x 2 attempts
@@ -33,6 +36,16 @@ test('the offline default writes results.json, report.html and the journal', asy
   assert.is(journal.filter((r) => r.type === 'episode').length, selfplay!.metrics.throughput.episodes + 28);
   assert.match(r.stdout, 'results');
   assert.match(r.stdout + r.stderr, /sandbox isolated-vm, Python (cpython|pyodide) \(2 worker threads\)/, 'says which sandboxes, and where environments are evaluated');
+});
+
+test('--game-type tool-use offline: the reference designer writes tool-use games only, valid, and the reference agent plays them with tools', async () => {
+  const out = path.join(tempDir(), 'run');
+  const r = await runCli(['run', '--out', out, '--suites', 'spade', '--game-type', 'tool-use', '--rounds', '1', '--envs-per-round', '3', '--attempts', '1', '--workers', '1']);
+  assert.is(r.code, 0, r.stderr);
+  const [selfplay] = (JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as RunResults).suites;
+  assert.equal(selfplay!.environments.map((e) => [e.gameType, e.verdict]), [['tool-use', 'valid'], ['tool-use', 'valid'], ['tool-use', 'valid']]);
+  assert.equal(selfplay!.environments.map((e) => e.skill).sort(), ['API Orchestration', 'Data Retrieval', 'State Modification']);
+  assert.ok(selfplay!.metrics.byGameType!['tool-use']!.toolCallsPerEpisode! > 0);
 });
 
 test('a wrong config value exits 2 with the key path, and writes nothing', async () => {

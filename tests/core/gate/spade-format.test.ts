@@ -50,6 +50,11 @@ const STRICT: Record<string, { verdict: Reading['verdict']; reason?: string; why
   'np_without_import.py': { verdict: 'valid', why: 'numpy is injected as np, as SPADE does' },
   'reset_none_seed_crash.py': { verdict: 'valid', why: 'every reset the gate makes has a seed' },
   'tool_use_inventory.py': { verdict: 'valid', why: 'ToolUseBaseEnv is injected, and its tool calls then <answer> are replayed and win' },
+  'tool_use_multi_turn.py': { verdict: 'valid', why: "SPADE's multi-turn variant: its tool calls complete the three instructions one by one, then <answer>done</answer> wins" },
+  'tool_use_multi_turn_unreachable.py': {
+    verdict: 'invalid', reason: 'reference-loses',
+    why: 'its second criterion looks for a tuple in a list of dicts: the step never completes, and its own solution() ends on the pending-step feedback',
+  },
   'tool_use_wrong_expected.py': { verdict: 'invalid', reason: 'reference-loses', why: 'replaying its own solution() does not win: the expected answer is off by one' },
   'valid_single_answer.py': { verdict: 'valid', why: 'a well-formed game' },
   'wrong_solution.py': { verdict: 'invalid', reason: 'reference-loses', why: 'its solution() is off by one from what step() accepts' },

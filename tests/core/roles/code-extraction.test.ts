@@ -37,6 +37,13 @@ test('the last of several environment blocks wins (models revise), and the tagge
   assert.match(extractProgram(reply, 'javascript'), 'class Second');
 });
 
+test('a tool-use game inherits step() from ToolUseBaseEnv: its block is the program, in either language', () => {
+  const python = 'class DeskEnv(ToolUseBaseEnv):\n    def reset(self, seed=None):\n        return "task", {}\n\n    def tool_lookup(self, key):\n        return key\n';
+  assert.match(extractProgram(`Here it is:\n\`\`\`python\n${python}\`\`\`\nUsage:\n\`\`\`python\nenv = DeskEnv()\n\`\`\``, 'python'), 'class DeskEnv(ToolUseBaseEnv)');
+  const javascript = 'export default class DeskEnv extends ToolUseBaseEnv {\n  reset(seed) { return ["task", {}]; }\n  tool_lookup({ key }) { return key; }\n}\n';
+  assert.match(extractProgram(`\`\`\`javascript\n${javascript}\`\`\``, 'javascript'), 'extends ToolUseBaseEnv');
+});
+
 test('a reply with no program gives an empty string', () => {
   assert.is(extractProgram(fixture('prose-only'), 'python'), '');
   assert.is(extractProgram('```python\nprint("hello")\n```', 'python'), '');

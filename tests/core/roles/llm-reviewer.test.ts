@@ -13,6 +13,9 @@ test('the decision is the last \\boxed{ACCEPT|REJECT}, else the last ACCEPT/REJE
   assert.is(reviewDecision('I would accept, but the checker is wrong. \\boxed{reject}'), 'reject');
   assert.is(reviewDecision('Verdict: REJECTED'), 'reject');
   assert.is(reviewDecision('No opinion.'), undefined);
+  // SPADE's own verdict words, for a prompt file written like SPADE's.
+  assert.is(reviewDecision('Every criterion is reachable. \\boxed{yes}'), 'accept');
+  assert.is(reviewDecision('Step 2 can never complete. \\boxed{no}'), 'reject');
 });
 
 test('reviews through the provider: the program and its first observation go out, the verdict comes back', async () => {
@@ -37,6 +40,34 @@ test('reviews through the provider: the program and its first observation go out
     const failed = await reviewer.review(program, verdict);
     assert.is(failed.accepted, true);
     assert.match(failed.reason, 'review unavailable');
+  } finally {
+    await server.close();
+  }
+});
+
+test("a tool-use game gets SPADE's solvability audit: criteria traced to the tools that set them, impossible rejected, hard kept", async () => {
+  const server = await startWireServer('openai');
+  try {
+    server.script(
+      { kind: 'reply', text: 'Criterion 2 looks for a tuple in a list of dicts: it can never hold. \\boxed{REJECT}' },
+      { kind: 'reply', text: 'Fine. \\boxed{ACCEPT}' },
+    );
+    const provider = await openai.create({ model: 'judge', apiKey: 'sk-validator-test-0123456789', baseURL: server.baseURL });
+    const reviewer = createLLMReviewer(provider);
+    const toolGame = { id: 'r0-e2', language: 'python' as const, source: 'class DeskMTEnv(ToolUseBaseEnv): ...' };
+    const rejected = await reviewer.review(toolGame, { ...verdict, gameType: 'tool-use', firstObservation: 'Close the oldest ticket.' });
+    assert.is(rejected.accepted, false);
+    const [system, user] = server.requests[0]!.body.messages as { role: string; content: string }[];
+    assert.match(system!.content, 'IMPOSSIBLE');
+    assert.match(system!.content, 'merely HARD');
+    for (const fact of ['find the tool that produces it', 'Randomness is the most common false rejection', 'Wrong types', 'A tool that cannot succeed', 'A value no one can learn', 'Reject only if most steps are like that', 'Never reject for difficulty']) {
+      assert.match(user!.content, fact);
+    }
+    assert.match(user!.content, 'class DeskMTEnv(ToolUseBaseEnv)');
+    assert.match(user!.content, 'Close the oldest ticket.');
+    // The game type decides, as in SPADE: a game the gate did not find tool-use gets the general review.
+    await reviewer.review(toolGame, { ...verdict, gameType: 'multi-turn' });
+    assert.match((server.requests[1]!.body.messages as { content: string }[])[0]!.content, 'unless it has a clear, fatal bug');
   } finally {
     await server.close();
   }

@@ -218,4 +218,16 @@ test('an OpenAI-protocol preset (vllm:) takes tools the same way', async () => {
   assert.is((server.requests[0]!.body.tools as unknown[]).length, 2);
 });
 
+test('providers[id].tools: false turns native tools off: the provider says so and refuses tools; a value that is not a boolean is a usage error', async () => {
+  const { server, provider } = await providerOn('openai', { tools: false });
+  assert.is(provider.tools, false);
+  const refused = await provider.chat({ messages: question, tools: TOOLS }).catch((e: unknown) => e);
+  assert.instance(refused, ProviderError);
+  assert.match((refused as Error).message, 'providers[id].tools: false');
+  assert.is(server.requests.length, 0, 'nothing was sent');
+  assert.is((await provider.chat({ messages: question })).text, 'echo: How many bolts are in stock?');
+  const bad = await openai.create({ model: 'm', apiKey: KEY, baseURL: server.baseURL, tools: 'no' }).then(() => undefined, (e: unknown) => e);
+  assert.match(String((bad as Error)?.message), /"tools" must be true or false, got "no"/);
+});
+
 test.run();

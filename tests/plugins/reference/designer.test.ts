@@ -53,6 +53,17 @@ test('writes count labelled JavaScript programs spread over the families, that l
   assert.match(designer.label, /reference policy/);
 });
 
+test('a round that asks for tool-use skills only (--game-type tool-use) is spread over the tool-use families only', async () => {
+  const toolUse = FAMILIES.filter((f) => ['API Orchestration', 'Data Retrieval', 'State Modification'].includes(f.skill)).map((f) => f.name).sort();
+  assert.is(toolUse.length, 3);
+  const programs = await designer.design({ ...request(0), count: 6, skills: ['API Orchestration', 'Data Retrieval', 'State Modification'] });
+  assert.equal([...new Set(programs.map((p) => p.meta!.family!))].sort(), toolUse);
+  assert.ok(programs.every((p) => /extends ToolUseBaseEnv/.test(p.source)));
+  // A round with a cognitive skill among them is spread over every family, as before.
+  const mixed = await designer.design({ ...request(0), count: FAMILIES.length, skills: ['API Orchestration', 'Logical Deduction'] });
+  assert.is(new Set(mixed.map((p) => p.meta!.family)).size, FAMILIES.length);
+});
+
 test('round 0 starts at a low-middle difficulty', async () => {
   const programs = await designer.design(request(0, [], 1, FAMILIES.length));
   assert.ok(programs.every((p) => p.meta!.difficulty === START_DIFFICULTY));

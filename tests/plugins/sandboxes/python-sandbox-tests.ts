@@ -99,7 +99,7 @@ export function definePythonSandboxTests(test: Test, sandboxId: 'pyodide' | 'cpy
 
   test('a multi-turn environment that forgets to import random loads, and its reference policy wins', async () => {
     const env = await load('guess_number.py');
-    assert.equal(env.capabilities, { solution: false, hint: true, referenceAction: true });
+    assert.equal(env.capabilities, { solution: false, hint: true, referenceAction: true, tools: false });
     let { observation } = await env.reset(42);
     assert.match(observation, /between 1 and 100/);
     let won = false;
@@ -335,6 +335,66 @@ export function definePythonSandboxTests(test: Test, sandboxId: 'pyodide' | 'cpy
     assert.is((await honest.step('<answer>nonsense</answer>')).reward, 0);
     await patcher.dispose();
     await honest.dispose();
+  });
+
+  test("SPADE's loader: a tool-use game's tools are read after reset(), its horizon is its own max_turns, and each episode starts afresh", async () => {
+    const env = await sandbox.load({ id: 'tools-read', language: 'python', source: spadeProgram('tool_use_inventory.py') }, undefined, { maxTurns: 25 });
+    assert.is(env.capabilities.tools, true);
+    const first = await env.reset(8);
+    // ToolUseBaseEnv's default max_turns (10), within the budget of 25, is the episode's horizon.
+    assert.equal(first.info, { max_turns: 10 });
+    const tools = await env.getTools!();
+    assert.equal(tools.map((t) => t.function.name), ['list_warehouses', 'get_stock']);
+    assert.equal(tools[1]!.function.parameters, { type: 'object', properties: { item: { type: 'string' }, warehouse: { type: 'string' } }, required: ['item', 'warehouse'] });
+    // Nine format errors leave one turn: the tenth truncates. A new episode has all ten again.
+    for (let turn = 1; turn <= 9; turn++) assert.is((await env.step('no tags')).truncated, false);
+    assert.match((await env.step('no tags')).observation, /Solution:\n<tool_call>/);
+    await env.reset(8);
+    assert.is((await env.step('no tags')).truncated, false, 'reset() zeroed the turn count');
+    await env.dispose();
+    // Capped at a smaller budget; a game's own max_turns counts; a program whose info names its horizon keeps it.
+    const capped = await sandbox.load({ id: 'tools-capped', language: 'python', source: spadeProgram('tool_use_inventory.py') }, undefined, { maxTurns: 4 });
+    assert.equal((await capped.reset(1)).info, { max_turns: 4 });
+    await capped.dispose();
+    const own = spadeProgram('tool_use_inventory.py').replace('    def reset(self, seed=None):', '    def __init__(self):\n        super().__init__(max_turns=6)\n\n    def reset(self, seed=None):');
+    const sixTurns = await sandbox.load({ id: 'tools-own', language: 'python', source: own }, undefined, { maxTurns: 25 });
+    assert.equal((await sixTurns.reset(1)).info, { max_turns: 6 });
+    await sixTurns.dispose();
+    // Not a tool-use game: no tools, info untouched.
+    const plain = await load('plain', spadeProgram('valid_single_answer.py'));
+    assert.is(plain.capabilities.tools, false);
+    assert.not.ok('max_turns' in (await plain.reset(1)).info);
+    await plain.dispose();
+  });
+
+  test("SPADE's multi-turn tool-use variant: instructions revealed one by one, a premature done told the pending step, done wins at the end", async () => {
+    const env = await load('multi-turn', spadeProgram('tool_use_multi_turn.py'));
+    const { observation } = await env.reset(3);
+    assert.match(observation, /find their oldest open ticket and make it urgent/);
+    const early = await env.step('<answer>done</answer>');
+    assert.equal([early.reward, early.terminated], [0, false]);
+    assert.match(early.observation, /step 1\/3: "Customer \w+ is waiting/);
+    const actions = (await env.solution()).split('\n');
+    assert.is(actions.at(-1), '<answer>done</answer>');
+    await env.reset(3);
+    const seen: string[] = [];
+    let last;
+    for (const action of actions) {
+      last = await env.step(action);
+      seen.push(last.observation);
+    }
+    assert.match(seen[1]!, /\[STEP 1 COMPLETE - NEW INSTRUCTION\] Assign that ticket to ops-\d/);
+    assert.match(seen[4]!, /\[ALL STEPS COMPLETE\]/);
+    assert.equal([last!.observation, last!.reward, last!.terminated], ['Correct!', 1, true]);
+    // The variant whose second criterion can never hold ends its own solution() on the pending step.
+    const broken = await load('multi-turn-broken', spadeProgram('tool_use_multi_turn_unreachable.py'));
+    await broken.reset(3);
+    let end;
+    for (const action of (await broken.solution()).split('\n')) end = await broken.step(action);
+    assert.equal([end!.reward, end!.terminated], [0, false]);
+    assert.match(end!.observation, /step 2\/3: "Assign that ticket/);
+    await env.dispose();
+    await broken.dispose();
   });
 
   test("SPADE's own validation (validate_game) gives SPADE's recorded verdict and message on every SPADE-format program", async () => {
