@@ -95,6 +95,9 @@ export { gameTypeOf, extendsToolUseBase, GAME_TYPES } from './core/game-type.js'
 export { deriveSeed, mulberry32 } from './core/random.js';
 /** Write a file so it is never half-written (temporary file, fsync, rename). */
 export { writeFileAtomic } from './core/fs.js';
+/** Programs that open with their data (`const NAME = <JSON>;` lines): a sandbox compiles their code once. */
+export { splitDataHeader, dataArray, DATA_PARAMETER } from './core/data-header.js';
+export type { DataHeader } from './core/data-header.js';
 
 // ---------------------------------------------------------------------------------------------
 // The parts of a run, for use on their own

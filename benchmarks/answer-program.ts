@@ -80,12 +80,13 @@ function isCorrect(given) {
 export function answerProgram(task: AnswerTask): EnvironmentProgram {
   const literal = (value: string): string => JSON.stringify(value);
   const hintMethod = task.hint !== undefined ? `\n  hint() {\n    return HINT;\n  }` : '';
-  const source = `${PRELUDE}
-const QUESTION = ${literal(task.question)};
+  // The task's values come first, as data lines (`const NAME = <JSON>;`): every task of a dataset
+  // is then one compiled program in the isolated-vm sandbox (core/data-header.ts).
+  const source = `const QUESTION = ${literal(task.question)};
 const ANSWER = ${literal(task.answer)};
 const CHECKER = ${literal(task.checker)};
 const INSTRUCTION = ${literal(INSTRUCTIONS[task.checker])};
-${task.hint !== undefined ? `const HINT = ${literal(task.hint)};\n` : ''}${SCORING}
+${task.hint !== undefined ? `const HINT = ${literal(task.hint)};\n` : ''}${PRELUDE}${SCORING}
 class StaticQuestion {
   constructor() {
     this.done = false;
@@ -117,6 +118,8 @@ export default StaticQuestion;
       origin: task.origin,
       params: { checker: task.checker, ...task.params },
       curated: true,
+      // The template's code, with the task's values in its data header.
+      trustedCode: true,
     },
   };
 }

@@ -79,6 +79,8 @@ export function createReferenceDesigner(families: readonly Family[] = FAMILIES):
             horizon: family.horizon(difficulty),
             origin: 'reference-designer',
             params: { variant },
+            // The family's code, with this design's parameters in its data header.
+            trustedCode: true,
           },
         });
       }
