@@ -5,6 +5,7 @@
  */
 import { parse } from 'acorn';
 import type { Language } from '../types.js';
+import { splitDataHeader } from '../data-header.js';
 
 export interface ProgramForStructure {
   source: string;
@@ -60,10 +61,39 @@ export function javascriptNodeTypes(source: string): string[] {
   return types;
 }
 
+/** Node types of the statements of the code after data headers, by that code: a template's code is parsed once. */
+const codeTypes = new Map<string, string[]>();
+const CODE_TYPES_LIMIT = 256;
+
+/**
+ * Node types of a JavaScript program, the same as javascriptNodeTypes(source). A program that
+ * opens with its data (core/data-header.ts; every task of a dataset, every program of a
+ * reference family) is parsed in two parts: its data lines on their own (a few hundred
+ * characters), and the code after them once per distinct code. A program's statements are its
+ * header's followed by its code's, and the header parses alike as a script or a module, so the
+ * sequence is the whole program's.
+ */
+function templatedNodeTypes(source: string): string[] {
+  const header = splitDataHeader(source);
+  if (!header) return javascriptNodeTypes(source);
+  const cut = header.headerLength;
+  const code = source.slice(cut);
+  let rest = codeTypes.get(code);
+  if (rest === undefined) {
+    rest = javascriptNodeTypes(code);
+    if (codeTypes.size >= CODE_TYPES_LIMIT) codeTypes.clear();
+    codeTypes.set(code, rest);
+  }
+  const data = javascriptNodeTypes(source.slice(0, cut));
+  // An empty list is a program that does not parse: so is the whole.
+  if (rest.length === 0 || data.length === 0) return javascriptNodeTypes(source);
+  return [...data, ...rest.slice(1)];
+}
+
 /** Node types of a program: precomputed ones if given, else parsed (JavaScript), else []. */
 export function programNodeTypes(program: ProgramForStructure): readonly string[] {
   if (program.nodeTypes) return program.nodeTypes;
-  return program.language === 'javascript' ? javascriptNodeTypes(program.source) : [];
+  return program.language === 'javascript' ? templatedNodeTypes(program.source) : [];
 }
 
 /** Node-type n-grams for n = 1..STRUCTURE_NGRAM: the features of the structural kernel. */
