@@ -39,6 +39,9 @@ export { DEFAULTS, RUN_OPTIONS, defaultDataDir } from './core/options.js';
 
 /** The results file (`results.json`): RunResults and its parts, and the schema version. */
 export * from './core/results.js';
+/** results.json on disk: read it (schema 1 or 2) into RunResults, or write it; the stored shapes. */
+export { readResults, writeResults, resultsFromStored, sourceFromParts } from './core/results-file.js';
+export type { StoredResults, StoredSuite, StoredEnvironment } from './core/results-file.js';
 /**
  * Errors with typed fields: UsageError (exit 2: config, plugin id, key, input), DataError (a data
  * file, with its line), RunStoppedError (exit 3: stopped early, results kept), SandboxError (a

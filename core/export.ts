@@ -15,6 +15,7 @@ import { readJournal, JOURNAL_FILE, type JournalRecord } from './journal.js';
 import { writeFileAtomic } from './fs.js';
 import { UsageError } from './errors.js';
 import { SELFPLAY_SUITE } from './run.js';
+import { journaledEnvironments } from './results-file.js';
 
 /** `sha256:<hex>` of a program's source. */
 export function codeHash(source: string): string {
@@ -78,13 +79,13 @@ function collect(records: readonly JournalRecord[]): RunRecords {
   const episodes = new Map<string, EpisodeResult>();
   for (const r of records) {
     if (r.type === 'start') run.runId ??= r.runId;
-    else if (r.type === 'environment') run.environments.set(key(r.suite, r.environment.id), { suite: r.suite, summary: r.environment });
     else if (r.type === 'episode') {
       const e = r.episode;
       episodes.set(`${key(e.suite, e.environmentId)}\u0000${e.attempt}\u0000${e.withHint}`, e);
     }
   }
   run.episodes = [...episodes.values()];
+  run.environments = journaledEnvironments(records);
   return run;
 }
 

@@ -6,7 +6,8 @@
  */
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import type { EnvironmentSummary, GateVerdict, ReviewRecord, RoundSummary } from './results.js';
+import type { GateVerdict, ReviewRecord, RoundSummary } from './results.js';
+import type { JournaledEnvironment } from './results-file.js';
 import type { EnvironmentProgram, EpisodeResult, SandboxFailureKind } from './types.js';
 
 export type JournalRecord =
@@ -15,7 +16,8 @@ export type JournalRecord =
   | { type: 'designed'; suite: string; round: number; programs: EnvironmentProgram[] }
   | { type: 'verdict'; suite: string; id: string; verdict: GateVerdict }
   | { type: 'review'; suite: string; id: string; review: ReviewRecord }
-  | { type: 'environment'; suite: string; round?: number; environment: EnvironmentSummary }
+  | { type: 'code'; suite: string; key: string; code: string }
+  | { type: 'environment'; suite: string; round?: number; environment: JournaledEnvironment }
   | { type: 'episode'; episode: EpisodeResult }
   | { type: 'round'; suite: string; summary: RoundSummary }
   | { type: 'suite-end'; suite: string; wallSec: number }

@@ -15,6 +15,7 @@ import { mapLimit } from './concurrency.js';
 import { usageBetween } from './providers/stats.js';
 import { diversityMetrics, gameTypeMetrics, successByDifficulty, successMetrics, throughputMetrics, validityMetrics } from './metrics/index.js';
 import { gameTypeOf } from './game-type.js';
+import { journalEnvironment } from './results-file.js';
 
 /** The id of the self-play pool among a run's suites. */
 export const SELFPLAY_SUITE = 'spade';
@@ -101,8 +102,17 @@ export async function runSuite(plan: SuitePlan, books: RunBooks): Promise<SuiteR
   const started = performance.now();
   const usageBefore = books.usage();
   const mark = books.latencyMark();
+  // Program code is journaled once per suite (core/results-file.ts).
+  const journaledCodes = new Set<string>();
   const { evaluations, rounds } = await plan.play(books.context(suite), (e) => {
-    if (!books.prior?.environmentDone(suite, e.program.id)) books.journal.append({ type: 'environment', suite, round: e.summary.round, environment: e.summary });
+    if (!books.prior?.environmentDone(suite, e.program.id)) {
+      const { environment, code } = journalEnvironment(e.summary);
+      if (code && !journaledCodes.has(code.key)) {
+        journaledCodes.add(code.key);
+        books.journal.append({ type: 'code', suite, key: code.key, code: code.code });
+      }
+      books.journal.append({ type: 'environment', suite, round: e.summary.round, environment });
+    }
     books.emit({ type: 'environment', suite, verdict: e.verdict.verdict });
   });
   const wallSec = (performance.now() - started) / 1000;

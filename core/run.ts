@@ -13,6 +13,7 @@ import type { PriorWork } from './resume.js';
 import { emptyUsage } from './providers/stats.js';
 import type { EnvironmentReviewer } from './roles/llm-reviewer.js';
 import { writeFileAtomic } from './fs.js';
+import { writeResults } from './results-file.js';
 import { RunStoppedError, UsageError } from './errors.js';
 import { addEqualSizeDiversity } from './metrics/index.js';
 import { runSuite, selfPlayPlan, staticPlan, type RunBooks } from './run-suite.js';
@@ -197,6 +198,6 @@ export type ReportRenderer = (runs: RunResults[]) => Promise<string>;
 
 /** results.json and, given a renderer, report.html, each written atomically. */
 export async function writeOutputs(outDir: string, results: RunResults, renderReport?: ReportRenderer): Promise<void> {
-  writeFileAtomic(path.join(outDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  writeResults(outDir, results);
   if (renderReport) writeFileAtomic(path.join(outDir, 'report.html'), await renderReport([results]));
 }

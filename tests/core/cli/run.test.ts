@@ -13,7 +13,7 @@ test('the offline default writes results.json, report.html and the journal', asy
   assert.is(r.code, 0, r.stderr);
   for (const f of ['results.json', 'report.html', 'journal.jsonl']) assert.ok(existsSync(path.join(out, f)), `${f} written`);
   const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as RunResults;
-  assert.is(results.schemaVersion, 1);
+  assert.is(results.schemaVersion, 2);
   assert.is(results.run.complete, true);
   assert.is(results.run.designer, 'reference');
   assert.match(results.run.designerLabel, 'reference policy');
