@@ -32,7 +32,9 @@ test('the offline default writes results.json, report.html and the journal', asy
   assert.is(journal.at(-1)!.type, 'end');
   assert.is(journal.filter((r) => r.type === 'episode').length, selfplay!.metrics.throughput.episodes + 28);
   assert.match(r.stdout, 'results');
-  assert.match(r.stdout + r.stderr, /sandbox isolated-vm, Python (cpython|pyodide) \(2 worker threads\)/, 'says which sandboxes, and where environments are evaluated');
+  // The offline default meets no Python: its sandbox is not chosen (nor its jail tried).
+  assert.match(r.stdout + r.stderr, /sandbox isolated-vm \(2 worker threads\)/, 'says which sandboxes, and where environments are evaluated');
+  assert.is(results.run.config.pythonSandbox, undefined);
 });
 
 test('a wrong config value exits 2 with the key path, and writes nothing', async () => {
