@@ -239,6 +239,7 @@ export function withProviderLayer(raw: RawProvider, options: ProviderLayerOption
     stats,
     chat,
     close: async () => {
+      await ResponseCache.flush();
       await raw.close?.();
     },
   };
