@@ -13,7 +13,7 @@ import type { ProgressEvent, RunSetup } from './run.js';
 import { runSelfPlay } from './selfplay.js';
 import { mapLimit } from './concurrency.js';
 import { usageBetween } from './providers/stats.js';
-import { diversityMetrics, gameTypeMetrics, successByDifficulty, successMetrics, throughputMetrics, validityMetrics } from './metrics/index.js';
+import { diversityMetrics, gameTypeMetrics, rememberDiversityPool, successByDifficulty, successMetrics, throughputMetrics, validityMetrics, type PreparedDiversity } from './metrics/index.js';
 import { gameTypeOf } from './game-type.js';
 import { journalEnvironment } from './results-file.js';
 
@@ -33,16 +33,17 @@ export function suiteResult(
   const episodes = evaluations.flatMap((e) => e.episodes);
   const accepted = evaluations.filter((e) => e.verdict.verdict !== 'invalid');
   const tasks = accepted.map((e) => e.verdict.firstObservation ?? '').filter((t) => t !== '');
+  let prepared: PreparedDiversity | undefined;
   const environments: EnvironmentSummary[] = evaluations.map((e) => e.summary);
   const success = successMetrics(episodes.filter((e) => !e.withHint));
   const byDifficulty = successByDifficulty(evaluations.map((e) => ({ difficulty: e.summary.difficulty, episodes: e.episodes })));
   if (byDifficulty.length) success.byDifficulty = byDifficulty;
-  return {
+  const result: SuiteResult = {
     id,
     kind,
     metrics: {
       validity: validityMetrics(evaluations.map((e) => e.verdict)),
-      diversity: diversityMetrics(tasks, accepted.map((e) => ({ source: e.program.source, language: e.program.language }))),
+      diversity: diversityMetrics(tasks, accepted.map((e) => ({ source: e.program.source, language: e.program.language })), (p) => (prepared = p)),
       throughput: throughputMetrics(episodes, wallSec, kind === 'static' ? undefined : evaluations.length, {
         valid: accepted.length,
         tokens: usage.inputTokens + usage.outputTokens,
@@ -61,6 +62,10 @@ export function suiteResult(
     rounds,
     environments,
   };
+  // The equal-size comparison (at the run's end) measures the same pool when every accepted
+  // environment has a task text: it reuses these features rather than preparing them again.
+  if (prepared && tasks.length === accepted.length) rememberDiversityPool(result, { tasks, prepared });
+  return result;
 }
 
 /** One suite of a run, as runSuite() plays it: the self-play pool or a static suite. */

@@ -10,9 +10,10 @@
  */
 import type { DiversityMetrics } from '../results.js';
 import { distinctN, ngrams, words } from './ngrams.js';
-import { featureVendi } from './feature-vendi.js';
 import { meanPairwiseNcd } from './compression.js';
-import { programNodeTypes, structureFeatures, type ProgramForStructure } from './structure.js';
+import { javascriptNodeTypes, programNodeTypes, structureFeatures, type ProgramForStructure } from './structure.js';
+import { splitDataHeader } from '../data-header.js';
+import { prepareFeatures, preparedVendi, type PreparedFeatures } from './feature-vendi.js';
 
 /** Word unigrams and bigrams of a text: the features of the task-text kernel. */
 export function textFeatures(text: string): string[] {
@@ -48,18 +49,37 @@ function featuresOfTypes(nodeTypes: readonly string[]): string[] {
   return remember(structureCache, nodeTypes.join(' '), () => structureFeatures(nodeTypes));
 }
 
+/** Features of programs that open with their data, by their code, then by their data's node types. */
+const templateCache = new Map<string, Map<string, string[]>>();
+
 export function programFeatures(program: ProgramForStructure): string[] {
   if (program.nodeTypes) return featuresOfTypes(program.nodeTypes);
+  // One template's programs differ in their data only: cached by code, not by the whole source
+  // (a cache keyed by 1,319 sources would keep 1,319 copies of the template alive).
+  const header = program.language === 'javascript' ? splitDataHeader(program.source) : undefined;
+  if (header) {
+    const data = javascriptNodeTypes(program.source.slice(0, header.headerLength)).join(' ');
+    const byData = remember(templateCache, header.code, () => new Map<string, string[]>());
+    return remember(byData, data, () => featuresOfTypes(programNodeTypes(program)));
+  }
   return remember(featureCache, `${program.language}\u0000${program.source}`, () => featuresOfTypes(programNodeTypes(program)));
+}
+
+/** A pool's features as diversityMetrics prepared them (the equal-size comparison reuses them). */
+export interface PreparedDiversity {
+  text: PreparedFeatures;
+  structure?: PreparedFeatures;
 }
 
 /**
  * Diversity of one pool. `programs`, when given, are the pool's programs (any order, any
- * count); they add structureVendi. NCD is measured over the task texts.
+ * count); they add structureVendi. NCD is measured over the task texts. `keep` is given the
+ * prepared features.
  */
-export function diversityMetrics(tasks: readonly string[], programs?: readonly ProgramForStructure[]): DiversityMetrics {
+export function diversityMetrics(tasks: readonly string[], programs?: readonly ProgramForStructure[], keep?: (prepared: PreparedDiversity) => void): DiversityMetrics {
   const n = tasks.length;
-  const text = featureVendi(tasks.map(textFeatures));
+  const preparedText = prepareFeatures(tasks.map(textFeatures));
+  const text = preparedVendi(preparedText);
   const metrics: DiversityMetrics = {
     n,
     vendi: text.vendi,
@@ -69,12 +89,15 @@ export function diversityMetrics(tasks: readonly string[], programs?: readonly P
   };
   if (n >= 2) metrics.ncd = meanPairwiseNcd(tasks);
   let approximate = text.approximate;
+  let preparedStructure: PreparedFeatures | undefined;
   if (programs && programs.length > 0) {
-    const structure = featureVendi(programs.map(programFeatures));
+    preparedStructure = prepareFeatures(programs.map(programFeatures));
+    const structure = preparedVendi(preparedStructure);
     metrics.structureVendi = structure.vendi;
     metrics.structureVendiPerN = structure.vendi / programs.length;
     approximate ||= structure.approximate;
   }
+  keep?.({ text: preparedText, ...(preparedStructure && { structure: preparedStructure }) });
   if (approximate) metrics.approximate = true;
   return metrics;
 }

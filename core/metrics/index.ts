@@ -13,8 +13,8 @@ export { normalizedCompressionDistance, meanPairwiseNcd, MAX_NCD_PAIRS } from '.
 export { javascriptNodeTypes, programNodeTypes, structureFeatures, type ProgramForStructure } from './structure.js';
 export { bootstrapMean, percentileInterval, resample } from './bootstrap.js';
 export { validityMetrics } from './validity.js';
-export { diversityMetrics, textFeatures, programFeatures } from './diversity.js';
-export { equalSizeDiversity, addEqualSizeDiversity, type DiversityPool, type EqualSizeOptions } from './equal-size.js';
+export { diversityMetrics, textFeatures, programFeatures, type PreparedDiversity } from './diversity.js';
+export { equalSizeDiversity, addEqualSizeDiversity, rememberDiversityPool, type DiversityPool, type EqualSizeOptions } from './equal-size.js';
 export { successMetrics, successAtT, passAtKCurve, successByDifficulty } from './success.js';
 export { throughputMetrics, latencySummary, type ThroughputExtras } from './throughput.js';
 export { usageMetrics, type UsageRecord } from './usage.js';
