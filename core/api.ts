@@ -52,6 +52,8 @@ export interface RunStart {
   agentLabel: string;
   /** Where environments are evaluated: `2 worker threads`, `main thread`, `3 workers on host:6379 now`. */
   evaluatedBy: string;
+  /** Model calls in flight now and the most allowed at once, over the run's providers (none: the roles are offline). */
+  calls?: () => { inFlight: number; limit: number };
 }
 
 /** Create `dir` (or check it) and make sure files can be written in it; a folder that holds a run is refused unless resuming. */
@@ -128,7 +130,11 @@ export async function runResolved(config: SpadeConfig, options: RunOptions & { p
       scaler = pool;
       evaluatedBy = parts.agent.workerThreads ? count(pool.workers, 'worker thread') : 'main thread';
     }
-    options.onStart?.({ config, outDir, designerLabel: parts.designer.label, agentLabel: parts.agent.label, evaluatedBy });
+    const providers = parts.providers.filter((p) => p.inFlight && p.requestsInFlight);
+    const calls = providers.length
+      ? () => ({ inFlight: providers.reduce((n, p) => n + p.inFlight!(), 0), limit: providers.reduce((n, p) => n + p.requestsInFlight!, 0) })
+      : undefined;
+    options.onStart?.({ config, outDir, designerLabel: parts.designer.label, agentLabel: parts.agent.label, evaluatedBy, ...(calls && { calls }) });
     return await executeRun({
       config,
       runId: prior?.runId ?? path.basename(outDir),

@@ -158,7 +158,7 @@ export const RUN_OPTIONS = {
   seed: kept({ schema: nonNegInt, flag: 'seed', arg: 'N', parse: 'number', default: 1, describe: 'Run seed: the same seed gives the same run' }),
   concurrency: kept({
     schema: posInt, flag: 'concurrency', arg: 'N', parse: 'number', default: 8,
-    describe: 'Environments evaluated at once (gate and episodes); model requests at once are set per provider, by providers[id].requestsInFlight',
+    describe: 'Environments evaluated at once (gate and episodes) by an offline agent; a model-driven agent plays every attempt of an environment at once and keeps environments in flight (at least N) until its provider\'s requestsInFlight episodes are in play: that limit, not N, bounds model calls',
   }),
   out: kept({
     schema: str, flag: 'out', arg: 'DIR', default: () => timestampedOut(), shown: '`runs/<time>`',
@@ -172,7 +172,7 @@ export const RUN_OPTIONS = {
   plugins: kept({ schema: list(str), default: () => [], describe: 'Plugin files or packages to load (./my-provider.ts, npm:spade-provider-x)' }),
   providers: kept({
     schema: record(providerSchema), default: () => ({}), mergeLayers: true,
-    describe: 'Options per provider id or prefix: baseURL, apiKey, requestsInFlight (model requests at once, default 10), timeoutMs (default 180000), maxRetries, requestsPerMinute, tokensPerMinute, price',
+    describe: 'Options per provider id or prefix: baseURL, apiKey, requestsInFlight (model requests at once, default 10: the run keeps that many busy), timeoutMs (default 180000), maxRetries, requestsPerMinute, tokensPerMinute, price',
   }),
   limits: section('Sandbox limits (config file only)', {
     callTimeoutMs: fallback({ schema: posInt, fallback: 1000, describe: 'Wall time of one call of an environment method, in ms' }),

@@ -12,6 +12,7 @@ import type { PriorWork } from './resume.js';
 import type { ProgressEvent, RunSetup } from './run.js';
 import { runSelfPlay } from './selfplay.js';
 import { mapLimit } from './concurrency.js';
+import { environmentsInFlight } from './play-schedule.js';
 import { usageBetween } from './providers/stats.js';
 import { diversityMetrics, gameTypeMetrics, rememberDiversityPool, successByDifficulty, successMetrics, throughputMetrics, validityMetrics, type PreparedDiversity } from './metrics/index.js';
 import { gameTypeOf } from './game-type.js';
@@ -147,7 +148,8 @@ export function selfPlayPlan(setup: RunSetup, journal: Journal, emit: (event: Pr
         rounds,
         envsPerRound,
         reward: config.selfplay.reward,
-        concurrency: config.concurrency,
+        // Design slots at once: enough to keep a model-driven agent's or designer's requests busy.
+        concurrency: environmentsInFlight(config.concurrency, setup.agent, setup.designer.capacity),
         context,
         evaluator: evaluate,
         repairs: config.selfplay.repairs,
@@ -185,7 +187,7 @@ export function skippedNotice(suite: Suite): string | undefined {
   return notices.length ? `${suite.id}: ${notices.join('; ')}` : undefined;
 }
 
-/** A static suite: its tasks, each gated and played without the hint, `concurrency` at once. */
+/** A static suite: its tasks, each gated and played without the hint, `concurrency` at once (more for a model-driven agent: core/play-schedule.ts). */
 export function staticPlan(suite: Suite, config: SpadeConfig, evaluate: Evaluator, sandboxes?: SandboxSet): SuitePlan {
   let tasks: SuiteTask[] = [];
   return {
@@ -200,7 +202,7 @@ export function staticPlan(suite: Suite, config: SpadeConfig, evaluate: Evaluato
       const context: EvaluationContext = { ...base, withHint: false, limits: { ...suite.limits, ...config.limits } };
       const evaluations = await mapLimit(
         tasks,
-        config.concurrency,
+        environmentsInFlight(config.concurrency, base.agent),
         async (task) => {
           const e = await evaluate(task.program, task.seed, context);
           record(e);

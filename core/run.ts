@@ -18,6 +18,7 @@ import { RunStoppedError, UsageError } from './errors.js';
 import { addEqualSizeDiversity } from './metrics/index.js';
 import { runSuite, selfPlayPlan, staticPlan, type RunBooks } from './run-suite.js';
 import { curriculumPlan } from './curriculum/rounds.js';
+import { playSlots } from './play-schedule.js';
 
 export { SELFPLAY_SUITE, suiteResult } from './run-suite.js';
 
@@ -132,6 +133,8 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
       runSeed: config.seed,
       signal,
       prior,
+      // A model-driven agent's episodes in play across the suite's environments (core/play-schedule.ts).
+      plays: playSlots(setup.agent),
       onVerdict: (program, verdict) => journal.append({ type: 'verdict', suite, id: program.id, verdict }),
       onEpisode: (episode) => {
         journal.append({ type: 'episode', episode });

@@ -67,6 +67,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
         process.on('SIGINT', onSignal);
         process.on('SIGTERM', onSignal);
         outDir = start.outDir;
+        if (start.calls) progress.watchCalls(start.calls);
         progress.log(`spade-bench: designer ${start.designerLabel}; agent ${start.agentLabel}; sandbox ${config.sandbox}${config.pythonSandbox ? `, Python ${config.pythonSandbox}` : ''} (${start.evaluatedBy}); out ${shown(outDir)}`);
       },
     });

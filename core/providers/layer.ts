@@ -237,6 +237,8 @@ export function withProviderLayer(raw: RawProvider, options: ProviderLayerOption
     model: raw.model,
     tools: raw.tools === true,
     stats,
+    requestsInFlight: limit.limit,
+    inFlight: () => limit.inFlight,
     chat,
     close: async () => {
       await ResponseCache.flush();

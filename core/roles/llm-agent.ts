@@ -15,6 +15,7 @@
 import type { Agent, AgentEpisode, AgentEpisodeContext, ChatMessage, Provider } from '../types.js';
 import { boxedAction } from './boxed-action.js';
 import { DEFAULTS } from '../options.js';
+import { DEFAULT_REQUESTS_IN_FLIGHT } from '../providers/layer-options.js';
 
 export type AgentMemory = { kind: 'full' } | { kind: 'window'; turns: number } | { kind: 'summary'; turns: number };
 
@@ -108,6 +109,8 @@ export function createLLMAgent(provider: Provider, options: LLMAgentOptions = {}
     id: provider.id,
     label: options.label ?? `LLM agent (${provider.id})`,
     kind: 'llm',
+    // As many episodes at once as the provider sends requests at once.
+    capacity: provider.requestsInFlight ?? DEFAULT_REQUESTS_IN_FLIGHT,
     start(context: AgentEpisodeContext): AgentEpisode {
       const system =
         typeof options.systemPrompt === 'function' ? options.systemPrompt(context) : (options.systemPrompt ?? agentSystemPrompt(context));
