@@ -100,6 +100,8 @@ export { deriveSeed, mulberry32 } from './core/random.js';
 export { writeFileAtomic } from './core/fs.js';
 /** Programs that open with their data (`const NAME = <JSON>;` lines): a sandbox compiles their code once. */
 export { splitDataHeader, dataArray, DATA_PARAMETER } from './core/data-header.js';
+/** A sandbox's fingerprint (SandboxPlugin.fingerprint): a hash of its files and versions. */
+export { sourceFingerprint, siblingFiles } from './core/verdict-cache.js';
 export type { DataHeader } from './core/data-header.js';
 
 // ---------------------------------------------------------------------------------------------

@@ -12,6 +12,9 @@ import { resolveConfig, validateConfig, type SpadeConfig, type UserConfig } from
 import { INVOCATION_DEFAULTS } from './options.js';
 import { UsageError } from './errors.js';
 import { createRegistry, resolveRunParts } from './setup.js';
+import type { PluginRegistry, SandboxPlugin } from './plugin.js';
+import type { Language } from './types.js';
+import { withVerdictCache } from './verdict-cache.js';
 import { executeRun, type ProgressEvent } from './run.js';
 import type { Evaluator } from './evaluate.js';
 import { readJournal } from './journal.js';
@@ -101,6 +104,15 @@ function redisHost(url: string): string {
 
 const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
 
+/** The sandbox a language's programs run in, and its fingerprint (undefined: none chosen, or it gives none). */
+async function sandboxFingerprint(registry: PluginRegistry, config: SpadeConfig, language: Language): Promise<{ id: string; fingerprint: string } | undefined> {
+  const id = language === 'python' ? config.pythonSandbox : config.sandbox;
+  if (!id) return undefined;
+  const { plugin } = await registry.resolve('sandbox', id);
+  const fingerprint = await (plugin as SandboxPlugin).fingerprint?.();
+  return fingerprint ? { id, fingerprint } : undefined;
+}
+
 /**
  * Carry out a run whose config is resolved: plugins and keys checked, output folder prepared,
  * environments spread over threads or Redis workers, journal, results and report written.
@@ -111,7 +123,8 @@ export async function runResolved(config: SpadeConfig, options: RunOptions & { p
   const workers = options.workers ?? INVOCATION_DEFAULTS.workers;
   if (!(Number.isInteger(workers) && workers > 0)) throw new UsageError(`--workers: expected a positive integer, got ${workers}`);
   const shard = options.shard ? parseShard(options.shard) : undefined;
-  const parts = await resolveRunParts(createRegistry(cwd), config);
+  const registry = createRegistry(cwd);
+  const parts = await resolveRunParts(registry, config);
   let scaler: { evaluate: Evaluator; close(): Promise<void> } | undefined;
   try {
     const outDir = path.resolve(cwd, config.out);
@@ -145,7 +158,7 @@ export async function runResolved(config: SpadeConfig, options: RunOptions & { p
       sandboxes: parts.sandboxes,
       suites,
       selfplay,
-      evaluator: scaler.evaluate,
+      evaluator: config.cache === false ? scaler.evaluate : withVerdictCache(scaler.evaluate, { dir: path.resolve(cwd, config.verdictCacheDir), sandboxOf: (language) => sandboxFingerprint(registry, config, language) }),
       reviewer: parts.reviewer,
       outDir,
       versions: versions(),

@@ -164,10 +164,14 @@ export const RUN_OPTIONS = {
     schema: str, flag: 'out', arg: 'DIR', default: () => timestampedOut(), shown: '`runs/<time>`',
     describe: 'Output folder for results.json, report.html and journal.jsonl (must not already hold a run)',
   }),
-  cache: kept({ schema: bool, flag: 'cache', default: true, shown: 'on', describe: 'Cache model responses on disk; --no-cache bypasses the cache' }),
+  cache: kept({ schema: bool, flag: 'cache', default: true, shown: 'on', describe: 'Cache model responses, and the gate\'s verdicts on curated datasets (GSM8K, HumanEval, jsonl:, RLVE), on disk; --no-cache bypasses both (every verdict judged again)' }),
   cacheDir: kept({
     schema: str, default: path.join(cacheHome(process.env), 'spade-bench', 'responses'), shown: '`~/.cache/spade-bench/responses`',
     describe: 'Folder of the response cache of model calls',
+  }),
+  verdictCacheDir: kept({
+    schema: str, default: path.join(cacheHome(process.env), 'spade-bench', 'verdicts'), shown: '`~/.cache/spade-bench/verdicts`',
+    describe: 'Folder of the cache of gate verdicts on curated datasets, by content (program, seed, limits), gate and sandbox',
   }),
   plugins: kept({ schema: list(str), default: () => [], describe: 'Plugin files or packages to load (./my-provider.ts, npm:spade-provider-x)' }),
   providers: kept({
