@@ -2,6 +2,7 @@
  * A run: the self-play pool and each static suite, played by the same agent in the same
  * sandbox, journaled as it goes, summed up into `results.json` and `report.html`.
  */
+import { setMaxListeners } from 'node:events';
 import path from 'node:path';
 import type { Agent, CurriculumPool, Designer, Suite } from './types.js';
 import type { GateVerdict, RoundSummary, RunInfo, RunResults, SuiteResult, UsageMetrics } from './results.js';
@@ -75,6 +76,8 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
   // The run stops on the caller's signal, on too many errored episodes, or on a journal write that fails.
   const stop = new AbortController();
   const signal = stop.signal;
+  // Every episode in play and every model call in flight listens to it: hundreds at once are expected.
+  setMaxListeners(0, signal);
   let stopReason: string | undefined;
   let stopError: string | undefined;
   const halt = (reason: string, fatal: boolean): void => {

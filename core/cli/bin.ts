@@ -6,10 +6,11 @@
  * process. Started without it (`node bin.js`, or an `env` without -S such as BusyBox's, where
  * `node --no-node-snapshot .../bin.js` is the way), we run ourselves again with it.
  */
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 if (!process.execArgv.includes('--no-node-snapshot')) {
+  // Imported here only: node:child_process brings the net and stream modules, start-up time a run started with the flag does not spend.
+  const { spawn } = await import('node:child_process');
   const child = spawn(process.execPath, ['--no-node-snapshot', ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
     stdio: 'inherit',
   });

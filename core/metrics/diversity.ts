@@ -11,7 +11,7 @@
 import type { DiversityMetrics } from '../results.js';
 import { distinctN, ngrams, words } from './ngrams.js';
 import { meanPairwiseNcd } from './compression.js';
-import { javascriptNodeTypes, programNodeTypes, structureFeatures, type ProgramForStructure } from './structure.js';
+import { dataNodeTypes, programNodeTypes, structureFeatures, type ProgramForStructure } from './structure.js';
 import { splitDataHeader } from '../data-header.js';
 import { prepareFeatures, preparedVendi, type PreparedFeatures } from './feature-vendi.js';
 
@@ -58,7 +58,7 @@ export function programFeatures(program: ProgramForStructure): string[] {
   // (a cache keyed by 1,319 sources would keep 1,319 copies of the template alive).
   const header = program.language === 'javascript' ? splitDataHeader(program.source) : undefined;
   if (header) {
-    const data = javascriptNodeTypes(program.source.slice(0, header.headerLength)).join(' ');
+    const data = dataNodeTypes(header.values).join(' ');
     const byData = remember(templateCache, header.code, () => new Map<string, string[]>());
     return remember(byData, data, () => featuresOfTypes(programNodeTypes(program)));
   }

@@ -84,10 +84,70 @@ function templatedNodeTypes(source: string): string[] {
     if (codeTypes.size >= CODE_TYPES_LIMIT) codeTypes.clear();
     codeTypes.set(code, rest);
   }
-  const data = javascriptNodeTypes(source.slice(0, cut));
   // An empty list is a program that does not parse: so is the whole.
-  if (rest.length === 0 || data.length === 0) return javascriptNodeTypes(source);
-  return [...data, ...rest.slice(1)];
+  if (rest.length === 0) return javascriptNodeTypes(source);
+  return [...dataNodeTypes(header.values), ...rest.slice(1)];
+}
+
+/**
+ * Node types of a data header's statements, as acorn gives them for `const NAME = <JSON>;`
+ * lines, without parsing: `Program`, then per line a VariableDeclaration, its
+ * VariableDeclarator, the Identifier and the value's nodes, read from its JSON text in source
+ * order (an object's Property with its key Literal then its value; a negative number a
+ * UnaryExpression over a Literal).
+ */
+export function dataNodeTypes(values: readonly string[]): string[] {
+  const types = ['Program'];
+  for (const value of values) {
+    types.push('VariableDeclaration', 'VariableDeclarator', 'Identifier');
+    jsonNodeTypes(value, 0, types);
+  }
+  return types;
+}
+
+const isSpace = (c: string | undefined): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
+
+/** Append the node types of the JSON value at `at` in `text`; returns the index after it. */
+function jsonNodeTypes(text: string, at: number, types: string[]): number {
+  let i = at;
+  while (isSpace(text[i])) i++;
+  const c = text[i];
+  if (c === '{' || c === '[') {
+    types.push(c === '{' ? 'ObjectExpression' : 'ArrayExpression');
+    const close = c === '{' ? '}' : ']';
+    i++;
+    for (;;) {
+      while (isSpace(text[i])) i++;
+      if (text[i] === close) return i + 1;
+      if (text[i] === ',') {
+        i++;
+        continue;
+      }
+      if (c === '{') {
+        types.push('Property', 'Literal');
+        i = skipString(text, i);
+        while (isSpace(text[i]) || text[i] === ':') i++;
+      }
+      i = jsonNodeTypes(text, i, types);
+    }
+  }
+  if (c === '"') {
+    types.push('Literal');
+    return skipString(text, i);
+  }
+  if (c === '-') types.push('UnaryExpression');
+  types.push('Literal');
+  i++;
+  while (i < text.length && /[\w.+-]/.test(text[i]!)) i++;
+  return i;
+}
+
+function skipString(text: string, at: number): number {
+  for (let i = at + 1; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === '"') return i + 1;
+  }
+  return text.length;
 }
 
 /** Node types of a program: precomputed ones if given, else parsed (JavaScript), else []. */
