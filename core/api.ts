@@ -126,6 +126,13 @@ export async function runResolved(config: SpadeConfig, options: RunOptions & { p
   const registry = createRegistry(cwd);
   const parts = await resolveRunParts(registry, config);
   let scaler: { evaluate: Evaluator; close(): Promise<void> } | undefined;
+  // Threads, queue connections and sandboxes are freed once the last suite is played (its
+  // metrics, results and report need none of them), and again on the way out (a no-op then).
+  let released: Promise<void> | undefined;
+  const release = (): Promise<void> => (released ??= (async () => {
+    await scaler?.close();
+    await parts.sandboxes.close();
+  })());
   try {
     const outDir = path.resolve(cwd, config.out);
     prepareOutDir(outDir, { resume: Boolean(prior) });
@@ -168,9 +175,10 @@ export async function runResolved(config: SpadeConfig, options: RunOptions & { p
       onProgress: options.onProgress,
       signal: options.signal,
       renderReport,
+      release,
     });
   } finally {
-    await scaler?.close();
+    await release();
     await parts.close();
   }
 }

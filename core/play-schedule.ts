@@ -14,6 +14,7 @@
  */
 import type { Agent } from './types.js';
 import { InFlightLimit } from './providers/in-flight-limit.js';
+import { yieldToEventLoop } from './concurrency.js';
 
 /** Environments a suite evaluates at once: --concurrency, or for a model-driven agent enough to keep its capacity busy. */
 export function environmentsInFlight(concurrency: number, agent: Pick<Agent, 'capacity'>, designerCapacity = 0): number {
@@ -48,6 +49,10 @@ export async function playConcurrently<T, R>(
         }
       }
       try {
+        // Let the event loop turn between episodes: an instant provider (a cache, a local stub)
+        // would otherwise run a whole suite in microtasks, with signals, timers and the journal's
+        // writes waiting until it ends.
+        await yieldToEventLoop();
         if (signal?.aborted) return undefined;
         return await play(item, index);
       } finally {

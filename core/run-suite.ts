@@ -100,7 +100,7 @@ export interface RunBooks {
  * evaluation journaled as it is done, usage and latencies over the suite's span, and the
  * suite's end journaled at a checkpoint.
  */
-export async function runSuite(plan: SuitePlan, books: RunBooks): Promise<SuiteResult> {
+export async function runSuite(plan: SuitePlan, books: RunBooks, options: { played?: () => Promise<void> } = {}): Promise<SuiteResult> {
   const suite = plan.id;
   const expected = await plan.start();
   books.emit({ type: 'suite-start', suite, kind: plan.kind, environments: expected.environments, episodes: expected.episodes });
@@ -119,9 +119,13 @@ export async function runSuite(plan: SuitePlan, books: RunBooks): Promise<SuiteR
       }
       books.journal.append({ type: 'environment', suite, round: e.summary.round, environment });
     }
+    // The journal has the agent's conversations; the suite's metrics need none of them.
+    for (const episode of e.episodes) delete episode.messages;
     books.emit({ type: 'environment', suite, verdict: e.verdict.verdict });
   });
   const wallSec = (performance.now() - started) / 1000;
+  // The last suite of a run: its metrics are computed without the threads and sandboxes that played it.
+  await options.played?.();
   const result = suiteResult(suite, plan.kind, evaluations, wallSec, rounds, usageBetween(usageBefore, books.usage()), books.latencySince(mark));
   const skipped = plan.skipped?.() ?? 0;
   if (skipped) result.skippedRecords = skipped;

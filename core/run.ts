@@ -61,6 +61,8 @@ export interface RunSetup {
   signal?: AbortSignal;
   /** Writes report.html beside results.json; without it, results.json only. */
   renderReport?: ReportRenderer;
+  /** Free what evaluating environments holds (threads, sandboxes): called once the last suite is played. */
+  release?: () => Promise<void>;
 }
 
 /** The config as recorded in results and the journal: API keys never leave the process. */
@@ -160,10 +162,10 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
   ];
 
   try {
-    for (const plan of plans) {
+    for (const [i, plan] of plans.entries()) {
       // A stopping run starts no further static suite or curriculum pool (nor loads its dataset).
       if (plan.kind !== 'selfplay' && signal.aborted) break;
-      results.suites.push(await runSuite(plan, books));
+      results.suites.push(await runSuite(plan, books, { played: i === plans.length - 1 ? setup.release : undefined }));
     }
     info.complete = !signal.aborted;
   } finally {

@@ -101,6 +101,7 @@ export function createSandboxSet(registry: PluginRegistry, config: SpadeConfig, 
     },
     async close() {
       const all = await Promise.allSettled(made.values());
+      made.clear(); // closing twice closes nothing twice
       await Promise.all(all.map((s) => (s.status === 'fulfilled' ? s.value.close() : undefined)));
     },
   };
