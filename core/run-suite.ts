@@ -111,6 +111,10 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
   // Program code is journaled once per suite (core/results-file.ts).
   const journaledCodes = new Set<string>();
   const { evaluations, rounds } = await plan.play(books.context(suite), (e) => {
+    // The summary reads its source from its program when asked: a program that makes its source
+    // when read (a dataset's task) is then never kept as a whole string per environment.
+    const { program } = e;
+    Object.defineProperty(e.summary, 'source', { get: () => program.source, enumerable: true, configurable: true });
     if (!books.prior?.environmentDone(suite, e.program.id)) {
       const { environment, code } = journalEnvironment(e.summary);
       if (code && !journaledCodes.has(code.key)) {
