@@ -9,7 +9,7 @@
  * by the pool size (1 = all different, 1/n = all the same).
  */
 import type { DiversityMetrics } from '../results.js';
-import { distinctN, ngrams, words } from './ngrams.js';
+import { ngrams, words } from './ngrams.js';
 import { meanPairwiseNcd } from './compression.js';
 import { dataNodeTypes, programNodeTypes, structureFeatures, type ProgramForStructure } from './structure.js';
 import { splitDataHeader } from '../data-header.js';
@@ -65,6 +65,29 @@ export function programFeatures(program: ProgramForStructure): string[] {
   return remember(featureCache, `${program.language}\u0000${program.source}`, () => featuresOfTypes(programNodeTypes(program)));
 }
 
+/**
+ * distinct-1 and distinct-2 (as distinctN gives them) from the tasks' text features, which
+ * hold their word unigrams (no space) and bigrams (one space): the texts are not split again.
+ */
+function distinctOfBags(bags: readonly (readonly string[])[]): { distinct1: number; distinct2: number } {
+  const unigrams = new Set<string>();
+  const bigrams = new Set<string>();
+  let ones = 0;
+  let twos = 0;
+  for (const bag of bags) {
+    for (const feature of bag) {
+      if (feature.includes(' ')) {
+        bigrams.add(feature);
+        twos++;
+      } else {
+        unigrams.add(feature);
+        ones++;
+      }
+    }
+  }
+  return { distinct1: ones === 0 ? 0 : unigrams.size / ones, distinct2: twos === 0 ? 0 : bigrams.size / twos };
+}
+
 /** A pool's features as diversityMetrics prepared them (the equal-size comparison reuses them). */
 export interface PreparedDiversity {
   text: PreparedFeatures;
@@ -78,14 +101,14 @@ export interface PreparedDiversity {
  */
 export function diversityMetrics(tasks: readonly string[], programs?: readonly ProgramForStructure[], keep?: (prepared: PreparedDiversity) => void): DiversityMetrics {
   const n = tasks.length;
-  const preparedText = prepareFeatures(tasks.map(textFeatures));
+  const bags = tasks.map(textFeatures);
+  const preparedText = prepareFeatures(bags);
   const text = preparedVendi(preparedText);
   const metrics: DiversityMetrics = {
     n,
     vendi: text.vendi,
     vendiPerN: n === 0 ? 0 : text.vendi / n,
-    distinct1: distinctN(tasks, 1),
-    distinct2: distinctN(tasks, 2),
+    ...distinctOfBags(bags),
   };
   if (n >= 2) metrics.ncd = meanPairwiseNcd(tasks);
   let approximate = text.approximate;
