@@ -39,6 +39,10 @@ export { DEFAULTS, RUN_OPTIONS, defaultDataDir } from './core/options.js';
 
 /** The results file (`results.json`): RunResults and its parts, and the schema version. */
 export * from './core/results.js';
+/** results.json on disk: read it (schema 1 or 2) into RunResults, or write it; the stored shapes. */
+export { readResults, writeResults, resultsFromStored, sourceFromParts } from './core/results-file.js';
+/** The shapes results.json stores (schema 2): code and checks once per suite. */
+export type { StoredResults, StoredSuite, StoredEnvironment } from './core/results-file.js';
 /**
  * Errors with typed fields: UsageError (exit 2: config, plugin id, key, input), DataError (a data
  * file, with its line), RunStoppedError (exit 3: stopped early, results kept), SandboxError (a
@@ -95,6 +99,12 @@ export { gameTypeOf, extendsToolUseBase, GAME_TYPES } from './core/game-type.js'
 export { deriveSeed, mulberry32 } from './core/random.js';
 /** Write a file so it is never half-written (temporary file, fsync, rename). */
 export { writeFileAtomic } from './core/fs.js';
+/** Programs that open with their data (`const NAME = <JSON>;` lines): a sandbox compiles their code once. */
+export { splitDataHeader, dataArray, DATA_PARAMETER } from './core/data-header.js';
+/** A program's data header, and its code without the values. */
+export type { DataHeader } from './core/data-header.js';
+/** A sandbox's fingerprint (SandboxPlugin.fingerprint): a hash of its files and versions. */
+export { sourceFingerprint, siblingFiles } from './core/verdict-cache.js';
 
 // ---------------------------------------------------------------------------------------------
 // The parts of a run, for use on their own

@@ -1,8 +1,9 @@
 // The configuration `npx spade-bench` uses in this repository: the embedded offline default.
 // Every key is optional; `spade-bench run --help` lists the flags that override them.
-import { defineConfig } from './index.js';
+// A type-only import: loading this file then compiles it alone, not the package's sources.
+import type { UserConfig } from './index.js';
 
-export default defineConfig({
+export default ({
   designer: 'reference', // the offline reference policy; or a provider id, e.g. 'openai:gpt-4.1-mini'
   agent: 'reference',
   sandbox: 'isolated-vm',
@@ -10,4 +11,4 @@ export default defineConfig({
   seed: 1,
   concurrency: 8,
   selfplay: { rounds: 3, envsPerRound: 16, attempts: 4, reward: 'spade' },
-});
+}) satisfies UserConfig;

@@ -76,16 +76,10 @@ function isCorrect(given) {
 }
 `;
 
-/** The environment program for one question. */
-export function answerProgram(task: AnswerTask): EnvironmentProgram {
-  const literal = (value: string): string => JSON.stringify(value);
-  const hintMethod = task.hint !== undefined ? `\n  hint() {\n    return HINT;\n  }` : '';
-  const source = `${PRELUDE}
-const QUESTION = ${literal(task.question)};
-const ANSWER = ${literal(task.answer)};
-const CHECKER = ${literal(task.checker)};
-const INSTRUCTION = ${literal(INSTRUCTIONS[task.checker])};
-${task.hint !== undefined ? `const HINT = ${literal(task.hint)};\n` : ''}${SCORING}
+/** The program text after the data lines: one string per hint variant, shared by every task. */
+function codeAfterData(withHint: boolean): string {
+  const hintMethod = withHint ? `\n  hint() {\n    return HINT;\n  }` : '';
+  return `${PRELUDE}${SCORING}
 class StaticQuestion {
   constructor() {
     this.done = false;
@@ -107,16 +101,39 @@ class StaticQuestion {
 }
 export default StaticQuestion;
 `;
+}
+
+const CODE = { withHint: codeAfterData(true), withoutHint: codeAfterData(false) };
+
+/**
+ * The environment program for one question. The task's values come first, as data lines
+ * (`const NAME = <JSON>;`): every task of a dataset is then one compiled program in the
+ * isolated-vm sandbox (core/data-header.ts). The source is made when read, from the task's data
+ * lines and the code every task shares, so a suite of thousands of tasks keeps one copy of that
+ * code rather than one per task.
+ */
+export function answerProgram(task: AnswerTask): EnvironmentProgram {
+  const literal = (value: string): string => JSON.stringify(value);
+  const data = `const QUESTION = ${literal(task.question)};
+const ANSWER = ${literal(task.answer)};
+const CHECKER = ${literal(task.checker)};
+const INSTRUCTION = ${literal(INSTRUCTIONS[task.checker])};
+${task.hint !== undefined ? `const HINT = ${literal(task.hint)};\n` : ''}`;
+  const code = task.hint !== undefined ? CODE.withHint : CODE.withoutHint;
   return {
     id: task.id,
     language: 'javascript',
-    source,
+    get source() {
+      return data + code;
+    },
     meta: {
       family: task.family,
       horizon: 1,
       origin: task.origin,
       params: { checker: task.checker, ...task.params },
       curated: true,
+      // The template's code, with the task's values in its data header.
+      trustedCode: true,
     },
   };
 }

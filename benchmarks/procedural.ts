@@ -54,7 +54,7 @@ function tasksAtHorizon(horizon: number): SuiteTask[] {
           id,
           language: 'javascript',
           source,
-          meta: { family: family.name, skill: family.skill, difficulty, horizon, origin: 'procedural' },
+          meta: { family: family.name, skill: family.skill, difficulty, horizon, origin: 'procedural', trustedCode: true },
         };
         tasks.push({ program, seed: (fnv1a(id) ^ PROCEDURAL_SEED) >>> 0 });
       }

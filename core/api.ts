@@ -12,6 +12,9 @@ import { resolveConfig, validateConfig, type SpadeConfig, type UserConfig } from
 import { INVOCATION_DEFAULTS } from './options.js';
 import { UsageError } from './errors.js';
 import { createRegistry, resolveRunParts } from './setup.js';
+import type { PluginRegistry, SandboxPlugin } from './plugin.js';
+import type { Language } from './types.js';
+import { withVerdictCache } from './verdict-cache.js';
 import { executeRun, type ProgressEvent } from './run.js';
 import type { Evaluator } from './evaluate.js';
 import { readJournal } from './journal.js';
@@ -52,6 +55,8 @@ export interface RunStart {
   agentLabel: string;
   /** Where environments are evaluated: `2 worker threads`, `main thread`, `3 workers on host:6379 now`. */
   evaluatedBy: string;
+  /** Model calls in flight now and the most allowed at once, over the run's providers (none: the roles are offline). */
+  calls?: () => { inFlight: number; limit: number };
 }
 
 /** Create `dir` (or check it) and make sure files can be written in it; a folder that holds a run is refused unless resuming. */
@@ -99,6 +104,15 @@ function redisHost(url: string): string {
 
 const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
 
+/** The sandbox a language's programs run in, and its fingerprint (undefined: none chosen, or it gives none). */
+async function sandboxFingerprint(registry: PluginRegistry, config: SpadeConfig, language: Language): Promise<{ id: string; fingerprint: string } | undefined> {
+  const id = language === 'python' ? config.pythonSandbox : config.sandbox;
+  if (!id) return undefined;
+  const { plugin } = await registry.resolve('sandbox', id);
+  const fingerprint = await (plugin as SandboxPlugin).fingerprint?.();
+  return fingerprint ? { id, fingerprint } : undefined;
+}
+
 /**
  * Carry out a run whose config is resolved: plugins and keys checked, output folder prepared,
  * environments spread over threads or Redis workers, journal, results and report written.
@@ -109,8 +123,16 @@ export async function runResolved(config: SpadeConfig, options: RunOptions & { p
   const workers = options.workers ?? INVOCATION_DEFAULTS.workers;
   if (!(Number.isInteger(workers) && workers > 0)) throw new UsageError(`--workers: expected a positive integer, got ${workers}`);
   const shard = options.shard ? parseShard(options.shard) : undefined;
-  const parts = await resolveRunParts(createRegistry(cwd), config);
+  const registry = createRegistry(cwd);
+  const parts = await resolveRunParts(registry, config);
   let scaler: { evaluate: Evaluator; close(): Promise<void> } | undefined;
+  // Threads, queue connections and sandboxes are freed once the last suite is played (its
+  // metrics, results and report need none of them), and again on the way out (a no-op then).
+  let released: Promise<void> | undefined;
+  const release = (): Promise<void> => (released ??= (async () => {
+    await scaler?.close();
+    await parts.sandboxes.close();
+  })());
   try {
     const outDir = path.resolve(cwd, config.out);
     prepareOutDir(outDir, { resume: Boolean(prior) });
@@ -128,7 +150,11 @@ export async function runResolved(config: SpadeConfig, options: RunOptions & { p
       scaler = pool;
       evaluatedBy = parts.agent.workerThreads ? count(pool.workers, 'worker thread') : 'main thread';
     }
-    options.onStart?.({ config, outDir, designerLabel: parts.designer.label, agentLabel: parts.agent.label, evaluatedBy });
+    const providers = parts.providers.filter((p) => p.inFlight && p.requestsInFlight);
+    const calls = providers.length
+      ? () => ({ inFlight: providers.reduce((n, p) => n + p.inFlight!(), 0), limit: providers.reduce((n, p) => n + p.requestsInFlight!, 0) })
+      : undefined;
+    options.onStart?.({ config, outDir, designerLabel: parts.designer.label, agentLabel: parts.agent.label, evaluatedBy, ...(calls && { calls }) });
     return await executeRun({
       config,
       runId: prior?.runId ?? path.basename(outDir),
@@ -139,7 +165,7 @@ export async function runResolved(config: SpadeConfig, options: RunOptions & { p
       sandboxes: parts.sandboxes,
       suites,
       selfplay,
-      evaluator: scaler.evaluate,
+      evaluator: config.cache === false ? scaler.evaluate : withVerdictCache(scaler.evaluate, { dir: path.resolve(cwd, config.verdictCacheDir), sandboxOf: (language) => sandboxFingerprint(registry, config, language) }),
       reviewer: parts.reviewer,
       hintWriter: parts.hintWriter,
       outDir,
@@ -150,9 +176,10 @@ export async function runResolved(config: SpadeConfig, options: RunOptions & { p
       onProgress: options.onProgress,
       signal: options.signal,
       renderReport,
+      release,
     });
   } finally {
-    await scaler?.close();
+    await release();
     await parts.close();
   }
 }

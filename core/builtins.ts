@@ -61,6 +61,7 @@ export const BUILTINS: readonly BuiltinEntry[] = [
     languages: ['javascript'],
     description: 'JavaScript in a separate V8 isolate (isolated-vm): time, memory and output limits, no host access. The default.',
     create: async (options) => (await import('../plugins/sandboxes/isolated-vm.js')).createIsolatedVmSandbox(options),
+    fingerprint: async () => (await import('../plugins/sandboxes/fingerprints.js')).isolatedVmFingerprint(),
   }),
   builtin({
     kind: 'sandbox',
@@ -68,6 +69,7 @@ export const BUILTINS: readonly BuiltinEntry[] = [
     languages: ['python'],
     description: 'Python (Pyodide, WebAssembly) in a jailed child process per worker: empty environment, no network, read-only file system where the OS allows; no third-party packages. For .py where cpython\'s jail cannot be set up.',
     create: async (options) => (await import('../plugins/sandboxes/pyodide/sandbox.js')).createPyodideSandbox(options),
+    fingerprint: async () => (await import('../plugins/sandboxes/fingerprints.js')).pyodideFingerprint(),
   }),
   builtin({
     kind: 'sandbox',
@@ -75,6 +77,7 @@ export const BUILTINS: readonly BuiltinEntry[] = [
     languages: ['python'],
     description: "Python in Debian's CPython with numpy, networkx and sympy, in a bubblewrap jail (no network, read-only files, unprivileged, hard limits, wall time enforced by killing the jail). The default for .py where its jail works.",
     create: async (options) => (await import('../plugins/sandboxes/cpython/sandbox.js')).createCpythonSandbox(options),
+    fingerprint: async () => (await import('../plugins/sandboxes/fingerprints.js')).cpythonFingerprint(),
     unavailable: async () => (await import('../plugins/sandboxes/cpython/jail.js')).checkJail().problem,
   }),
   builtin({
@@ -83,6 +86,7 @@ export const BUILTINS: readonly BuiltinEntry[] = [
     languages: ['javascript'],
     description: 'JavaScript in vm2, for users who already depend on it. NOT a security boundary (vm2\'s own README says so): use isolated-vm for untrusted code.',
     create: async (options) => (await import('../plugins/sandboxes/vm2.js')).createVm2Sandbox(options),
+    fingerprint: async () => (await import('../plugins/sandboxes/fingerprints.js')).vm2Fingerprint(),
   }),
   // Static suites
   builtin({

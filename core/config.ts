@@ -3,6 +3,7 @@
  * validation with messages that name the key path, defaults, and CLI overrides. The keys, their
  * schema and their defaults come from the table of options (core/options.ts).
  */
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Loader } from 'cosmiconfig';
@@ -108,11 +109,29 @@ const importModule: Loader = async (filepath) => {
 
 export const CONFIG_FILES = ['spade.config.ts', 'spade.config.mts', 'spade.config.mjs', 'spade.config.js', 'spade.config.json', 'package.json'];
 
+/** Whether `cwd` holds a config: one of CONFIG_FILES (package.json only with a `spade` key, or when it cannot be read). */
+function hasConfigFile(cwd: string): boolean {
+  for (const name of CONFIG_FILES) {
+    const file = path.join(cwd, name);
+    if (!existsSync(file)) continue;
+    if (name !== 'package.json') return true;
+    try {
+      const pkg = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+      if (pkg !== null && typeof pkg === 'object' && 'spade' in pkg) return true;
+    } catch {
+      return true; // let the loader say what is wrong with it
+    }
+  }
+  return false;
+}
+
 /**
  * Find and load the config: `file` when given, else the first of CONFIG_FILES in `cwd`
  * (package.json counts only with a `spade` key). Returns the validated user config and its path.
  */
 export async function loadConfigFile(cwd: string, file?: string, onRenamed?: (key: RenamedKey) => void): Promise<{ config: UserConfig; filepath?: string }> {
+  // No config here: the loader (cosmiconfig, and tsx for TypeScript) is not even imported.
+  if (!file && !hasConfigFile(cwd)) return { config: {} };
   const { cosmiconfig } = await import('cosmiconfig');
   const explorer = cosmiconfig('spade', {
     searchPlaces: CONFIG_FILES,

@@ -9,41 +9,12 @@
  */
 import type { RepairRecord, ReviewRecord } from './results.js';
 import type { Designer, EnvironmentProgram } from './types.js';
-import type { GateVerdict } from './results.js';
 import type { Evaluation, EvaluationContext, Evaluator } from './evaluate.js';
 import type { EnvironmentReviewer } from './roles/llm-reviewer.js';
 import type { HintWriter } from './roles/llm-hint.js';
 import type { HintRecord } from './journal.js';
-import { PriorWork } from './resume.js';
+import { withKnownVerdicts } from './resume.js';
 import { deriveSeed } from './random.js';
-
-/** The work of an earlier invocation, plus gate verdicts this one already has (so the gate runs once per program). */
-class WithVerdicts extends PriorWork {
-  constructor(
-    private readonly base: PriorWork | undefined,
-    private readonly known: ReadonlyMap<string, GateVerdict>,
-  ) {
-    super();
-  }
-  override designed(suite: string, round: number): EnvironmentProgram[] | undefined {
-    return this.base?.designed(suite, round);
-  }
-  override verdict(suite: string, id: string): GateVerdict | undefined {
-    return this.known.get(id) ?? this.base?.verdict(suite, id);
-  }
-  override hint(suite: string, id: string): HintRecord | undefined {
-    return this.base?.hint(suite, id);
-  }
-  override review(suite: string, id: string): ReviewRecord | undefined {
-    return this.base?.review(suite, id);
-  }
-  override episode(suite: string, id: string, attempt: number, withHint: boolean) {
-    return this.base?.episode(suite, id, attempt, withHint);
-  }
-  override environmentDone(suite: string, id: string): boolean {
-    return this.base?.environmentDone(suite, id) ?? false;
-  }
-}
 
 export interface DesignSlotOptions {
   designer: Designer;
@@ -125,7 +96,7 @@ export async function evaluateDesignSlot(program: EnvironmentProgram, options: D
       options.onHint?.(current, hint);
     }
   }
-  const prior = new WithVerdicts(context.prior, new Map([[current.id, gated.verdict]]));
+  const prior = withKnownVerdicts(context.prior, new Map([[current.id, gated.verdict]]));
   const played = finish(await options.evaluate(current, taskSeed(current), { ...context, prior, ...(hint?.hint !== undefined ? { hint: hint.hint } : {}) }), review);
   if (hint?.hint !== undefined) played.summary.designerHint = hint.hint;
   else if (hint?.error !== undefined) played.summary.hintError = hint.error;

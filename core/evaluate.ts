@@ -12,6 +12,8 @@ import { playEpisode } from './episode.js';
 import { deriveSeed } from './random.js';
 import { yieldToEventLoop } from './concurrency.js';
 import { gameTypeOf } from './game-type.js';
+import { playConcurrently } from './play-schedule.js';
+import type { InFlightLimit } from './providers/in-flight-limit.js';
 
 /**
  * Sandboxes by language, created on first use (Pyodide starts only when Python appears); a
@@ -48,6 +50,8 @@ export interface EvaluationContext {
   onVerdict?: (program: EnvironmentProgram, verdict: GateVerdict) => void;
   /** Called for each newly played episode. */
   onEpisode?: (episode: EpisodeResult) => void;
+  /** The suite's limit of episodes in play, for an agent with a capacity (core/play-schedule.ts). */
+  plays?: InFlightLimit;
 }
 
 /** The environment, with the wall time of each call added to `into`. */
@@ -143,50 +147,72 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
       attempt: i % ctx.attempts,
       withHint: i >= ctx.attempts,
     }));
-    // One loaded environment plays every attempt: reset(seed) starts each episode afresh.
-    let environment = kept && timed(kept, sandboxCallMs);
-    kept = undefined;
-    try {
-      for (const play of plays) {
-        const done = ctx.prior?.episode(ctx.suite, program.id, play.attempt, play.withHint);
-        if (done) {
-          episodes.push(done);
-          continue;
+    /** Play one attempt on `loaded.environment` (loaded when absent, again when another environment broke its isolate). */
+    const playOne = async (play: (typeof plays)[number], loaded: { environment?: LoadedEnvironment }): Promise<EpisodeResult> => {
+      let episode: EpisodeResult | undefined;
+      for (let tries = 1; !episode; tries++) {
+        try {
+          loaded.environment ??= timed(await sandbox.load(program, ctx.limits, { maxTurns: ctx.maxTurns }), sandboxCallMs);
+          episode = await playEpisode({
+            suite: ctx.suite,
+            program,
+            environment: loaded.environment,
+            agent: ctx.agent,
+            taskSeed: attemptSeed(taskSeed, play.attempt, ctx.seedPerAttempt),
+            hint: play.withHint ? ctx.hint : undefined,
+            agentSeed: deriveSeed(ctx.runSeed, program.id, play.attempt, play.withHint ? 'hint' : 'plain'),
+            attempt: play.attempt,
+            withHint: play.withHint,
+            horizon,
+            round: ctx.round,
+            keepSteps: play.attempt === 0 && !play.withHint,
+            signal: ctx.signal,
+            rethrowCollateral: tries < COLLATERAL_TRIES,
+          });
+        } catch (error) {
+          if (!isCollateral(error)) throw error;
+          // Its isolate is gone: the episode starts again on a new load.
+          await loaded.environment?.dispose();
+          loaded.environment = undefined;
         }
-        await yieldToEventLoop();
-        if (ctx.signal?.aborted) break;
-        let episode: EpisodeResult | undefined;
-        for (let tries = 1; !episode; tries++) {
-          try {
-            environment ??= timed(await sandbox.load(program, ctx.limits, { maxTurns: ctx.maxTurns }), sandboxCallMs);
-            episode = await playEpisode({
-              suite: ctx.suite,
-              program,
-              environment,
-              agent: ctx.agent,
-              taskSeed: attemptSeed(taskSeed, play.attempt, ctx.seedPerAttempt),
-              hint: play.withHint ? ctx.hint : undefined,
-              agentSeed: deriveSeed(ctx.runSeed, program.id, play.attempt, play.withHint ? 'hint' : 'plain'),
-              attempt: play.attempt,
-              withHint: play.withHint,
-              horizon,
-              round: ctx.round,
-              keepSteps: play.attempt === 0 && !play.withHint,
-              signal: ctx.signal,
-              rethrowCollateral: tries < COLLATERAL_TRIES,
-            });
-          } catch (error) {
-            if (!isCollateral(error)) throw error;
-            // Its isolate is gone: the episode starts again on a new load.
-            await environment?.dispose();
-            environment = undefined;
-          }
-        }
-        episodes.push(episode);
-        ctx.onEpisode?.(episode);
       }
-    } finally {
-      await environment?.dispose();
+      ctx.onEpisode?.(episode);
+      return episode;
+    };
+    const journaled = plays.map((play) => ctx.prior?.episode(ctx.suite, program.id, play.attempt, play.withHint));
+    const gated = { environment: kept && timed(kept, sandboxCallMs) };
+    kept = undefined;
+    if (ctx.agent.capacity !== undefined) {
+      // A model-driven agent: every attempt at once, each on its own environment (the gate's for the first).
+      const first = journaled.findIndex((done) => !done);
+      const played = await playConcurrently(plays, ctx.plays, async (play, i) => {
+        if (journaled[i]) return journaled[i];
+        const loaded: { environment?: LoadedEnvironment } = i === first ? gated : {};
+        try {
+          return await playOne(play, loaded);
+        } finally {
+          await loaded.environment?.dispose();
+        }
+      }, ctx.signal);
+      // Unused when every attempt was journaled, or the run stopped before the first (disposing twice is safe).
+      await gated.environment?.dispose();
+      for (const episode of played) if (episode) episodes.push(episode);
+    } else {
+      // One loaded environment plays every attempt, one after another: reset(seed) starts each episode afresh.
+      try {
+        for (const [i, play] of plays.entries()) {
+          const done = journaled[i];
+          if (done) {
+            episodes.push(done);
+            continue;
+          }
+          await yieldToEventLoop();
+          if (ctx.signal?.aborted) break;
+          episodes.push(await playOne(play, gated));
+        }
+      } finally {
+        await gated.environment?.dispose();
+      }
     }
   }
   await kept?.dispose();

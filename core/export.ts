@@ -17,6 +17,7 @@ import { writeFileAtomic } from './fs.js';
 import { UsageError } from './errors.js';
 import { SELFPLAY_SUITE } from './run.js';
 import { CHECKSUMS_FILE, GAMES_FOLDER, MANIFEST_FILE, checksumLine, gameFileName, gameFileText, sha256Hex, type PoolManifestLine } from './pool-layout.js';
+import { journaledEnvironments } from './results-file.js';
 
 export type { PoolManifestLine } from './pool-layout.js';
 
@@ -69,13 +70,13 @@ function collect(records: readonly JournalRecord[]): RunRecords {
   const episodes = new Map<string, EpisodeResult>();
   for (const r of records) {
     if (r.type === 'start') run.runId ??= r.runId;
-    else if (r.type === 'environment') run.environments.set(key(r.suite, r.environment.id), { suite: r.suite, summary: r.environment });
     else if (r.type === 'episode') {
       const e = r.episode;
       episodes.set(`${key(e.suite, e.environmentId)}\u0000${e.attempt}\u0000${e.withHint}`, e);
     }
   }
   run.episodes = [...episodes.values()];
+  run.environments = journaledEnvironments(records);
   return run;
 }
 

@@ -20,3 +20,50 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   closeSync(fd);
   renameSync(tmp, file);
 }
+
+/**
+ * A file written in pieces, atomically: the pieces go to a temporary file in the same folder
+ * (buffered, so that small pieces cost one write per 64 KiB), which commit() syncs and renames
+ * onto the file. Nothing of a file being written is ever seen under its name.
+ */
+export class AtomicFile {
+  private readonly tmp: string;
+  private fd: number | undefined;
+  private pending: string[] = [];
+  private pendingChars = 0;
+
+  constructor(readonly file: string) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    this.tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
+    this.fd = openSync(this.tmp, 'w');
+  }
+
+  write(text: string): void {
+    this.pending.push(text);
+    this.pendingChars += text.length;
+    if (this.pendingChars >= 65536) this.flush();
+  }
+
+  private flush(): void {
+    if (this.fd === undefined || this.pending.length === 0) return;
+    writeSync(this.fd, Buffer.from(this.pending.join('')));
+    this.pending = [];
+    this.pendingChars = 0;
+  }
+
+  /** Write what is pending, sync, and put the file in place. */
+  commit(): void {
+    this.flush();
+    fsyncSync(this.fd!);
+    closeSync(this.fd!);
+    this.fd = undefined;
+    renameSync(this.tmp, this.file);
+  }
+
+  /** Drop the temporary file (after a failure). */
+  abort(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+    rmSync(this.tmp, { force: true });
+  }
+}

@@ -1,12 +1,15 @@
 /**
  * The run's append-only journal (`journal.jsonl`): every environment verdict, episode and
  * round is written as one JSON line the moment it completes, so nothing finished is lost
- * when a run dies. Lines are written with one write() each (flushed to the OS); fsync at
- * checkpoints (end of a round or suite, and on close).
+ * when a run dies. The lines of one turn of the event loop go out in one write() (flushed to
+ * the OS) as soon as that turn ends, rather than one write() each: thousands of small writes
+ * cost more than the work they record (a run killed mid-turn redoes at most that turn's work
+ * on --resume); fsync at checkpoints (end of a round or suite, and on close).
  */
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import type { EnvironmentSummary, GateVerdict, ReviewRecord, RoundSummary } from './results.js';
+import type { GateVerdict, ReviewRecord, RoundSummary } from './results.js';
+import type { JournaledEnvironment } from './results-file.js';
 
 /** The hint the designer model wrote for a program without hint() (`by`: its provider id), or why there is none. */
 export interface HintRecord {
@@ -23,7 +26,8 @@ export type JournalRecord =
   | { type: 'verdict'; suite: string; id: string; verdict: GateVerdict }
   | { type: 'review'; suite: string; id: string; review: ReviewRecord }
   | { type: 'hint'; suite: string; id: string; hint: HintRecord }
-  | { type: 'environment'; suite: string; round?: number; environment: EnvironmentSummary }
+  | { type: 'code'; suite: string; key: string; code: string }
+  | { type: 'environment'; suite: string; round?: number; environment: JournaledEnvironment }
   | { type: 'episode'; episode: EpisodeResult }
   | { type: 'round'; suite: string; summary: RoundSummary }
   | { type: 'suite-end'; suite: string; wallSec: number }
@@ -36,6 +40,9 @@ export class Journal {
   readonly file: string;
   /** The first write that failed (ENOSPC, EIO...): later records are not written. */
   failure: NodeJS.ErrnoException | undefined;
+  /** Lines appended in this turn of the event loop, not yet written. */
+  private pending: string[] = [];
+  private scheduled = false;
 
   /** `onFailure` is told once when a write fails; appending then does nothing, so a run can stop cleanly. */
   constructor(dir: string, private readonly onFailure?: (error: NodeJS.ErrnoException) => void) {
@@ -47,10 +54,24 @@ export class Journal {
   append(record: JournalRecord): void {
     if (this.fd === undefined) throw new Error('journal is closed');
     if (this.failure) return;
-    this.guard(() => writeSync(this.fd!, `${JSON.stringify(record)}\n`));
+    this.pending.push(`${JSON.stringify(record)}\n`);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  /** Write the lines appended so far. */
+  flush(): void {
+    this.scheduled = false;
+    if (this.fd === undefined || this.pending.length === 0) return;
+    const text = this.pending.join('');
+    this.pending = [];
+    if (!this.failure) this.guard(() => writeSync(this.fd!, text));
   }
 
   checkpoint(): void {
+    this.flush();
     if (this.fd !== undefined && !this.failure) this.guard(() => fsyncSync(this.fd!));
   }
 

@@ -186,21 +186,25 @@ export const RUN_OPTIONS = {
   seed: kept({ schema: nonNegInt, flag: 'seed', arg: 'N', parse: 'number', default: 1, describe: 'Run seed: the same seed gives the same run' }),
   concurrency: kept({
     schema: posInt, flag: 'concurrency', arg: 'N', parse: 'number', default: 8,
-    describe: 'Environments evaluated at once (gate and episodes); model requests at once are set per provider, by providers[id].requestsInFlight',
+    describe: 'Environments evaluated at once (gate and episodes) by an offline agent; a model-driven agent plays every attempt of an environment at once and keeps environments in flight (at least N) until its provider\'s requestsInFlight episodes are in play: that limit, not N, bounds model calls',
   }),
   out: kept({
     schema: str, flag: 'out', arg: 'DIR', default: () => timestampedOut(), shown: '`runs/<time>`',
     describe: 'Output folder for results.json, report.html and journal.jsonl (must not already hold a run)',
   }),
-  cache: kept({ schema: bool, flag: 'cache', default: true, shown: 'on', describe: 'Cache model responses on disk; --no-cache bypasses the cache' }),
+  cache: kept({ schema: bool, flag: 'cache', default: true, shown: 'on', describe: 'Cache model responses, and the gate\'s verdicts on curated datasets (GSM8K, HumanEval, jsonl:, RLVE), on disk; --no-cache bypasses both (every verdict judged again)' }),
   cacheDir: kept({
     schema: str, default: path.join(cacheHome(process.env), 'spade-bench', 'responses'), shown: '`~/.cache/spade-bench/responses`',
     describe: 'Folder of the response cache of model calls',
   }),
+  verdictCacheDir: kept({
+    schema: str, default: path.join(cacheHome(process.env), 'spade-bench', 'verdicts'), shown: '`~/.cache/spade-bench/verdicts`',
+    describe: 'Folder of the cache of gate verdicts on curated datasets, by content (program, seed, limits), gate and sandbox',
+  }),
   plugins: kept({ schema: list(str), default: () => [], describe: 'Plugin files or packages to load (./my-provider.ts, npm:spade-provider-x)' }),
   providers: kept({
     schema: record(providerSchema), default: () => ({}), mergeLayers: true,
-    describe: "Options per provider id or prefix: baseURL, apiKey, requestsInFlight (model requests at once, default 10), timeoutMs (default 180000), maxRetries, requestsPerMinute, tokensPerMinute, price, tools (false: an agent plays tool-use games through SPADE's text protocol, not native function calls)",
+    describe: "Options per provider id or prefix: baseURL, apiKey, requestsInFlight (model requests at once, default 10: the run keeps that many busy), timeoutMs (default 180000), maxRetries, requestsPerMinute, tokensPerMinute, price, tools (false: an agent plays tool-use games through SPADE's text protocol, not native function calls)",
   }),
   limits: section('Sandbox limits (config file only)', {
     callTimeoutMs: fallback({ schema: posInt, fallback: 1000, describe: 'Wall time of one call of an environment method, in ms' }),

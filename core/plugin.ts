@@ -41,6 +41,12 @@ export interface SandboxPlugin {
   create(options: { limits?: Partial<SandboxLimits>; workers?: number; pythonPath?: readonly string[] }): Sandbox | Promise<Sandbox>;
   /** Why this sandbox cannot run on this machine, naming the fix; undefined when it can. */
   unavailable?(): string | undefined | Promise<string | undefined>;
+  /**
+   * A hash of what decides how programs behave in it (its code, the library or interpreter it
+   * runs them with). Curated datasets' gate verdicts are cached under it (core/verdict-cache.ts);
+   * a sandbox without one has its verdicts never cached.
+   */
+  fingerprint?(): string | Promise<string>;
 }
 
 export interface SuitePlugin {

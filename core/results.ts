@@ -8,7 +8,11 @@ import type { GateCheck, GateReadingName, ReadingVerdict, Verdict } from './conc
 
 export type { GateCheck, GateReason, GateReadingName, GateVerdict, ReadingVerdict, Verdict } from './concepts/verdict.js';
 
-export const SCHEMA_VERSION = 1;
+/**
+ * Version of results.json's layout. Schema 2 stores each suite's program code and gate checks
+ * once (core/results-file.ts); readResults() reads 1 and 2 into the same RunResults.
+ */
+export const SCHEMA_VERSION = 2;
 
 export interface RunInfo {
   id: string;

@@ -93,3 +93,35 @@ export class PriorWork {
     return this.environments.has(key(suite, id));
   }
 }
+
+/** `base` (when any) with gate verdicts this invocation already has, by program id: the gate runs once per program. */
+export function withKnownVerdicts(base: PriorWork | undefined, known: ReadonlyMap<string, GateVerdict>): PriorWork {
+  return new KnownVerdicts(base, known);
+}
+
+class KnownVerdicts extends PriorWork {
+  constructor(
+    private readonly base: PriorWork | undefined,
+    private readonly known: ReadonlyMap<string, GateVerdict>,
+  ) {
+    super();
+  }
+  override designed(suite: string, round: number): EnvironmentProgram[] | undefined {
+    return this.base?.designed(suite, round);
+  }
+  override verdict(suite: string, id: string): GateVerdict | undefined {
+    return this.known.get(id) ?? this.base?.verdict(suite, id);
+  }
+  override hint(suite: string, id: string): HintRecord | undefined {
+    return this.base?.hint(suite, id);
+  }
+  override review(suite: string, id: string): ReviewRecord | undefined {
+    return this.base?.review(suite, id);
+  }
+  override episode(suite: string, id: string, attempt: number, withHint: boolean): EpisodeResult | undefined {
+    return this.base?.episode(suite, id, attempt, withHint);
+  }
+  override environmentDone(suite: string, id: string): boolean {
+    return this.base?.environmentDone(suite, id) ?? false;
+  }
+}

@@ -21,10 +21,12 @@ export function bandOf(config: SpadeConfig): PlateauOptions {
   return { lo, hi, ramp: config.selfplay.bandRamp ?? DEFAULTS.selfplay.bandRamp };
 }
 import { mapLimit } from './concurrency.js';
+import { environmentsInFlight } from './play-schedule.js';
 import { usageBetween } from './providers/stats.js';
-import { difficultyBands, diversityMetrics, gameTypeMetrics, skillMetrics, successByDifficulty, successMetrics, throughputMetrics, validityMetrics } from './metrics/index.js';
+import { difficultyBands, diversityMetrics, gameTypeMetrics, rememberDiversityPool, skillMetrics, successByDifficulty, successMetrics, throughputMetrics, validityMetrics, type PreparedDiversity } from './metrics/index.js';
 import { gameTypeOf } from './game-type.js';
 import { playReward } from './evaluate.js';
+import { journalEnvironment } from './results-file.js';
 
 /** The id of the self-play pool among a run's suites. */
 export const SELFPLAY_SUITE = 'spade';
@@ -42,18 +44,19 @@ export function suiteResult(
   const episodes = evaluations.flatMap((e) => e.episodes);
   const accepted = evaluations.filter((e) => e.verdict.verdict !== 'invalid');
   const tasks = accepted.map((e) => e.verdict.firstObservation ?? '').filter((t) => t !== '');
+  let prepared: PreparedDiversity | undefined;
   const environments: EnvironmentSummary[] = evaluations.map((e) => e.summary);
   const success = successMetrics(episodes.filter((e) => !e.withHint));
   const byDifficulty = successByDifficulty(evaluations.map((e) => ({ difficulty: e.summary.difficulty, episodes: e.episodes })));
   if (byDifficulty.length) success.byDifficulty = byDifficulty;
   const bySkill = skillMetrics(evaluations);
   const bands = difficultyBands(evaluations, playReward);
-  return {
+  const result: SuiteResult = {
     id,
     kind,
     metrics: {
       validity: validityMetrics(evaluations.map((e) => e.verdict)),
-      diversity: diversityMetrics(tasks, accepted.map((e) => ({ source: e.program.source, language: e.program.language }))),
+      diversity: diversityMetrics(tasks, accepted.map((e) => ({ source: e.program.source, language: e.program.language })), (p) => (prepared = p)),
       throughput: throughputMetrics(episodes, wallSec, kind === 'static' ? undefined : evaluations.length, {
         valid: accepted.length,
         tokens: usage.inputTokens + usage.outputTokens,
@@ -74,6 +77,10 @@ export function suiteResult(
     rounds,
     environments,
   };
+  // The equal-size comparison (at the run's end) measures the same pool when every accepted
+  // environment has a task text: it reuses these features rather than preparing them again.
+  if (prepared && tasks.length === accepted.length) rememberDiversityPool(result, { tasks, prepared });
+  return result;
 }
 
 /** One suite of a run, as runSuite() plays it: the self-play pool or a static suite. */
@@ -107,7 +114,7 @@ export interface RunBooks {
  * evaluation journaled as it is done, usage and latencies over the suite's span, and the
  * suite's end journaled at a checkpoint.
  */
-export async function runSuite(plan: SuitePlan, books: RunBooks): Promise<SuiteResult> {
+export async function runSuite(plan: SuitePlan, books: RunBooks, options: { played?: () => Promise<void> } = {}): Promise<SuiteResult> {
   const suite = plan.id;
   const expected = await plan.start();
   books.emit({ type: 'suite-start', suite, kind: plan.kind, environments: expected.environments, episodes: expected.episodes });
@@ -115,11 +122,28 @@ export async function runSuite(plan: SuitePlan, books: RunBooks): Promise<SuiteR
   const started = performance.now();
   const usageBefore = books.usage();
   const mark = books.latencyMark();
+  // Program code is journaled once per suite (core/results-file.ts).
+  const journaledCodes = new Set<string>();
   const { evaluations, rounds } = await plan.play(books.context(suite), (e) => {
-    if (!books.prior?.environmentDone(suite, e.program.id)) books.journal.append({ type: 'environment', suite, round: e.summary.round, environment: e.summary });
+    // The summary reads its source from its program when asked: a program that makes its source
+    // when read (a dataset's task) is then never kept as a whole string per environment.
+    const { program } = e;
+    Object.defineProperty(e.summary, 'source', { get: () => program.source, enumerable: true, configurable: true });
+    if (!books.prior?.environmentDone(suite, e.program.id)) {
+      const { environment, code } = journalEnvironment(e.summary);
+      if (code && !journaledCodes.has(code.key)) {
+        journaledCodes.add(code.key);
+        books.journal.append({ type: 'code', suite, key: code.key, code: code.code });
+      }
+      books.journal.append({ type: 'environment', suite, round: e.summary.round, environment });
+    }
+    // The journal has the agent's conversations; the suite's metrics need none of them.
+    for (const episode of e.episodes) delete episode.messages;
     books.emit({ type: 'environment', suite, verdict: e.verdict.verdict });
   });
   const wallSec = (performance.now() - started) / 1000;
+  // The last suite of a run: its metrics are computed without the threads and sandboxes that played it.
+  await options.played?.();
   const result = suiteResult(suite, plan.kind, evaluations, wallSec, rounds, usageBetween(usageBefore, books.usage()), books.latencySince(mark));
   const skipped = plan.skipped?.() ?? 0;
   if (skipped) result.skippedRecords = skipped;
@@ -146,7 +170,8 @@ export function selfPlayPlan(setup: RunSetup, journal: Journal, emit: (event: Pr
         rounds,
         envsPerRound,
         reward: config.selfplay.reward,
-        concurrency: config.concurrency,
+        // Design slots at once: enough to keep a model-driven agent's or designer's requests busy.
+        concurrency: environmentsInFlight(config.concurrency, setup.agent, setup.designer.capacity),
         context,
         evaluator: evaluate,
         repairs: config.selfplay.repairs,
@@ -189,7 +214,7 @@ export function skippedNotice(suite: Suite): string | undefined {
   return notices.length ? `${suite.id}: ${notices.join('; ')}` : undefined;
 }
 
-/** A static suite: its tasks, each gated and played without the hint, `concurrency` at once. */
+/** A static suite: its tasks, each gated and played without the hint, `concurrency` at once (more for a model-driven agent: core/play-schedule.ts). */
 export function staticPlan(suite: Suite, config: SpadeConfig, evaluate: Evaluator, sandboxes?: SandboxSet): SuitePlan {
   let tasks: SuiteTask[] = [];
   return {
@@ -204,7 +229,7 @@ export function staticPlan(suite: Suite, config: SpadeConfig, evaluate: Evaluato
       const context: EvaluationContext = { ...base, withHint: false, limits: { ...suite.limits, ...config.limits } };
       const evaluations = await mapLimit(
         tasks,
-        config.concurrency,
+        environmentsInFlight(config.concurrency, base.agent),
         async (task) => {
           const e = await evaluate(task.program, task.seed, context);
           record(e);

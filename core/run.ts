@@ -2,6 +2,7 @@
  * A run: the self-play pool and each static suite, played by the same agent in the same
  * sandbox, journaled as it goes, summed up into `results.json` and `report.html`.
  */
+import { setMaxListeners } from 'node:events';
 import path from 'node:path';
 import type { Agent, CurriculumPool, Designer, Suite } from './types.js';
 import type { GateVerdict, RoundSummary, RunInfo, RunResults, SuiteResult, UsageMetrics } from './results.js';
@@ -13,12 +14,14 @@ import type { PriorWork } from './resume.js';
 import { emptyUsage } from './providers/stats.js';
 import type { EnvironmentReviewer } from './roles/llm-reviewer.js';
 import { writeFileAtomic } from './fs.js';
+import { writeResults } from './results-file.js';
 import { RunStoppedError, UsageError } from './errors.js';
 import { addEqualSizeDiversity } from './metrics/index.js';
 import { runSuite, selfPlayPlan, staticPlan, type RunBooks } from './run-suite.js';
 import { curriculumPlan } from './curriculum/rounds.js';
 import { turnBudget } from './options.js';
 import type { HintWriter } from './roles/llm-hint.js';
+import { playSlots } from './play-schedule.js';
 
 export { SELFPLAY_SUITE, suiteResult } from './run-suite.js';
 
@@ -62,6 +65,8 @@ export interface RunSetup {
   signal?: AbortSignal;
   /** Writes report.html beside results.json; without it, results.json only. */
   renderReport?: ReportRenderer;
+  /** Free what evaluating environments holds (threads, sandboxes): called once the last suite is played. */
+  release?: () => Promise<void>;
 }
 
 /** The config as recorded in results and the journal: API keys never leave the process. */
@@ -77,6 +82,8 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
   // The run stops on the caller's signal, on too many errored episodes, or on a journal write that fails.
   const stop = new AbortController();
   const signal = stop.signal;
+  // Every episode in play and every model call in flight listens to it: hundreds at once are expected.
+  setMaxListeners(0, signal);
   let stopReason: string | undefined;
   let stopError: string | undefined;
   const halt = (reason: string, fatal: boolean): void => {
@@ -138,6 +145,8 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
       runSeed: config.seed,
       signal,
       prior,
+      // A model-driven agent's episodes in play across the suite's environments (core/play-schedule.ts).
+      plays: playSlots(setup.agent),
       onVerdict: (program, verdict) => journal.append({ type: 'verdict', suite, id: program.id, verdict }),
       onEpisode: (episode) => {
         journal.append({ type: 'episode', episode });
@@ -160,10 +169,10 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
   ];
 
   try {
-    for (const plan of plans) {
+    for (const [i, plan] of plans.entries()) {
       // A stopping run starts no further static suite or curriculum pool (nor loads its dataset).
       if (plan.kind !== 'selfplay' && signal.aborted) break;
-      results.suites.push(await runSuite(plan, books));
+      results.suites.push(await runSuite(plan, books, { played: i === plans.length - 1 ? setup.release : undefined }));
     }
     info.complete = !signal.aborted;
   } finally {
@@ -204,6 +213,6 @@ export type ReportRenderer = (runs: RunResults[]) => Promise<string>;
 
 /** results.json and, given a renderer, report.html, each written atomically. */
 export async function writeOutputs(outDir: string, results: RunResults, renderReport?: ReportRenderer): Promise<void> {
-  writeFileAtomic(path.join(outDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  writeResults(outDir, results);
   if (renderReport) writeFileAtomic(path.join(outDir, 'report.html'), await renderReport([results]));
 }

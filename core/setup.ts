@@ -104,6 +104,7 @@ export function createSandboxSet(registry: PluginRegistry, config: SpadeConfig, 
     },
     async close() {
       const all = await Promise.allSettled(made.values());
+      made.clear(); // closing twice closes nothing twice
       await Promise.all(all.map((s) => (s.status === 'fulfilled' ? s.value.close() : undefined)));
     },
   };
@@ -205,6 +206,18 @@ function providerStats(providers: Map<string, Provider>): Pick<RunParts, 'usage'
   };
 }
 
+/**
+ * Whether a run may load Python programs: a Python suite, or self-play with a designer that
+ * may write Python (an LLM designer told to, or a designer plugin: who knows). The built-in
+ * reference designer writes JavaScript.
+ */
+function mayRunPython(registry: PluginRegistry, config: SpadeConfig, selfplay: boolean, suites: readonly Suite[]): boolean {
+  if (suites.some((suite) => suite.language === 'python')) return true;
+  if (!selfplay) return false;
+  if (registry.has('designer', config.designer)) return config.designer !== 'reference';
+  return config.selfplay.language === 'python';
+}
+
 export async function resolveRunParts(registry: PluginRegistry, config: SpadeConfig, options: { sandboxWorkers?: number } = {}): Promise<RunParts> {
   await registry.register(config.plugins);
   const selfplay = config.suites.some((s) => SELFPLAY_ALIASES.includes(s));
@@ -215,9 +228,11 @@ export async function resolveRunParts(registry: PluginRegistry, config: SpadeCon
     suites.push(await (plugin as SuitePlugin).create(argument, options));
   }
   // Check the sandboxes now, so a typo stops the run before anything is written; each is then
-  // fixed for the whole run (its worker threads, its queue workers and a resume).
+  // fixed for the whole run (its worker threads, its queue workers and a resume). The Python
+  // one only when the run may meet Python (choosing it tries the cpython jail: bubblewrap is
+  // started), or when the config names it.
   config.sandbox = (await chooseSandbox(registry, config, 'javascript')).id;
-  config.pythonSandbox = (await chooseSandbox(registry, config, 'python')).id;
+  if (config.pythonSandbox || mayRunPython(registry, config, selfplay, suites)) config.pythonSandbox = (await chooseSandbox(registry, config, 'python')).id;
   const providers = new Map<string, Provider>();
   const designer = (await resolveRole(registry, 'designer', config.designer, config, providers)) as Designer;
   const agent = (await resolveRole(registry, 'agent', config.agent, config, providers)) as Agent;

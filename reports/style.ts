@@ -1,6 +1,6 @@
 /**
  * The report's stylesheet: light and dark (prefers-color-scheme), readable chart colours, and
- * CSS that recolours the Vega SVGs (axes, labels, grid) to the current theme.
+ * CSS that recolours the charts' SVGs (axes, labels, grid) to the current theme.
  */
 
 /** Categorical colours readable on both the light and the dark background (Tableau 10, adjusted). */

@@ -7,7 +7,7 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, statSync, sy
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { repoRoot, tempDir } from './helpers/cli.js';
-import { run, UsageError, RunStoppedError, type RunResults } from '../index.js';
+import { run, readResults, UsageError, RunStoppedError, type RunResults } from '../index.js';
 
 const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
 
@@ -55,7 +55,7 @@ test('run() from code: a small run resolves with its results; its files are thos
     { workers: 1, onProgress: (e) => events.push(e.type), onStart: (s) => events.push(`start:${s.evaluatedBy}`) },
   );
   assert.equal(results.suites.map((s) => [s.id, s.metrics.validity.proposed]), [['spade', 3], ['procedural', 5]]);
-  assert.equal(JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')), JSON.parse(JSON.stringify(results)));
+  assert.equal(readResults(out), JSON.parse(JSON.stringify(results)));
   assert.ok(existsSync(path.join(out, 'report.html')));
   assert.is(events[0], 'start:1 worker thread');
   assert.ok(events.includes('suite-end'));

@@ -3,7 +3,6 @@
  * run is loaded in its sandbox and its `reset` and `reset`+`step` are timed with tinybench.
  */
 import type { Argv } from 'yargs';
-import { Bench } from 'tinybench';
 import { resolveConfig, validateConfig } from '../config.js';
 import { EXIT, UsageError } from '../errors.js';
 import { createRegistry, createSandboxSet } from '../setup.js';
@@ -59,6 +58,7 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
         const env = await sandbox.load({ id: e.id, language: e.language as Language, source: e.source }, { maxCalls: Number.MAX_SAFE_INTEGER });
         const action = e.sample?.steps[0]?.action ?? '\\boxed{0}';
         try {
+          const { Bench } = await import('tinybench');
           const bench = new Bench({ time: args.time ?? 100, warmupTime: 20 });
           bench.add('reset', async () => void (await env.reset(1)));
           // Each step is timed alone, from a fresh reset done outside the measurement.

@@ -1,12 +1,16 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --no-node-snapshot
 /**
  * Entry point of `npx spade-bench`. isolated-vm needs Node started with --no-node-snapshot
- * (its README); when we were started without it, run ourselves again with it.
+ * (its README). The first line starts this file with it (env -S splits the line: GNU coreutils
+ * 8.30 and later, macOS, the BSDs; npm's Windows shims read it too), so the command is one
+ * process. Started without it (`node bin.js`, or an `env` without -S such as BusyBox's, where
+ * `node --no-node-snapshot .../bin.js` is the way), we run ourselves again with it.
  */
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 if (!process.execArgv.includes('--no-node-snapshot')) {
+  // Imported here only: node:child_process brings the net and stream modules, start-up time a run started with the flag does not spend.
+  const { spawn } = await import('node:child_process');
   const child = spawn(process.execPath, ['--no-node-snapshot', ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
     stdio: 'inherit',
   });

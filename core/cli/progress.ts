@@ -1,6 +1,6 @@
 /**
  * Progress on the terminal: one redrawn status line on a TTY (rounds, environments,
- * episodes, ETA), plain lines otherwise (one per round and per suite).
+ * episodes, model calls in flight, ETA), plain lines otherwise (one per round and per suite).
  */
 import type { ProgressEvent } from '../run.js';
 
@@ -8,6 +8,8 @@ export interface ProgressDisplay {
   onEvent(event: ProgressEvent): void;
   /** Print a line without breaking the status line. */
   log(line: string): void;
+  /** Show model calls in flight (of the most allowed) on the status line. */
+  watchCalls(calls: () => { inFlight: number; limit: number }): void;
   done(): void;
 }
 
@@ -23,6 +25,8 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, tty 
   let started = performance.now();
   let lastDraw = 0;
   let drawn = false;
+  let calls: (() => { inFlight: number; limit: number }) | undefined;
+  let ticker: NodeJS.Timeout | undefined;
 
   const clear = (): void => {
     if (tty && drawn) stream.write('\r\x1b[2K');
@@ -36,7 +40,9 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, tty 
     const elapsed = (now - started) / 1000;
     const fraction = totalEpisodes ? Math.min(1, episodes / totalEpisodes) : 0;
     const eta = fraction > 0.02 ? `ETA ${Math.max(0, elapsed / fraction - elapsed).toFixed(0)}s` : 'ETA …';
-    const line = `${suite}${round} · environments ${environments}/${totalEnvironments} · episodes ${episodes}/~${totalEpisodes} · ${eta}`;
+    const inFlight = calls?.();
+    const callsPart = inFlight ? ` · calls in flight ${inFlight.inFlight}/${inFlight.limit}` : '';
+    const line = `${suite}${round} · environments ${environments}/${totalEnvironments} · episodes ${episodes}/~${totalEpisodes}${callsPart} · ${eta}`;
     stream.write(`\r\x1b[2K${line.slice(0, (stream.columns ?? 100) - 1)}`);
     drawn = true;
   };
@@ -48,6 +54,11 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, tty 
 
   return {
     log,
+    watchCalls(source) {
+      calls = source;
+      // Calls come and go between events: redraw while the run waits on a model.
+      if (tty && !ticker) (ticker = setInterval(() => draw(), 250)).unref();
+    },
     onEvent(event) {
       switch (event.type) {
         case 'suite-start':
@@ -99,6 +110,10 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, tty 
       }
       draw();
     },
-    done: clear,
+    done() {
+      if (ticker) clearInterval(ticker);
+      ticker = undefined;
+      clear();
+    },
   };
 }

@@ -3,10 +3,9 @@
  * self-contained HTML file, Markdown (for CI step summaries) or JSON; or a static site.
  */
 import type { Argv } from 'yargs';
-import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { DataError, EXIT, UsageError } from '../errors.js';
-import { SCHEMA_VERSION, type RunResults } from '../results.js';
+import { EXIT, UsageError } from '../errors.js';
+import { readResults } from '../results-file.js';
 import { writeFileAtomic } from '../fs.js';
 
 export function reportOptions(y: Argv): Argv {
@@ -25,22 +24,7 @@ export interface ReportArgs {
   publish?: string;
 }
 
-/** Read a run's results.json (from its folder or the file itself), checking its schema. */
-export function readResults(location: string): RunResults {
-  const file = existsSync(location) && statSync(location).isDirectory() ? path.join(location, 'results.json') : location;
-  if (!existsSync(file)) throw new UsageError(`${location}: no results.json (is it a run folder?)`);
-  let value: Partial<RunResults>;
-  try {
-    value = JSON.parse(readFileSync(file, 'utf8')) as Partial<RunResults>;
-  } catch (error) {
-    throw new DataError(file, undefined, `not valid JSON: ${(error as Error).message}`);
-  }
-  if (value?.schemaVersion !== SCHEMA_VERSION) {
-    throw new DataError(file, undefined, `results schemaVersion ${JSON.stringify(value?.schemaVersion)} is not ${SCHEMA_VERSION}, the version this spade-bench reads`);
-  }
-  if (!value.run || !Array.isArray(value.suites)) throw new DataError(file, undefined, 'missing "run" or "suites"');
-  return value as RunResults;
-}
+export { readResults };
 
 export async function reportCommand(args: ReportArgs): Promise<number> {
   const runs = (args.runs ?? []).map(readResults);

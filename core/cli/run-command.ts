@@ -67,7 +67,8 @@ export async function runCommand(args: RunArgs): Promise<number> {
         process.on('SIGINT', onSignal);
         process.on('SIGTERM', onSignal);
         outDir = start.outDir;
-        progress.log(`spade-bench: designer ${start.designerLabel}; agent ${start.agentLabel}; sandbox ${config.sandbox}, Python ${config.pythonSandbox} (${start.evaluatedBy}); out ${shown(outDir)}`);
+        if (start.calls) progress.watchCalls(start.calls);
+        progress.log(`spade-bench: designer ${start.designerLabel}; agent ${start.agentLabel}; sandbox ${config.sandbox}${config.pythonSandbox ? `, Python ${config.pythonSandbox}` : ''} (${start.evaluatedBy}); out ${shown(outDir)}`);
       },
     });
     progress.done();

@@ -61,6 +61,14 @@ export interface EnvironmentMeta {
    * often one of its numbers) or random play guessing a one-digit answer (GSM8K answers 1, 2).
    */
   curated?: boolean;
+  /**
+   * The program's code is spade-bench's own (a reference family's, a dataset template's): only
+   * the data in its data header (core/data-header.ts) is particular to it. The isolated-vm
+   * sandbox runs such programs side by side in one context (each with its own instance and
+   * random state) instead of a fresh context each. Never set on a program a model or a user
+   * wrote: those get a fresh context, as hostile code.
+   */
+  trustedCode?: boolean;
 }
 
 export type Info = Record<string, unknown>;

@@ -75,4 +75,11 @@ export interface Provider {
   readonly tools?: boolean;
   chat(request: ChatRequest, options?: { signal?: AbortSignal }): Promise<ChatResponse>;
   close?(): Promise<void>;
+  /**
+   * Requests it sends at once (`providers[id].requestsInFlight`; the shared provider layer sets
+   * it): the harness keeps that many of its calls busy. Unset: unknown.
+   */
+  readonly requestsInFlight?: number;
+  /** Requests in flight now (the status line shows them). */
+  inFlight?(): number;
 }

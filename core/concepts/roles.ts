@@ -53,6 +53,12 @@ export interface Designer {
   /** Shown in every report, e.g. `reference policy (offline, deterministic)`. */
   readonly label: string;
   readonly kind: 'reference' | 'llm';
+  /**
+   * Model calls it makes well at once (a model-driven designer: its provider's requests in
+   * flight). Self-play then works on that many design slots at once (repairs, reviews), not
+   * only --concurrency.
+   */
+  readonly capacity?: number;
   design(request: DesignRequest): Promise<EnvironmentProgram[]>;
   /**
    * Optional: rewrite a program the gate rejected, given the gate's verdict. The
@@ -116,5 +122,13 @@ export interface Agent {
    * provider's limits are shared by every environment.
    */
   readonly workerThreads?: boolean;
+  /**
+   * Episodes the agent plays well at once: a model-driven agent's provider requests in flight
+   * (`providers[id].requestsInFlight`). Set, the harness plays an environment's attempts at once,
+   * each on its own loaded environment, and keeps environments in flight until that many
+   * episodes are in play (core/play-schedule.ts). Unset (the offline reference policy, which keeps
+   * a core busy), an environment's attempts are played one after another.
+   */
+  readonly capacity?: number;
   start(context: AgentEpisodeContext): AgentEpisode | Promise<AgentEpisode>;
 }

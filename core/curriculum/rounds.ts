@@ -14,6 +14,7 @@ import type { Evaluation, EvaluationContext, Evaluator, SandboxSet } from '../ev
 import type { Journal } from '../journal.js';
 import type { ProgressEvent } from '../run.js';
 import { mapLimit } from '../concurrency.js';
+import { environmentsInFlight } from '../play-schedule.js';
 import { deriveSeed, mulberry32 } from '../random.js';
 import { skippedNotice, suiteLoadOptions, type SuitePlan } from '../run-suite.js';
 import { SlidingWindow, type SlidingWindowSettings } from './sliding-window.js';
@@ -86,7 +87,7 @@ export function curriculumPlan(
         const context: EvaluationContext = { ...base, round, withHint: false, attempts: settings.attempts, limits: { ...suite.limits, ...config.limits } };
         const played = await mapLimit(
           drawn,
-          config.concurrency,
+          environmentsInFlight(config.concurrency, context.agent),
           async ({ task }) => {
             const e = await evaluate(task.program, task.seed, context);
             record(e);

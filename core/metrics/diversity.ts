@@ -9,10 +9,11 @@
  * by the pool size (1 = all different, 1/n = all the same).
  */
 import type { DiversityMetrics } from '../results.js';
-import { distinctN, ngrams, words } from './ngrams.js';
-import { featureVendi } from './feature-vendi.js';
+import { ngrams, words } from './ngrams.js';
 import { meanPairwiseNcd } from './compression.js';
-import { programNodeTypes, structureFeatures, type ProgramForStructure } from './structure.js';
+import { dataNodeTypes, programNodeTypes, structureFeatures, type ProgramForStructure } from './structure.js';
+import { splitDataHeader } from '../data-header.js';
+import { prepareFeatures, preparedVendi, type PreparedFeatures } from './feature-vendi.js';
 
 /** Word unigrams and bigrams of a text: the features of the task-text kernel. */
 export function textFeatures(text: string): string[] {
@@ -48,33 +49,78 @@ function featuresOfTypes(nodeTypes: readonly string[]): string[] {
   return remember(structureCache, nodeTypes.join(' '), () => structureFeatures(nodeTypes));
 }
 
+/** Features of programs that open with their data, by their code, then by their data's node types. */
+const templateCache = new Map<string, Map<string, string[]>>();
+
 export function programFeatures(program: ProgramForStructure): string[] {
   if (program.nodeTypes) return featuresOfTypes(program.nodeTypes);
+  // One template's programs differ in their data only: cached by code, not by the whole source
+  // (a cache keyed by 1,319 sources would keep 1,319 copies of the template alive).
+  const header = program.language === 'javascript' ? splitDataHeader(program.source) : undefined;
+  if (header) {
+    const data = dataNodeTypes(header.values).join(' ');
+    const byData = remember(templateCache, header.code, () => new Map<string, string[]>());
+    return remember(byData, data, () => featuresOfTypes(programNodeTypes(program)));
+  }
   return remember(featureCache, `${program.language}\u0000${program.source}`, () => featuresOfTypes(programNodeTypes(program)));
 }
 
 /**
- * Diversity of one pool. `programs`, when given, are the pool's programs (any order, any
- * count); they add structureVendi. NCD is measured over the task texts.
+ * distinct-1 and distinct-2 (as distinctN gives them) from the tasks' text features, which
+ * hold their word unigrams (no space) and bigrams (one space): the texts are not split again.
  */
-export function diversityMetrics(tasks: readonly string[], programs?: readonly ProgramForStructure[]): DiversityMetrics {
+function distinctOfBags(bags: readonly (readonly string[])[]): { distinct1: number; distinct2: number } {
+  const unigrams = new Set<string>();
+  const bigrams = new Set<string>();
+  let ones = 0;
+  let twos = 0;
+  for (const bag of bags) {
+    for (const feature of bag) {
+      if (feature.includes(' ')) {
+        bigrams.add(feature);
+        twos++;
+      } else {
+        unigrams.add(feature);
+        ones++;
+      }
+    }
+  }
+  return { distinct1: ones === 0 ? 0 : unigrams.size / ones, distinct2: twos === 0 ? 0 : bigrams.size / twos };
+}
+
+/** A pool's features as diversityMetrics prepared them (the equal-size comparison reuses them). */
+export interface PreparedDiversity {
+  text: PreparedFeatures;
+  structure?: PreparedFeatures;
+}
+
+/**
+ * Diversity of one pool. `programs`, when given, are the pool's programs (any order, any
+ * count); they add structureVendi. NCD is measured over the task texts. `keep` is given the
+ * prepared features.
+ */
+export function diversityMetrics(tasks: readonly string[], programs?: readonly ProgramForStructure[], keep?: (prepared: PreparedDiversity) => void): DiversityMetrics {
   const n = tasks.length;
-  const text = featureVendi(tasks.map(textFeatures));
+  const bags = tasks.map(textFeatures);
+  const preparedText = prepareFeatures(bags);
+  const text = preparedVendi(preparedText);
   const metrics: DiversityMetrics = {
     n,
     vendi: text.vendi,
     vendiPerN: n === 0 ? 0 : text.vendi / n,
-    distinct1: distinctN(tasks, 1),
-    distinct2: distinctN(tasks, 2),
+    ...distinctOfBags(bags),
   };
   if (n >= 2) metrics.ncd = meanPairwiseNcd(tasks);
   let approximate = text.approximate;
+  let preparedStructure: PreparedFeatures | undefined;
   if (programs && programs.length > 0) {
-    const structure = featureVendi(programs.map(programFeatures));
+    preparedStructure = prepareFeatures(programs.map(programFeatures));
+    const structure = preparedVendi(preparedStructure);
     metrics.structureVendi = structure.vendi;
     metrics.structureVendiPerN = structure.vendi / programs.length;
     approximate ||= structure.approximate;
   }
+  keep?.({ text: preparedText, ...(preparedStructure && { structure: preparedStructure }) });
   if (approximate) metrics.approximate = true;
   return metrics;
 }

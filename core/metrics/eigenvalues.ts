@@ -11,29 +11,32 @@ const MAX_QL_ITERATIONS = 60;
 export function symmetricEigenvalues(A: readonly (readonly number[] | Float64Array)[]): number[] {
   const n = A.length;
   if (n === 0) return [];
-  const V: Float64Array[] = [];
+  // T holds V (JAMA's working matrix) by columns: T[j * n + k] = V[k][j]. tred2 reads and writes
+  // V down its columns; stored this way, its inner loops walk contiguous memory.
+  const T = new Float64Array(n * n);
   for (let i = 0; i < n; i++) {
     const row = A[i]!;
     if (row.length !== n) throw new RangeError(`matrix must be square: row ${i} has ${row.length} entries, expected ${n}`);
-    const copy = new Float64Array(n);
     for (let j = 0; j < n; j++) {
       const value = i >= j ? row[j]! : A[j]![i]!;
       if (!Number.isFinite(value)) throw new RangeError(`matrix entry [${i}][${j}] is not a finite number`);
-      copy[j] = value;
+      T[j * n + i] = value;
     }
-    V.push(copy);
   }
   const d = new Float64Array(n);
   const e = new Float64Array(n);
-  tridiagonalize(V, d, e);
+  tridiagonalize(T, n, d, e);
   tridiagonalQL(d, e);
   return Array.from(d).sort((a, b) => a - b);
 }
 
-/** Householder reduction of V (overwritten) to a tridiagonal matrix: diagonal d, sub-diagonal e[1..]. */
-function tridiagonalize(V: Float64Array[], d: Float64Array, e: Float64Array): void {
-  const n = d.length;
-  for (let j = 0; j < n; j++) d[j] = V[n - 1]![j]!;
+/**
+ * Householder reduction of V (T, by columns, overwritten) to a tridiagonal matrix: diagonal d,
+ * sub-diagonal e[1..]. The same arithmetic, in the same order, as JAMA's tred2; the Householder
+ * vectors it keeps above the diagonal for eigenvectors are not kept (never read here).
+ */
+function tridiagonalize(T: Float64Array, n: number, d: Float64Array, e: Float64Array): void {
+  for (let j = 0; j < n; j++) d[j] = T[j * n + n - 1]!;
   for (let i = n - 1; i > 0; i--) {
     let scale = 0;
     let h = 0;
@@ -41,9 +44,8 @@ function tridiagonalize(V: Float64Array[], d: Float64Array, e: Float64Array): vo
     if (scale === 0) {
       e[i] = d[i - 1]!;
       for (let j = 0; j < i; j++) {
-        d[j] = V[i - 1]![j]!;
-        V[i]![j] = 0;
-        V[j]![i] = 0;
+        d[j] = T[j * n + i - 1]!;
+        T[j * n + i] = 0;
       }
     } else {
       for (let k = 0; k < i; k++) {
@@ -58,12 +60,13 @@ function tridiagonalize(V: Float64Array[], d: Float64Array, e: Float64Array): vo
       d[i - 1] = f - g;
       for (let j = 0; j < i; j++) e[j] = 0;
       for (let j = 0; j < i; j++) {
+        const column = j * n;
         f = d[j]!;
-        V[j]![i] = f;
-        g = e[j]! + V[j]![j]! * f;
+        g = e[j]! + T[column + j]! * f;
         for (let k = j + 1; k <= i - 1; k++) {
-          g += V[k]![j]! * d[k]!;
-          e[k] = e[k]! + V[k]![j]! * f;
+          const v = T[column + k]!;
+          g += v * d[k]!;
+          e[k] = e[k]! + v * f;
         }
         e[j] = g;
       }
@@ -75,17 +78,18 @@ function tridiagonalize(V: Float64Array[], d: Float64Array, e: Float64Array): vo
       const hh = f / (h + h);
       for (let j = 0; j < i; j++) e[j] = e[j]! - hh * d[j]!;
       for (let j = 0; j < i; j++) {
+        const column = j * n;
         f = d[j]!;
         g = e[j]!;
-        for (let k = j; k <= i - 1; k++) V[k]![j] = V[k]![j]! - (f * e[k]! + g * d[k]!);
-        d[j] = V[i - 1]![j]!;
-        V[i]![j] = 0;
+        for (let k = j; k <= i - 1; k++) T[column + k] = T[column + k]! - (f * e[k]! + g * d[k]!);
+        d[j] = T[column + i - 1]!;
+        T[column + i] = 0;
       }
     }
     d[i] = h;
   }
   // Eigenvalues only: the tridiagonal matrix's diagonal is left on V's diagonal.
-  for (let i = 0; i < n; i++) d[i] = V[i]![i]!;
+  for (let i = 0; i < n; i++) d[i] = T[i * n + i]!;
   e[0] = 0;
 }
 

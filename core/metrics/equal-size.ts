@@ -10,7 +10,7 @@ import type { Language } from '../types.js';
 import { mulberry32 } from '../random.js';
 import { prepareFeatures, preparedVendi } from './feature-vendi.js';
 import { distinctN } from './ngrams.js';
-import { programFeatures, textFeatures } from './diversity.js';
+import { programFeatures, textFeatures, type PreparedDiversity } from './diversity.js';
 import { percentileInterval, resample } from './bootstrap.js';
 import type { ProgramForStructure } from './structure.js';
 
@@ -22,6 +22,16 @@ export interface DiversityPool {
   tasks: readonly string[];
   /** The programs behind the tasks, index for index (adds the structural score). */
   programs?: readonly ProgramForStructure[];
+  /** The tasks' features (and the programs'), index for index, when already prepared. */
+  prepared?: PreparedDiversity;
+}
+
+/** Pools whose features the suite's own metrics prepared, by suite: not prepared twice. */
+const preparedPools = new WeakMap<SuiteResult, DiversityPool>();
+
+/** Remember the pool addEqualSizeDiversity would build from `suite`, with its features already prepared. */
+export function rememberDiversityPool(suite: SuiteResult, pool: Omit<DiversityPool, 'id'>): void {
+  preparedPools.set(suite, { id: suite.id, ...pool });
 }
 
 export interface EqualSizeOptions {
@@ -40,8 +50,8 @@ export function equalSizeDiversity(pools: readonly DiversityPool[], options: Equ
   const replicates = options.replicates ?? DEFAULT_DIVERSITY_REPLICATES;
   for (const pool of measured) {
     const random = mulberry32(options.seed ?? 1);
-    const text = prepareFeatures(pool.tasks.map(textFeatures));
-    const structureBags = pool.programs && pool.programs.length === pool.tasks.length ? prepareFeatures(pool.programs.map(programFeatures)) : undefined;
+    const text = pool.prepared?.text ?? prepareFeatures(pool.tasks.map(textFeatures));
+    const structureBags = pool.prepared ? pool.prepared.structure : pool.programs && pool.programs.length === pool.tasks.length ? prepareFeatures(pool.programs.map(programFeatures)) : undefined;
     const indices = pool.tasks.map((_, i) => i);
     const vendi: number[] = [];
     const distinct2: number[] = [];
@@ -69,6 +79,8 @@ function estimate(replicates: readonly number[]): Estimate {
  */
 export function addEqualSizeDiversity<T extends SuiteResult>(suites: T[], options: EqualSizeOptions = {}): T[] {
   const pools = suites.map((suite): DiversityPool => {
+    const known = preparedPools.get(suite);
+    if (known) return known;
     const accepted = suite.environments.filter((environment) => environment.verdict !== 'invalid' && environment.task !== undefined);
     return {
       id: suite.id,

@@ -7,8 +7,9 @@
  * feature `<empty>` (two empty items are identical, and unlike any non-empty item).
  *
  * Scaling to 5,000 items: K/n = X Xᵀ/n and Xᵀ X/n have the same non-zero eigenvalues, so the
- * score is computed exactly from whichever is smaller, n×n or d×d (d = distinct features).
- * Only when both exceed EXACT_LIMIT are features hashed (signed feature hashing, Weinberger et
+ * score is computed exactly from whichever is smaller, n×n or d×d (d = distinct features), or
+ * from the m×m matrix of the m distinct items (weighted by their copies) when they are few.
+ * Only when all three exceed EXACT_LIMIT are features hashed (signed feature hashing, Weinberger et
  * al. 2009) into HASHED_DIMENSION buckets: inner products are then preserved in expectation
  * only, so the score is an approximation — reported via `approximate: true`.
  */
@@ -44,6 +45,7 @@ export function prepareFeatures(bags: readonly (readonly string[])[]): PreparedF
   const ids = new Map<string, number>();
   // A static suite repeats a program thousands of times with one cached bag: one vector for it.
   const made = new Map<readonly string[], SparseUnit>();
+  const equal = new Map<string, SparseUnit>();
   const vectors = bags.map((bag) => {
     const known = made.get(bag);
     if (known) return known;
@@ -53,7 +55,10 @@ export function prepareFeatures(bags: readonly (readonly string[])[]): PreparedF
       if (id === undefined) ids.set(feature, (id = ids.size));
       counts.set(id, (counts.get(id) ?? 0) + 1);
     }
-    const vector = unitVector(counts);
+    // Equal bags (the same program's features in two arrays) become one vector, like a shared bag.
+    const key = [...counts].sort((a, b) => a[0] - b[0]).join(';');
+    let vector = equal.get(key);
+    if (!vector) equal.set(key, (vector = unitVector(counts)));
     made.set(bag, vector);
     return vector;
   });
@@ -73,6 +78,9 @@ export function preparedVendi(prepared: PreparedFeatures, indices?: readonly num
   const d = prepared.dimension;
   if (n <= d && n <= EXACT_LIMIT) return { vendi: vendiFromEigenvalues(kernelEigenvalues(vectors), q), approximate: false };
   if (d <= EXACT_LIMIT) return { vendi: vendiFromEigenvalues(covarianceEigenvalues(vectors, d), q), approximate: false };
+  // Many items but few distinct ones (a dataset's programs, one template): exact from the distinct ones.
+  const distinct = new Set(vectors).size;
+  if (distinct <= EXACT_LIMIT) return { vendi: vendiFromEigenvalues(distinctKernelEigenvalues(vectors), q), approximate: false };
   return { vendi: vendiFromEigenvalues(covarianceEigenvalues(hashedVectors(prepared, vectors), HASHED_DIMENSION), q), approximate: true };
 }
 
@@ -184,6 +192,28 @@ function kernelEigenvalues(vectors: readonly SparseUnit[]): number[] {
     }
   }
   return symmetricEigenvalues(K);
+}
+
+/**
+ * Eigenvalues of K/n from the m distinct vectors alone: with c_i copies of each, K/n = P G Pᵀ / n
+ * (G their Gram matrix, P the n×m copy indicator) has the non-zero spectrum of the symmetric
+ * m×m matrix sqrt(c_i c_j) G_ij / n; the zero eigenvalues add nothing to a Vendi score.
+ */
+function distinctKernelEigenvalues(vectors: readonly SparseUnit[]): number[] {
+  const n = vectors.length;
+  const copies = new Map<SparseUnit, number>();
+  for (const vector of vectors) copies.set(vector, (copies.get(vector) ?? 0) + 1);
+  const distinct = [...copies.keys()];
+  const weight = distinct.map((v) => Math.sqrt(copies.get(v)!));
+  const M = distinct.map(() => new Float64Array(distinct.length));
+  for (let a = 0; a < distinct.length; a++) {
+    for (let b = 0; b <= a; b++) {
+      const value = (weight[a]! * weight[b]! * (a === b ? 1 : dot(distinct[a]!, distinct[b]!))) / n;
+      M[a]![b] = value;
+      M[b]![a] = value;
+    }
+  }
+  return symmetricEigenvalues(M);
 }
 
 /** Eigenvalues of Xᵀ X / n (d×d), the same non-zero spectrum as X Xᵀ / n. */

@@ -14,8 +14,8 @@ export { javascriptNodeTypes, programNodeTypes, structureFeatures, type ProgramF
 export { bootstrapMean, percentileInterval, resample } from './bootstrap.js';
 export { validityMetrics, readingValidity } from './validity.js';
 export { skillMetrics, difficultyBands, type PlayedEnvironment } from './skills-bands.js';
-export { diversityMetrics, textFeatures, programFeatures } from './diversity.js';
-export { equalSizeDiversity, addEqualSizeDiversity, type DiversityPool, type EqualSizeOptions } from './equal-size.js';
+export { diversityMetrics, textFeatures, programFeatures, type PreparedDiversity } from './diversity.js';
+export { equalSizeDiversity, addEqualSizeDiversity, rememberDiversityPool, type DiversityPool, type EqualSizeOptions } from './equal-size.js';
 export { successMetrics, successAtT, passAtKCurve, successByDifficulty } from './success.js';
 export { throughputMetrics, latencySummary, type ThroughputExtras } from './throughput.js';
 export { usageMetrics, type UsageRecord } from './usage.js';

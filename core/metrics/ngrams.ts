@@ -10,8 +10,10 @@ export function words(text: string): string[] {
 /** The n-grams of a token sequence, each joined with a single space (n-grams never cross texts). */
 export function ngrams(tokens: readonly string[], n: number): string[] {
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`n must be a positive integer, got ${n}`);
+  if (n === 1) return [...tokens];
   const grams: string[] = [];
-  for (let i = 0; i + n <= tokens.length; i++) grams.push(tokens.slice(i, i + n).join(' '));
+  if (n === 2) for (let i = 0; i + 2 <= tokens.length; i++) grams.push(`${tokens[i]} ${tokens[i + 1]}`);
+  else for (let i = 0; i + n <= tokens.length; i++) grams.push(tokens.slice(i, i + n).join(' '));
   return grams;
 }
 

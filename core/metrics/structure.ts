@@ -5,6 +5,7 @@
  */
 import { parse } from 'acorn';
 import type { Language } from '../types.js';
+import { splitDataHeader } from '../data-header.js';
 
 export interface ProgramForStructure {
   source: string;
@@ -60,10 +61,99 @@ export function javascriptNodeTypes(source: string): string[] {
   return types;
 }
 
+/** Node types of the statements of the code after data headers, by that code: a template's code is parsed once. */
+const codeTypes = new Map<string, string[]>();
+const CODE_TYPES_LIMIT = 256;
+
+/**
+ * Node types of a JavaScript program, the same as javascriptNodeTypes(source). A program that
+ * opens with its data (core/data-header.ts; every task of a dataset, every program of a
+ * reference family) is parsed in two parts: its data lines on their own (a few hundred
+ * characters), and the code after them once per distinct code. A program's statements are its
+ * header's followed by its code's, and the header parses alike as a script or a module, so the
+ * sequence is the whole program's.
+ */
+function templatedNodeTypes(source: string): string[] {
+  const header = splitDataHeader(source);
+  if (!header) return javascriptNodeTypes(source);
+  const cut = header.headerLength;
+  const code = source.slice(cut);
+  let rest = codeTypes.get(code);
+  if (rest === undefined) {
+    rest = javascriptNodeTypes(code);
+    if (codeTypes.size >= CODE_TYPES_LIMIT) codeTypes.clear();
+    codeTypes.set(code, rest);
+  }
+  // An empty list is a program that does not parse: so is the whole.
+  if (rest.length === 0) return javascriptNodeTypes(source);
+  return [...dataNodeTypes(header.values), ...rest.slice(1)];
+}
+
+/**
+ * Node types of a data header's statements, as acorn gives them for `const NAME = <JSON>;`
+ * lines, without parsing: `Program`, then per line a VariableDeclaration, its
+ * VariableDeclarator, the Identifier and the value's nodes, read from its JSON text in source
+ * order (an object's Property with its key Literal then its value; a negative number a
+ * UnaryExpression over a Literal).
+ */
+export function dataNodeTypes(values: readonly string[]): string[] {
+  const types = ['Program'];
+  for (const value of values) {
+    types.push('VariableDeclaration', 'VariableDeclarator', 'Identifier');
+    jsonNodeTypes(value, 0, types);
+  }
+  return types;
+}
+
+const isSpace = (c: string | undefined): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
+
+/** Append the node types of the JSON value at `at` in `text`; returns the index after it. */
+function jsonNodeTypes(text: string, at: number, types: string[]): number {
+  let i = at;
+  while (isSpace(text[i])) i++;
+  const c = text[i];
+  if (c === '{' || c === '[') {
+    types.push(c === '{' ? 'ObjectExpression' : 'ArrayExpression');
+    const close = c === '{' ? '}' : ']';
+    i++;
+    for (;;) {
+      while (isSpace(text[i])) i++;
+      if (text[i] === close) return i + 1;
+      if (text[i] === ',') {
+        i++;
+        continue;
+      }
+      if (c === '{') {
+        types.push('Property', 'Literal');
+        i = skipString(text, i);
+        while (isSpace(text[i]) || text[i] === ':') i++;
+      }
+      i = jsonNodeTypes(text, i, types);
+    }
+  }
+  if (c === '"') {
+    types.push('Literal');
+    return skipString(text, i);
+  }
+  if (c === '-') types.push('UnaryExpression');
+  types.push('Literal');
+  i++;
+  while (i < text.length && /[\w.+-]/.test(text[i]!)) i++;
+  return i;
+}
+
+function skipString(text: string, at: number): number {
+  for (let i = at + 1; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === '"') return i + 1;
+  }
+  return text.length;
+}
+
 /** Node types of a program: precomputed ones if given, else parsed (JavaScript), else []. */
 export function programNodeTypes(program: ProgramForStructure): readonly string[] {
   if (program.nodeTypes) return program.nodeTypes;
-  return program.language === 'javascript' ? javascriptNodeTypes(program.source) : [];
+  return program.language === 'javascript' ? templatedNodeTypes(program.source) : [];
 }
 
 /** Node-type n-grams for n = 1..STRUCTURE_NGRAM: the features of the structural kernel. */

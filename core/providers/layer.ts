@@ -240,8 +240,11 @@ export function withProviderLayer(raw: RawProvider, options: ProviderLayerOption
     model: raw.model,
     tools,
     stats,
+    requestsInFlight: limit.limit,
+    inFlight: () => limit.inFlight,
     chat,
     close: async () => {
+      await ResponseCache.flush();
       await raw.close?.();
     },
   };

@@ -5,9 +5,8 @@
  * is redacted; an unreadable entry is a miss, never an error.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../fs.js';
 import type { TokenUsage, ToolCall, ToolDefinition } from '../types.js';
 import { redact, redactDeep } from './redact.js';
 
@@ -58,6 +57,15 @@ export function cacheKey(parts: CacheKeyParts): string {
   return createHash('sha256').update(payload).digest('hex');
 }
 
+/**
+ * Entries being written, by file, in every cache of this process: a reply is found the moment
+ * it is stored, while its file is still being written.
+ */
+const writing = new Map<string, { entry: string; done: Promise<void> }>();
+
+/** Folders already made, so that each write is one writeFile and one rename. */
+const made = new Set<string>();
+
 export class ResponseCache {
   constructor(readonly dir: string) {}
 
@@ -66,9 +74,10 @@ export class ResponseCache {
   }
 
   async get(key: string): Promise<CachedReply | undefined> {
+    const file = this.fileOf(key);
     let raw: string;
     try {
-      raw = await readFile(this.fileOf(key), 'utf8');
+      raw = writing.get(file)?.entry ?? (await readFile(file, 'utf8'));
     } catch {
       return undefined;
     }
@@ -87,8 +96,12 @@ export class ResponseCache {
     }
   }
 
-  /** Store a successful reply. Never throws: a cache that cannot be written is only slower. */
-  set(key: string, reply: CachedReply, meta: { providerId: string; model: string }): boolean {
+  /**
+   * Store a successful reply. Never throws: a cache that cannot be written is only slower. The
+   * file is written in the background (a temporary file renamed into place, so it is whole or
+   * absent; not synced: an entry lost to a power cut is a miss), and the reply is found at once.
+   */
+  set(key: string, reply: CachedReply, meta: { providerId: string; model: string }): void {
     const entry = {
       format: CACHE_FORMAT,
       provider: redact(meta.providerId),
@@ -100,11 +113,30 @@ export class ResponseCache {
         usage: { inputTokens: reply.usage.inputTokens, outputTokens: reply.usage.outputTokens },
       },
     };
-    try {
-      writeFileAtomic(this.fileOf(key), `${JSON.stringify(entry)}\n`);
-      return true;
-    } catch {
-      return false;
-    }
+    const file = this.fileOf(key);
+    const text = `${JSON.stringify(entry)}\n`;
+    const pending = { entry: text, done: Promise.resolve() };
+    pending.done = (async () => {
+      const folder = path.dirname(file);
+      const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+      try {
+        if (!made.has(folder)) {
+          await mkdir(folder, { recursive: true });
+          made.add(folder);
+        }
+        await writeFile(tmp, text);
+        await rename(tmp, file);
+      } catch {
+        await rm(tmp, { force: true }).catch(() => {});
+      } finally {
+        if (writing.get(file) === pending) writing.delete(file);
+      }
+    })();
+    writing.set(file, pending);
+  }
+
+  /** Wait for the writes in flight (of every cache of this process). */
+  static async flush(): Promise<void> {
+    await Promise.all([...writing.values()].map((w) => w.done));
   }
 }

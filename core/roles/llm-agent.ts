@@ -23,6 +23,7 @@ import { SPADE_AGENT_SAMPLING, spadeAction, spadeFirstTurn, type AgentProtocolNa
 import { parseAgentMemory, rememberedHistory, type AgentMemory } from './agent-memory.js';
 import { readToolTurn, textProtocolInstructions, toolUseSystemPrompt } from './agent-tools.js';
 import { DEFAULTS } from '../options.js';
+import { DEFAULT_REQUESTS_IN_FLIGHT } from '../providers/layer-options.js';
 
 export { OMITTED_TURNS, SUMMARY_RECENT_TURNS, parseAgentMemory, recentHistory, rememberedHistory, type AgentMemory } from './agent-memory.js';
 
@@ -73,6 +74,8 @@ export function createLLMAgent(provider: Provider, options: LLMAgentOptions = {}
     id: provider.id,
     label: options.label ?? `LLM agent (${provider.id}${spade ? ", SPADE's protocol" : ''})`,
     kind: 'llm',
+    // As many episodes at once as the provider sends requests at once.
+    capacity: provider.requestsInFlight ?? DEFAULT_REQUESTS_IN_FLIGHT,
     start(context: AgentEpisodeContext): AgentEpisode {
       const tools = context.tools;
       // Native function calls when the provider carries tools (and there are tools to send).

@@ -33,7 +33,7 @@ export interface LLMDesignerOptions {
   topP?: number;
   /** Default 4096. */
   maxTokens?: number;
-  /** Design calls in flight at once (the provider layer limits its requests too). Default 4. */
+  /** Design calls in flight at once (the provider layer limits its requests too). Default: the provider's own limit (`requestsInFlight`), else 4. */
   requestsInFlight?: number;
   /** @deprecated The old name of requestsInFlight. */
   concurrency?: number;
@@ -75,9 +75,10 @@ export function createLLMDesigner(provider: Provider, options: LLMDesignerOption
     id: provider.id,
     label: options.label ?? `LLM designer (${provider.id}, ${language})`,
     kind: 'llm',
+    capacity: options.requestsInFlight ?? options.concurrency ?? provider.requestsInFlight ?? 4,
     async design(request: DesignRequest): Promise<EnvironmentProgram[]> {
       const slots = Array.from({ length: request.count }, (_, i) => i);
-      const programs = await mapLimit(slots, options.requestsInFlight ?? options.concurrency ?? 4, async (i) => {
+      const programs = await mapLimit(slots, options.requestsInFlight ?? options.concurrency ?? provider.requestsInFlight ?? 4, async (i) => {
         const document = options.corpus?.length ? sampleDocument(options.corpus, deriveSeed(request.seed, 'document', i)) : undefined;
         const skill = request.skills?.[i];
         // A slot with one of SPADE's tool-use skills is a tool-use game (SPADE's tool-use template).

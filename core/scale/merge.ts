@@ -5,11 +5,12 @@
  * in the order the unsharded run would have had them (task index), so every estimate, interval
  * and bootstrap comes out the same.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { EnvironmentProgram, EpisodeResult } from '../types.js';
 import type { EnvironmentSummary, GateVerdict, RunResults, SuiteResult } from '../results.js';
 import { SCHEMA_VERSION } from '../results.js';
+import { readResults } from '../results-file.js';
 import type { Evaluation } from '../evaluate.js';
 import { readJournal, Journal, JOURNAL_FILE, type JournalRecord } from '../journal.js';
 import { suiteResult, writeOutputs, type ReportRenderer } from '../run.js';
@@ -68,7 +69,7 @@ function readShardRun(dir: string): ShardRun {
   if (!shard) throw new UsageError(`${dir} is not a shard of a run (no shard.json): run it with --shard i/n`);
   const file = path.join(dir, 'results.json');
   if (!existsSync(file)) throw new UsageError(`${dir} holds no results.json: finish (or --resume) that shard first`);
-  return { dir, shard, results: JSON.parse(readFileSync(file, 'utf8')) as RunResults, records: readJournal(dir) };
+  return { dir, shard, results: readResults(file), records: readJournal(dir) };
 }
 
 /** The shards, in index order, after checking they are the n slices of one run. */

@@ -95,6 +95,8 @@ function designFrom(families: readonly Family[], request: DesignRequest): Enviro
         horizon: family.horizon(difficulty),
         origin: 'reference-designer',
         params: { variant },
+        // The family's code, with this design's parameters in its data header.
+        trustedCode: true,
       },
     });
   }

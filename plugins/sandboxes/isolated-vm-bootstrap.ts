@@ -2,9 +2,11 @@
  * The code the isolated-vm sandbox runs first in every fresh context. It fixes the clock,
  * seeds Math.random, silences console, removes shared memory and WebAssembly, defines SPADE's
  * ToolUseBaseEnv on the global object (tool-use programs extend it without an import), and
- * returns the context's dispatcher: the one function the host calls. The dispatcher keeps the environment
- * instance to itself and answers with a tagged string, so nothing the program returns or
- * throws ever reaches the host as a live value:
+ * returns a maker of dispatchers. A dispatcher is the one function the host calls for one
+ * environment: it keeps the environment instance and its Math.random state to itself (so
+ * environments of spade-bench's own code can share a context, see isolated-vm.ts), and answers
+ * with a tagged string, so nothing the program returns or throws ever reaches the host as a
+ * live value:
  *   R<json>  the method's result, as JSON (create: [solution, hint, referenceAction, tools], which
  *            methods the instance has; `getTools` calls its get_tools(), else its getTools())
  *   F<json>  [json, index, text]: the result held a non-finite number at top level
@@ -28,6 +30,7 @@ export const BOOTSTRAP_SOURCE = `(function () {
   'use strict';
   const G = globalThis;
   const stringify = JSON.stringify;
+  const parse = JSON.parse;
   const isArray = Array.isArray;
   const isFiniteNumber = Number.isFinite;
   const apply = Reflect.apply;
@@ -78,9 +81,13 @@ ${TOOL_USE_BASE_ENV_SOURCE}
     }
   };
 
+  return function newDispatcher() {
   let instance;
-  const create = (factory) => {
-    const Environment = factory();
+  // This environment's Math.random state, put in place for each of its calls.
+  let own = 0;
+  // data: the JSON array of the program's header values (see core/data-header.ts), or undefined.
+  const create = (factory, data) => {
+    const Environment = data === undefined ? factory() : factory(parse(data));
     if (typeof Environment !== 'function') return 'Lthe default export is not a class';
     seed(0);
     instance = construct(Environment, []);
@@ -91,10 +98,10 @@ ${TOOL_USE_BASE_ENV_SOURCE}
     return 'R' + stringify([has('solution'), has('hint'), has('referenceAction'), has('get_tools') || has('getTools')]);
   };
 
-  return function dispatch(method, argument, maxChars) {
+  const run = (method, argument, maxChars, data) => {
     let value;
     try {
-      if (method === 'create') return create(argument);
+      if (method === 'create') return create(argument, data);
       const fn = method === 'getTools' ? (typeof instance.get_tools === 'function' ? instance.get_tools : instance.getTools) : instance[method];
       if (typeof fn !== 'function') return 'M';
       if (method === 'reset') seed(argument);
@@ -120,5 +127,14 @@ ${TOOL_USE_BASE_ENV_SOURCE}
     } catch (error) {
       return 'J' + describe(error);
     }
+  };
+  return function dispatch(method, argument, maxChars, data) {
+    state = own;
+    try {
+      return run(method, argument, maxChars, data);
+    } finally {
+      own = state;
+    }
+  };
   };
 })()`;

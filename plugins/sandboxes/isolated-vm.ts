@@ -19,6 +19,8 @@
  */
 import ivm from 'isolated-vm';
 import {
+  dataArray,
+  DATA_PARAMETER,
   DEFAULT_LIMITS,
   SandboxError,
   type EnvironmentCapabilities,
@@ -26,6 +28,7 @@ import {
   type LoadedEnvironment,
   type Sandbox,
   type SandboxLimits,
+  splitDataHeader,
 } from '../../index.js';
 import { prepareScript } from './program.js';
 import { BOOTSTRAP_SOURCE } from './isolated-vm-bootstrap.js';
@@ -36,7 +39,11 @@ export interface IsolatedVmSandboxOptions {
   limits?: Partial<SandboxLimits>;
 }
 
-/** Compiled programs kept per isolate, so that loading the same program again skips parsing. */
+/**
+ * Compiled programs kept per isolate, so that loading the same program again skips parsing.
+ * Programs that open with their data (core/data-header.ts) are kept by their code without the data,
+ * so every task of a template shares one compiled script.
+ */
 const SCRIPT_CACHE_SIZE = 256;
 
 /** The smallest memory limit isolated-vm accepts, in MiB. */
@@ -44,7 +51,7 @@ const MIN_MEMORY_MB = 8;
 
 const PROTECTIONS = [
   'separate V8 isolate (isolated-vm) with a heap limit',
-  'fresh context per environment',
+  'fresh context per environment (programs of spade-bench\'s own code share one, each with its own instance and random state)',
   'no require, process, network or file system',
   'wall-time limit per call',
   'output size limit',
@@ -52,13 +59,34 @@ const PROTECTIONS = [
   'seeded Math.random, fixed Date',
 ] as const;
 
+type Dispatch = ivm.Reference<(method: string, argument: unknown, maxChars: number, data?: string) => string>;
+type Maker = ivm.Reference<() => unknown>;
+
+/** A compiled program; `factory`: its factory function in the isolate's shared context, once made. */
+interface CompiledScript {
+  script: ivm.Script;
+  factory?: ivm.Reference<unknown>;
+}
+
+/**
+ * The context that environments of spade-bench's own code (EnvironmentMeta.trustedCode: the
+ * reference families', the dataset templates') share: a context costs V8 0.3-0.5 ms to make and
+ * about 160 KB of the isolate's heap, more than such an environment's whole validation. Each
+ * environment still has its own instance, its own dispatcher and its own Math.random state; the
+ * code is spade-bench's, which leaves no state in the context's globals.
+ */
+interface SharedContext {
+  context: ivm.Context;
+  maker: Maker;
+}
+
 /** One isolate for one memory limit, recreated after it is disposed. */
 class SharedIsolate {
-  private current: { isolate: ivm.Isolate; bootstrap: ivm.Script; scripts: Map<string, ivm.Script> } | undefined;
+  private current: { isolate: ivm.Isolate; bootstrap: ivm.Script; scripts: Map<string, CompiledScript>; shared?: SharedContext } | undefined;
 
   constructor(private readonly memoryMb: number) {}
 
-  get(): { isolate: ivm.Isolate; bootstrap: ivm.Script; scripts: Map<string, ivm.Script> } {
+  get(): { isolate: ivm.Isolate; bootstrap: ivm.Script; scripts: Map<string, CompiledScript>; shared?: SharedContext } {
     if (!this.current || this.current.isolate.isDisposed) {
       const isolate = new ivm.Isolate({ memoryLimit: this.memoryMb });
       this.current = { isolate, bootstrap: isolate.compileScriptSync(BOOTSTRAP_SOURCE), scripts: new Map() };
@@ -66,8 +94,14 @@ class SharedIsolate {
     return this.current;
   }
 
-  /** The compiled program (its factory function's source), from the cache when possible. */
-  script(source: string): ivm.Script {
+  /** The compiled program (its factory function's source), from the cache when possible, and its header's data. */
+  program(source: string): { compiled: CompiledScript; data?: string } {
+    const header = splitDataHeader(source);
+    const compiled = header ? this.script(header.code, DATA_PARAMETER) : this.script(source);
+    return header ? { compiled, data: dataArray(header) } : { compiled };
+  }
+
+  private script(source: string, parameter = ''): CompiledScript {
     const { isolate, scripts } = this.get();
     const cached = scripts.get(source);
     if (cached) {
@@ -75,20 +109,34 @@ class SharedIsolate {
       scripts.set(source, cached);
       return cached;
     }
-    const prepared = prepareScript(source);
+    const prepared = prepareScript(source, parameter);
     let script: ivm.Script;
     try {
       script = isolate.compileScriptSync(prepared.script, { filename: 'environment.js', lineOffset: -1 });
     } catch (error) {
       throw new SandboxError('syntax', (error as Error).message);
     }
-    scripts.set(source, script);
+    const compiled: CompiledScript = { script };
+    scripts.set(source, compiled);
     if (scripts.size > SCRIPT_CACHE_SIZE) {
       const oldest = scripts.keys().next().value as string;
-      scripts.get(oldest)?.release();
+      const evicted = scripts.get(oldest);
+      evicted?.factory?.release();
+      evicted?.script.release();
       scripts.delete(oldest);
     }
-    return script;
+    return compiled;
+  }
+
+  /** The shared context of this isolate, made on first use. */
+  shared(timeout: number): SharedContext {
+    const current = this.get();
+    if (!current.shared) {
+      const context = current.isolate.createContextSync();
+      const maker = current.bootstrap.runSync(context, { reference: true, timeout }) as Maker;
+      current.shared = { context, maker };
+    }
+    return current.shared;
   }
 
   dispose(): void {
@@ -119,8 +167,9 @@ class IsolatedVmEnvironment extends DispatchedEnvironment {
   constructor(
     capabilities: EnvironmentCapabilities,
     private readonly isolate: ivm.Isolate,
-    private readonly context: ivm.Context,
-    private readonly dispatch: ivm.Reference<(method: string, argument: unknown, maxChars: number) => string>,
+    /** The environment's own context, released with it; undefined in the shared context. */
+    private readonly context: ivm.Context | undefined,
+    private readonly dispatch: Dispatch,
     limits: SandboxLimits,
   ) {
     super(capabilities, limits);
@@ -155,7 +204,7 @@ class IsolatedVmEnvironment extends DispatchedEnvironment {
     if (this.disposed) return;
     this.disposed = true;
     this.dispatch.release();
-    if (!this.isolate.isDisposed) this.context.release();
+    if (!this.isolate.isDisposed) this.context?.release();
   }
 }
 
@@ -171,24 +220,39 @@ export function createIsolatedVmSandbox(options: IsolatedVmSandboxOptions = {}):
     const memoryMb = Math.max(MIN_MEMORY_MB, Math.ceil(limits.memoryMb));
     let shared = isolates.get(memoryMb);
     if (!shared) isolates.set(memoryMb, (shared = new SharedIsolate(memoryMb)));
-    const script = shared.script(program.source);
+    const { compiled, data } = shared.program(program.source);
     const { isolate, bootstrap } = shared.get();
-    const context = isolate.createContextSync();
-    let dispatch: ivm.Reference<(method: string, argument: unknown, maxChars: number) => string> | undefined;
+    const timeout = limits.callTimeoutMs;
+    const trusted = program.meta?.trustedCode === true;
+    const own = trusted ? undefined : isolate.createContextSync();
+    let dispatch: Dispatch | undefined;
     try {
-      dispatch = bootstrap.runSync(context, { reference: true, timeout: limits.callTimeoutMs });
-      const factory = script.runSync(context, { reference: true, timeout: limits.callTimeoutMs });
+      let factory: ivm.Reference<unknown>;
+      if (own) {
+        const maker = bootstrap.runSync(own, { reference: true, timeout }) as Maker;
+        try {
+          dispatch = maker.applySync(undefined, [], { result: { reference: true }, timeout }) as unknown as Dispatch;
+        } finally {
+          maker.release();
+        }
+        factory = compiled.script.runSync(own, { reference: true, timeout });
+      } else {
+        const { context, maker } = shared.shared(timeout);
+        dispatch = maker.applySync(undefined, [], { result: { reference: true }, timeout }) as unknown as Dispatch;
+        // The program's factory is made once in the shared context, and called once per environment.
+        factory = compiled.factory ??= compiled.script.runSync(context, { reference: true, timeout });
+      }
       let reply: unknown;
       try {
-        reply = dispatch.applySync(undefined, ['create', factory.derefInto(), 0], { timeout: limits.callTimeoutMs });
+        reply = dispatch.applySync(undefined, ['create', factory.derefInto(), 0, data], { timeout });
       } finally {
-        factory.release();
+        if (own) factory.release();
       }
       if (typeof reply !== 'string' || reply[0] !== 'R') throw replyFailure(String(reply), 'create', limits);
-      return new IsolatedVmEnvironment(capabilitiesOf(JSON.parse(reply.slice(1)) as unknown[]), isolate, context, dispatch, limits);
+      return new IsolatedVmEnvironment(capabilitiesOf(JSON.parse(reply.slice(1)) as unknown[]), isolate, own, dispatch, limits);
     } catch (error) {
       dispatch?.release();
-      if (!isolate.isDisposed) context.release();
+      if (!isolate.isDisposed) own?.release();
       if (error instanceof SandboxError) throw error;
       const failed = fromIsolateError(error, isolate, 'constructor', limits);
       throw failed.kind === 'crash' ? new SandboxError('load', failed.message) : failed;

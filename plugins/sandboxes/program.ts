@@ -58,8 +58,11 @@ export function parseProgram(source: string): Program {
   }
 }
 
-/** Prepare a JavaScript environment program for a sandbox; throws SandboxError (`syntax`, `load`, `escape-attempt`). */
-export function prepareScript(source: string): PreparedScript {
+/**
+ * Prepare a JavaScript environment program for a sandbox; throws SandboxError (`syntax`, `load`,
+ * `escape-attempt`). `parameter` names the factory function's parameter (see core/data-header.ts).
+ */
+export function prepareScript(source: string, parameter = ''): PreparedScript {
   const program = parseProgram(source);
   const edits: Edit[] = [];
   const classes = new Map<string, ClassInfo>();
@@ -113,7 +116,7 @@ export function prepareScript(source: string): PreparedScript {
   edits.sort((a, b) => b.start - a.start);
   let script = source;
   for (const edit of edits) script = script.slice(0, edit.start) + edit.text + script.slice(edit.end);
-  return { script: `(function () {\n${script}\n;return ${className};\n})`, className };
+  return { script: `(function (${parameter}) {\n${script}\n;return ${className};\n})`, className };
 }
 
 function exportedName(node: AnyNode): string {

@@ -44,7 +44,7 @@ const PROTECTIONS = [
 ] as const;
 
 const INSTALL_DISPATCHER = new VMScript(
-  `Object.defineProperty(globalThis, '__spadeDispatch', { value: ${BOOTSTRAP_SOURCE}, writable: false, configurable: false });`,
+  `Object.defineProperty(globalThis, '__spadeDispatch', { value: (${BOOTSTRAP_SOURCE})(), writable: false, configurable: false });`,
   'spade-bootstrap.js',
 );
 const CALL = new VMScript('__spadeDispatch(__spadeCall[0], __spadeCall[1], __spadeCall[2])', 'spade-call.js');

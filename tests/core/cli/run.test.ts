@@ -13,7 +13,7 @@ test('the offline default writes results.json, report.html and the journal', asy
   assert.is(r.code, 0, r.stderr);
   for (const f of ['results.json', 'report.html', 'journal.jsonl']) assert.ok(existsSync(path.join(out, f)), `${f} written`);
   const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as RunResults;
-  assert.is(results.schemaVersion, 1);
+  assert.is(results.schemaVersion, 2);
   assert.is(results.run.complete, true);
   assert.is(results.run.designer, 'reference');
   assert.match(results.run.designerLabel, 'reference policy');
@@ -35,7 +35,9 @@ test('the offline default writes results.json, report.html and the journal', asy
   assert.is(journal.at(-1)!.type, 'end');
   assert.is(journal.filter((r) => r.type === 'episode').length, selfplay!.metrics.throughput.episodes + 28);
   assert.match(r.stdout, 'results');
-  assert.match(r.stdout + r.stderr, /sandbox isolated-vm, Python (cpython|pyodide) \(2 worker threads\)/, 'says which sandboxes, and where environments are evaluated');
+  // The offline default meets no Python: its sandbox is not chosen (nor its jail tried).
+  assert.match(r.stdout + r.stderr, /sandbox isolated-vm \(2 worker threads\)/, 'says which sandboxes, and where environments are evaluated');
+  assert.is(results.run.config.pythonSandbox, undefined);
 });
 
 test('--game-type tool-use offline: the reference designer writes tool-use games only, valid, and the reference agent plays them with tools', async () => {

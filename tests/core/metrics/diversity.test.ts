@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { diversityMetrics } from '../../../core/metrics/index.js';
+import { distinctN, diversityMetrics } from '../../../core/metrics/index.js';
 
 const close = (actual: number, expected: number, tolerance = 1e-9) =>
   assert.ok(Math.abs(actual - expected) <= tolerance, `expected ${expected}, got ${actual}`);
@@ -25,6 +25,13 @@ test('tasks with no word in common are all distinct', () => {
 test('partial overlap lands strictly between', () => {
   const metrics = diversityMetrics(['add 3 and 4', 'add 5 and 9', 'reverse the string abc']);
   assert.ok(metrics.vendi > 2 && metrics.vendi < 3, `vendi ${metrics.vendi}`);
+});
+
+test('distinct-n read from the text features equals distinctN over the texts (tabs, newlines, one-word tasks)', () => {
+  const tasks = ['Move the\tdisk\n to peg 3', 'one', 'move  THE disk', '', 'peg 3 to peg 1 then peg 3'];
+  const metrics = diversityMetrics(tasks);
+  assert.is(metrics.distinct1, distinctN(tasks, 1));
+  assert.is(metrics.distinct2, distinctN(tasks, 2));
 });
 
 test('empty pool', () => {

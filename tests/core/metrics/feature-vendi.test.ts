@@ -48,12 +48,13 @@ test('a pool larger than the exact limit with few features is still exact', () =
   close(result.vendi, 10);
 });
 
-test('beyond the limit on both sides, hashing approximates and says so', () => {
-  // 20 clusters of 30 unique words each (600 features), 600 items: the exact score is 20.
-  const bags = Array.from({ length: 600 }, (_, i) => Array.from({ length: 30 }, (_, w) => `c${i % 20}w${w}`));
+test('beyond the limit on every side (items, features, distinct items), hashing approximates and says so', () => {
+  // 20 clusters of 30 words each, 600 items, each with a word of its own among 60 of its cluster's:
+  // 600 distinct items, so none of the exact paths applies; the score stays near the 20 clusters.
+  const bags = Array.from({ length: 600 }, (_, i) => [...Array.from({ length: 60 }, (_, w) => `c${i % 20}w${w % 30}`), `own${i}`]);
   const result = featureVendi(bags);
   assert.is(result.approximate, true);
-  assert.ok(Math.abs(result.vendi - 20) < 2, `hashed score ${result.vendi} should be near 20`);
+  assert.ok(result.vendi > 18 && result.vendi < 26, `hashed score ${result.vendi} should be near 20`);
 });
 
 test('one bag shared by many items scores as the same bag copied for each (all three paths)', () => {
@@ -61,7 +62,8 @@ test('one bag shared by many items scores as the same bag copied for each (all t
   const pools = [
     Array.from({ length: 12 }, (_, i) => [`a${i % 3}`, `b${i % 3}`, 'shared', `c${i}`]), // n x n kernel
     Array.from({ length: EXACT_LIMIT + 50 }, (_, i) => [`w${i % 7}`, `v${i % 5}`]), // d x d covariance
-    Array.from({ length: 600 }, (_, i) => Array.from({ length: 30 }, (_, w) => `c${i % 20}w${w}`)), // hashed
+    Array.from({ length: 600 }, (_, i) => Array.from({ length: 30 }, (_, w) => `c${i % 20}w${w}`)), // few distinct among many
+    Array.from({ length: 900 }, (_, i) => Array.from({ length: 3 }, (_, w) => `c${i % 450}w${w}`)), // hashed
   ];
   for (const bags of pools) {
     const distinct = [...new Set(bags.map((bag) => bag.join(' ')))];
@@ -73,6 +75,17 @@ test('one bag shared by many items scores as the same bag copied for each (all t
     assert.is(a.approximate, b.approximate);
     close(a.vendi, b.vendi, 1e-9 * b.vendi);
   }
+});
+
+test('many items, few distinct ones: scored exactly from the distinct ones, weighted by their copies', () => {
+  // 600 items: 20 disjoint bags of 30 features, 30 copies each: exactly 20 distinct items.
+  const bags = Array.from({ length: 600 }, (_, i) => Array.from({ length: 30 }, (_, w) => `c${i % 20}w${w}`));
+  const result = featureVendi(bags);
+  assert.is(result.approximate, false);
+  close(result.vendi, 20, 1e-9);
+  // Unequal copies: 500 of one, 100 of another, disjoint: exp(entropy of 5/6, 1/6).
+  const skewed = Array.from({ length: 600 }, (_, i) => Array.from({ length: 450 }, (_, w) => `${i < 500 ? 'a' : 'b'}${w}`));
+  close(featureVendi(skewed).vendi, Math.exp(-(5 / 6) * Math.log(5 / 6) - (1 / 6) * Math.log(1 / 6)), 1e-9);
 });
 
 test.run();

@@ -37,4 +37,17 @@ test('programs that differ only in their literals share one features array; othe
   assert.ok(a.includes('Program') && a.length > 10);
 });
 
+test('a program that opens with its data has the structure of the whole program, its code parsed once', () => {
+  const code = `function twice(x) { return 2 * x; }\nexport default class Q { reset() { return [QUESTION, { n: P.n }]; } step(a) { return ['done', 0, true, false, {}]; } }\n`;
+  const programs = [
+    `const QUESTION = "What is 6 * 7?";\nconst P = {"n":3,"list":[1,-2,{"x":null}]};\n${code}`,
+    `// a template\nconst QUESTION = "How many legs?";\nconst P = {"n":-4.5e3,"flag":true};\n${code}`,
+    `const QUESTION = "a";\n'use strict';\n${code}`,
+    `const QUESTION = "say \\"hi\\" \\u00e9 \\\\";\nconst P = {"b":[1,{"c":-0.5}],"1":2,"x":[[],{}],"f":false,"e":1e+21};\n${code}`,
+  ];
+  for (const source of programs) assert.equal(programNodeTypes({ source, language: 'javascript' }), javascriptNodeTypes(source), source.slice(0, 40));
+  // A program that does not parse has no structure, data header or not.
+  assert.equal(programNodeTypes({ source: `const QUESTION = "a";\nclass {`, language: 'javascript' }), []);
+});
+
 test.run();

@@ -61,6 +61,8 @@ test('the key is nowhere in the cache, even when the reply contains it', async (
   server.script({ kind: 'reply', text: `my key is ${KEY}` });
   const provider = await create();
   await provider.chat({ messages: [{ role: 'user', content: 'leak it' }] });
+  // Entries are written in the background; closing the provider waits for them.
+  await provider.close?.();
   const files = filesUnder(dir);
   assert.is(files.length, 1);
   for (const file of files) assert.not.ok(readFileSync(file, 'utf8').includes(KEY));

@@ -185,6 +185,47 @@ test('a memory bomb fails with memory, and the next environment works', async ()
   await next.dispose();
 });
 
+/** A program with a data header: `const NAME = <JSON>;` lines, then code that counts its instances in a global. */
+const withData = (id: string, name: string, trustedCode?: boolean) => ({
+  ...program(id, `const NAME = ${JSON.stringify(name)};\nconst LIMITS = {"n":[1,2]};\nexport default class Data {
+    constructor() { globalThis.made = (globalThis.made || 0) + 1; }
+    reset(seed) { return [NAME + ' ' + LIMITS.n.length + ' ' + globalThis.made, {}]; }
+    step(a) { return [String(Math.random()), 0, true, false, {}]; }
+  }\n`),
+  ...(trustedCode ? { meta: { trustedCode } } : {}),
+});
+
+test('programs that open with their data run as their source says, each with its own values', async () => {
+  const a = await sandbox.load(withData('a', 'first'));
+  const b = await sandbox.load(withData('b', 'second "quoted"'));
+  assert.is((await a.reset(1)).observation, 'first 2 1');
+  assert.is((await b.reset(1)).observation, 'second "quoted" 2 1', 'a program of a model or user gets a fresh context');
+  await Promise.all([a.dispose(), b.dispose()]);
+});
+
+test("programs of spade-bench's own code share a context, each with its own instance and random state", async () => {
+  const alone = await sandbox.load(withData('alone', 'x', true));
+  await alone.reset(7);
+  const expected = [(await alone.step('a')).observation];
+  await alone.reset(7);
+  expected.push((await alone.step('b')).observation);
+  await alone.dispose();
+  const a = await sandbox.load(withData('a', 'first', true));
+  const b = await sandbox.load(withData('b', 'second', true));
+  const [first, second] = [(await a.reset(7)).observation, (await b.reset(3)).observation];
+  assert.match(first, /^first 2 \d+$/);
+  assert.match(second, /^second 2 \d+$/);
+  assert.ok(Number(first.split(' ')[2]) >= 2 && first.split(' ')[2] === second.split(' ')[2], 'one context: one global counter');
+  // Interleaved calls: each environment draws from its own seeded Math.random.
+  const drawn = [(await a.step('a')).observation];
+  await b.step('b');
+  await a.reset(7);
+  await b.reset(9);
+  drawn.push((await a.step('b')).observation);
+  assert.equal(drawn, expected);
+  await Promise.all([a.dispose(), b.dispose()]);
+});
+
 test.after(async () => {
   await sandbox.close();
 });

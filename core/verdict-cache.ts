@@ -1,0 +1,169 @@
+/**
+ * The gate's verdicts on curated datasets' tasks (EnvironmentMeta.curated: GSM8K, HumanEval, a
+ * user's `jsonl:` file, RLVE), cached on disk by content: a second run of the same data skips
+ * the gate and plays at once. A verdict is found again only for the same program (language,
+ * source, meta, Python path), task seed and limits, in the same sandbox (its id and the
+ * fingerprint of its code) and under the same gate (a hash of the gate's code and what it
+ * reads: a changed gate misses every entry). Verdicts of a machine's moment (a timeout, the
+ * memory limit) are never cached. `--no-cache` (`cache: false`) bypasses the cache.
+ *
+ * A cached verdict is journaled as this run's, so resume, merge and export read it as any other.
+ *
+ * On disk: `<verdictCacheDir>/<sandbox>-<hash of gate and sandbox fingerprints>.jsonl`, one
+ * line per verdict (`{ "k": key, "v": verdict }`), read whole on first use and appended to; a
+ * torn or unreadable line is a miss.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { GateVerdict } from './results.js';
+import type { EnvironmentProgram, Language } from './types.js';
+import type { Evaluator } from './evaluate.js';
+import { withKnownVerdicts } from './resume.js';
+import { packageVersion } from './versions.js';
+
+/** SHA-256 (hex) of files' contents (a missing file counts as empty) and of extra strings. */
+export function sourceFingerprint(files: readonly (string | URL)[], extra: readonly string[] = []): string {
+  const hash = createHash('sha256');
+  for (const file of files) {
+    const name = file instanceof URL ? fileURLToPath(file) : file;
+    hash.update(name.slice(name.lastIndexOf('/') + 1)).update('\0');
+    try {
+      hash.update(readFileSync(name));
+    } catch {
+      // absent (e.g. a file of the other build, .ts or .js): nothing
+    }
+    hash.update('\0');
+  }
+  for (const value of extra) hash.update(value).update('\0');
+  return hash.digest('hex');
+}
+
+/** The same module names with this build's extension (`.ts` from source, `.js` from dist/). */
+export function siblingFiles(moduleUrl: string, names: readonly string[]): URL[] {
+  const extension = path.extname(fileURLToPath(moduleUrl));
+  return names.map((name) => new URL(name.replace(/\.js$/, extension), moduleUrl));
+}
+
+let gateFingerprint: string | undefined;
+
+/** The gate's fingerprint: its code and the code it judges with (contract checks, tool calls, game types, seeds). */
+export function gateCodeFingerprint(): string {
+  gateFingerprint ??= sourceFingerprint(
+    siblingFiles(import.meta.url, ['./gate.js', './contract.js', './tool-calls.js', './game-type.js', './random.js', './errors.js', './data-header.js', './verdict-cache.js']),
+    [packageVersion()],
+  );
+  return gateFingerprint;
+}
+
+/** Reasons that depend on the machine's moment, not on the program: never cached. */
+const MOMENTARY = new Set(['timeout', 'memory']);
+
+/** Stable JSON: object keys sorted. */
+function stable(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stable).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => `${JSON.stringify(k)}:${stable(v)}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** One file of verdicts: one gate, one sandbox. */
+class VerdictFile {
+  private entries: Map<string, GateVerdict> | undefined;
+  private fd: number | undefined;
+
+  constructor(private readonly file: string) {}
+
+  private load(): Map<string, GateVerdict> {
+    if (this.entries) return this.entries;
+    this.entries = new Map();
+    if (!existsSync(this.file)) return this.entries;
+    for (const line of readFileSync(this.file, 'utf8').split('\n')) {
+      if (!line) continue;
+      try {
+        const { k, v } = JSON.parse(line) as { k?: unknown; v?: GateVerdict };
+        if (typeof k === 'string' && v && typeof v.verdict === 'string' && Array.isArray(v.checks)) this.entries.set(k, v);
+      } catch {
+        // a torn line: a miss
+      }
+    }
+    return this.entries;
+  }
+
+  get(key: string): GateVerdict | undefined {
+    return this.load().get(key);
+  }
+
+  set(key: string, verdict: GateVerdict): void {
+    const entries = this.load();
+    if (entries.has(key)) return;
+    entries.set(key, verdict);
+    try {
+      if (this.fd === undefined) {
+        mkdirSync(path.dirname(this.file), { recursive: true });
+        this.fd = openSync(this.file, 'a');
+      }
+      // One write of a whole line, appended: a reader sees it whole, or not at all.
+      writeSync(this.fd, `${JSON.stringify({ k: key, v: verdict })}\n`);
+    } catch {
+      // a cache that cannot be written is only slower
+    }
+  }
+}
+
+export interface VerdictCacheOptions {
+  /** Folder of the cache files (`verdictCacheDir`). */
+  dir: string;
+  /** The sandbox a language's programs run in, as `id` and its code's fingerprint; undefined: not cacheable. */
+  sandboxOf(language: Language): Promise<{ id: string; fingerprint: string } | undefined>;
+}
+
+/**
+ * An Evaluator that takes curated tasks' verdicts from the cache (skipping the gate) and puts
+ * fresh ones in it. Everything else passes through unchanged.
+ */
+export function withVerdictCache(evaluate: Evaluator, options: VerdictCacheOptions): Evaluator {
+  const files = new Map<string, VerdictFile>();
+  const sandboxes = new Map<Language, Promise<{ id: string; fingerprint: string } | undefined>>();
+  const gate = gateCodeFingerprint();
+  return async (program, taskSeed, ctx) => {
+    if (program.meta?.curated !== true || ctx.prior?.verdict(ctx.suite, program.id)) return evaluate(program, taskSeed, ctx);
+    let sandboxOf = sandboxes.get(program.language);
+    if (!sandboxOf) sandboxes.set(program.language, (sandboxOf = options.sandboxOf(program.language)));
+    const sandbox = await sandboxOf;
+    if (!sandbox) return evaluate(program, taskSeed, ctx);
+    const name = `${sandbox.id.replace(/[^\w.-]/g, '_')}-${createHash('sha256').update(`${gate}\0${sandbox.fingerprint}`).digest('hex').slice(0, 16)}.jsonl`;
+    let file = files.get(name);
+    if (!file) files.set(name, (file = new VerdictFile(path.join(options.dir, name))));
+    const key = verdictKey(program, taskSeed, ctx.limits);
+    const cached = file.get(key);
+    if (cached) {
+      // Journaled as this run's verdict; the evaluation takes it as known and goes straight to play.
+      ctx.onVerdict?.(program, cached);
+      return evaluate(program, taskSeed, { ...ctx, prior: withKnownVerdicts(ctx.prior, new Map([[program.id, cached]])) });
+    }
+    const store = file;
+    return evaluate(program, taskSeed, {
+      ...ctx,
+      onVerdict: (p, verdict) => {
+        if (!MOMENTARY.has(verdict.reason ?? '')) store.set(key, verdict);
+        ctx.onVerdict?.(p, verdict);
+      },
+    });
+  };
+}
+
+/** What a verdict depends on besides the gate and the sandbox: the program (not where it was read from), its task seed, the limits. */
+export function verdictKey(program: EnvironmentProgram, taskSeed: number, limits: unknown): string {
+  const { origin, ...meta } = program.meta ?? {};
+  void origin;
+  return createHash('sha256')
+    .update(stable({ language: program.language, source: program.source, meta, pythonPath: program.pythonPath, taskSeed, limits }))
+    .digest('hex');
+}

@@ -1,0 +1,32 @@
+/**
+ * The "instant model" of the benchmarks that compare whole runs with promptfoo: a provider
+ * plugin, written as a user writes one (imported from the package, through the shared provider
+ * layer), that answers every request at once with its prompt, the last user message, as
+ * promptfoo's built-in `echo` provider does. Neither side waits on a model, so what is measured
+ * is each harness's own work. Used as `--agent ./perf/instant-provider.mjs`.
+ */
+import { definePlugin, layerOptionsFrom, withProviderLayer } from 'spade-bench';
+
+const countWords = (text) => text.split(/\s+/).filter(Boolean).length;
+
+export default definePlugin({
+  kind: 'provider',
+  id: 'instant',
+  description: 'Benchmark provider: answers at once with its prompt (like promptfoo\'s echo provider).',
+  requiredEnv: () => [],
+  create(options) {
+    const model = options.model || 'echo';
+    return withProviderLayer(
+      {
+        id: `instant:${model}`,
+        model,
+        async chat(request, signal) {
+          signal.throwIfAborted();
+          const text = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+          return { text, usage: { inputTokens: countWords(text), outputTokens: countWords(text) } };
+        },
+      },
+      layerOptionsFrom(options, `providers["instant:${model}"]`),
+    );
+  },
+});
