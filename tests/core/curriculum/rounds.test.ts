@@ -47,7 +47,7 @@ async function play(skill: number, config = resolveConfig({ selfplay: { rounds: 
   try {
     const plan = curriculumPlan(pool(5), config, evaluator(skill, seen), journal, (e) => events.push(e.type));
     const expected = await plan.start();
-    const base = { suite: 'pool', sandboxes: undefined as never, agent: undefined as never, limits: {}, attempts: 99, runSeed: config.seed };
+    const base = { suite: 'pool', sandboxes: undefined as never, agent: {} as never, limits: {}, attempts: 99, runSeed: config.seed };
     const played = await plan.play(base, () => {});
     return { expected, played, seen, events };
   } finally {
