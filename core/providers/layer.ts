@@ -244,7 +244,6 @@ export function withProviderLayer(raw: RawProvider, options: ProviderLayerOption
     inFlight: () => limit.inFlight,
     chat,
     close: async () => {
-      await ResponseCache.flush();
       await raw.close?.();
     },
   };

@@ -1,11 +1,19 @@
 /**
- * The on-disk response cache: one JSON file per reply (its text and tool calls), named by a
- * hash of provider, model, endpoint, messages (tool calls and tool results included), tools
- * and parameters. Only successful replies are stored; every stored string
- * is redacted; an unreadable entry is a miss, never an error.
+ * The on-disk response cache: successful replies (their text, tool calls and usage), keyed by a
+ * hash of provider, model, endpoint, messages (tool calls and tool results included), tools and
+ * parameters. Every stored string is redacted; an unreadable entry is a miss, never an error.
+ *
+ * On disk: append-only logs, `<cacheDir>/replies-*.jsonl`, one line per reply (`{"key": ...}`
+ * first). Each process appends to a log of its own (one write per reply, not synced: an entry
+ * lost to a power cut is a miss), so concurrent runs never interleave; a run reads every log in
+ * the folder once, keeping only each entry's place, and reads an entry's line when asked for
+ * it. Replies other processes store while a run is going are seen by the next run. When a
+ * folder holds more than MAX_LOGS logs, a run merges them into one. Caches written one file
+ * per reply (`<cacheDir>/ab/<key>.json`, before the logs) are still read.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TokenUsage, ToolCall, ToolDefinition } from '../types.js';
 import { redact, redactDeep } from './redact.js';
@@ -57,32 +65,165 @@ export function cacheKey(parts: CacheKeyParts): string {
   return createHash('sha256').update(payload).digest('hex');
 }
 
-/**
- * Entries being written, by file, in every cache of this process: a reply is found the moment
- * it is stored, while its file is still being written.
- */
-const writing = new Map<string, { entry: string; done: Promise<void> }>();
+/** Logs a folder may hold before a run merges them into one. */
+export const MAX_LOGS = 32;
+const LOG = /^replies-.*\.jsonl$/;
+const NEWLINE = 0x0a;
+/** A line starts `{"key":"<64 hex>"`: the key is read without parsing the line. */
+const KEY_AT = '{"key":"'.length;
+const KEY_LENGTH = 64;
 
-/** Folders already made, so that each write is one writeFile and one rename. */
-const made = new Set<string>();
+/** Where an entry's line is: its log (an open descriptor) and its bytes. */
+interface Place {
+  fd: number;
+  start: number;
+  length: number;
+}
+
+/** One cache folder's index and this process's log in it, shared by every provider of the process. */
+class Store {
+  private readonly places = new Map<string, Place | string>();
+  private readonly fds: number[] = [];
+  private own: number | undefined;
+  /** Whether the folder holds entries of the one-file-per-reply layout. */
+  private readonly legacy: boolean;
+
+  constructor(readonly dir: string) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      // no folder yet: an empty cache
+    }
+    this.legacy = names.some((name) => /^[0-9a-f]{2}$/.test(name));
+    let logs = names.filter((name) => LOG.test(name)).sort();
+    if (logs.length > MAX_LOGS) logs = this.merge(logs);
+    for (const name of logs) this.index(path.join(dir, name));
+  }
+
+  /** Read a log's keys and places (a torn or foreign line is skipped). */
+  private index(file: string): void {
+    let fd: number;
+    let bytes: Buffer;
+    try {
+      fd = openSync(file, 'r');
+      bytes = Buffer.alloc(fstatSync(fd).size);
+      readSync(fd, bytes, 0, bytes.length, 0);
+    } catch {
+      return;
+    }
+    this.fds.push(fd);
+    for (let start = 0; start < bytes.length; ) {
+      const end = bytes.indexOf(NEWLINE, start);
+      if (end < 0) break; // a line still being written: not an entry yet
+      if (end - start > KEY_AT + KEY_LENGTH) {
+        const key = bytes.toString('latin1', start + KEY_AT, start + KEY_AT + KEY_LENGTH);
+        if (!this.places.has(key)) this.places.set(key, { fd, start, length: end - start });
+      }
+      start = end + 1;
+    }
+  }
+
+  /** Merge logs into one (written whole, then renamed into place), first entry of a key kept; the merged log's name. */
+  private merge(logs: string[]): string[] {
+    const seen = new Set<string>();
+    const lines: string[] = [];
+    for (const name of logs) {
+      let text: string;
+      try {
+        text = readFileSync(path.join(this.dir, name), 'utf8');
+      } catch {
+        continue;
+      }
+      const whole = text.slice(0, text.lastIndexOf('\n') + 1);
+      for (const line of whole.split('\n')) {
+        const key = line.slice(KEY_AT, KEY_AT + KEY_LENGTH);
+        if (line.length <= KEY_AT + KEY_LENGTH || seen.has(key)) continue;
+        seen.add(key);
+        lines.push(line);
+      }
+    }
+    const merged = `replies-${logName()}.jsonl`;
+    const tmp = path.join(this.dir, `${merged}.tmp`);
+    try {
+      const fd = openSync(tmp, 'w');
+      try {
+        writeSync(fd, lines.length ? `${lines.join('\n')}\n` : '');
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(tmp, path.join(this.dir, merged));
+      // A log another process is still appending to loses what it appends from now on: misses, not errors.
+      for (const name of logs) rmSync(path.join(this.dir, name), { force: true });
+      return [merged];
+    } catch {
+      rmSync(tmp, { force: true });
+      return logs;
+    }
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    const place = this.places.get(key);
+    if (typeof place === 'string') return place;
+    if (place) {
+      try {
+        const bytes = Buffer.alloc(place.length);
+        readSync(place.fd, bytes, 0, place.length, place.start);
+        return bytes.toString('utf8');
+      } catch {
+        return undefined;
+      }
+    }
+    if (!this.legacy) return undefined;
+    try {
+      return await readFile(path.join(this.dir, key.slice(0, 2), `${key}.json`), 'utf8');
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Append an entry's line (`line` holds no newline) to this process's log. */
+  set(key: string, line: string): void {
+    if (this.places.has(key)) return;
+    // Found at once, from memory; a later run finds it in the log.
+    this.places.set(key, line);
+    try {
+      if (this.own === undefined) {
+        mkdirSync(this.dir, { recursive: true });
+        this.own = openSync(path.join(this.dir, `replies-${logName()}.jsonl`), 'a');
+      }
+      // One write of a whole line: a reader sees it whole, or not yet.
+      writeSync(this.own, `${line}\n`);
+    } catch {
+      // a cache that cannot be written is only slower
+    }
+  }
+}
+
+/** A log's name: when it was started, by which process, and a random tail. */
+function logName(): string {
+  return `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** The stores of this process, by folder. */
+const stores = new Map<string, Store>();
 
 export class ResponseCache {
   constructor(readonly dir: string) {}
 
-  fileOf(key: string): string {
-    return path.join(this.dir, key.slice(0, 2), `${key}.json`);
+  private get store(): Store {
+    const dir = path.resolve(this.dir);
+    let store = stores.get(dir);
+    if (!store) stores.set(dir, (store = new Store(dir)));
+    return store;
   }
 
   async get(key: string): Promise<CachedReply | undefined> {
-    const file = this.fileOf(key);
-    let raw: string;
+    const raw = await this.store.get(key);
+    if (raw === undefined) return undefined;
     try {
-      raw = writing.get(file)?.entry ?? (await readFile(file, 'utf8'));
-    } catch {
-      return undefined;
-    }
-    try {
-      const entry = JSON.parse(raw) as { format?: number; reply?: Partial<CachedReply> };
+      const entry = JSON.parse(raw) as { key?: string; format?: number; reply?: Partial<CachedReply> };
+      if (entry.key !== undefined && entry.key !== key) return undefined;
       const reply = entry.reply;
       if (entry.format !== CACHE_FORMAT || typeof reply?.text !== 'string') return undefined;
       const input = Number(reply.usage?.inputTokens);
@@ -96,13 +237,11 @@ export class ResponseCache {
     }
   }
 
-  /**
-   * Store a successful reply. Never throws: a cache that cannot be written is only slower. The
-   * file is written in the background (a temporary file renamed into place, so it is whole or
-   * absent; not synced: an entry lost to a power cut is a miss), and the reply is found at once.
-   */
+  /** Store a successful reply. Never throws: a cache that cannot be written is only slower. */
   set(key: string, reply: CachedReply, meta: { providerId: string; model: string }): void {
+    if (!/^[0-9a-f]{64}$/.test(key)) return;
     const entry = {
+      key,
       format: CACHE_FORMAT,
       provider: redact(meta.providerId),
       model: redact(meta.model),
@@ -113,30 +252,6 @@ export class ResponseCache {
         usage: { inputTokens: reply.usage.inputTokens, outputTokens: reply.usage.outputTokens },
       },
     };
-    const file = this.fileOf(key);
-    const text = `${JSON.stringify(entry)}\n`;
-    const pending = { entry: text, done: Promise.resolve() };
-    pending.done = (async () => {
-      const folder = path.dirname(file);
-      const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-      try {
-        if (!made.has(folder)) {
-          await mkdir(folder, { recursive: true });
-          made.add(folder);
-        }
-        await writeFile(tmp, text);
-        await rename(tmp, file);
-      } catch {
-        await rm(tmp, { force: true }).catch(() => {});
-      } finally {
-        if (writing.get(file) === pending) writing.delete(file);
-      }
-    })();
-    writing.set(file, pending);
-  }
-
-  /** Wait for the writes in flight (of every cache of this process). */
-  static async flush(): Promise<void> {
-    await Promise.all([...writing.values()].map((w) => w.done));
+    this.store.set(key, JSON.stringify(entry));
   }
 }

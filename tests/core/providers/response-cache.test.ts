@@ -1,12 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startWireServer, type WireServer } from '../../helpers/wire-servers.js';
 import openai from '../../../plugins/providers/openai.js';
 import { statsOf } from '../../../core/providers/layer.js';
-import { cacheKey } from '../../../core/providers/response-cache.js';
+import { cacheKey, MAX_LOGS, ResponseCache } from '../../../core/providers/response-cache.js';
 
 const KEY = 'sk-cache-test-0123456789abcdefSECRET';
 let server: WireServer;
@@ -85,6 +85,36 @@ test('the key depends on provider, model, endpoint, messages and parameters, not
   assert.is.not(cacheKey({ ...base, endpoint: 'http://y/v1' }), key);
   assert.is.not(cacheKey({ ...base, messages: [{ role: 'user', content: 'hi!' }] }), key);
   assert.is.not(cacheKey({ ...base, params: { temperature: 1, top_p: 1 } }), key);
+});
+
+const keyOf = (i: number) => i.toString(16).padStart(64, '0');
+const line = (key: string, text: string) => `${JSON.stringify({ key, format: 1, provider: 'p', model: 'm', reply: { text, usage: { inputTokens: 1, outputTokens: 2 } } })}\n`;
+
+test('a run reads the logs already in the folder: whole lines are entries, a torn last line is a miss', async () => {
+  writeFileSync(path.join(dir, 'replies-earlier.jsonl'), `${line(keyOf(1), 'one')}${line(keyOf(2), 'two').slice(0, 40)}`);
+  const cache = new ResponseCache(dir);
+  assert.equal(await cache.get(keyOf(1)), { text: 'one', usage: { inputTokens: 1, outputTokens: 2 } });
+  assert.is(await cache.get(keyOf(2)), undefined);
+  assert.is(await cache.get(keyOf(3)), undefined);
+  // A new entry goes to this process's own log, not to the earlier one.
+  cache.set(keyOf(3), { text: 'three', usage: { inputTokens: 0, outputTokens: 0 } }, { providerId: 'p', model: 'm' });
+  assert.is((await cache.get(keyOf(3)))?.text, 'three');
+  assert.is(readdirSync(dir).filter((f) => f.endsWith('.jsonl')).length, 2);
+  assert.ok(readFileSync(path.join(dir, 'replies-earlier.jsonl'), 'utf8').startsWith(line(keyOf(1), 'one')));
+});
+
+test('a folder of the one-file-per-reply layout is still read', async () => {
+  mkdirSync(path.join(dir, '00'));
+  writeFileSync(path.join(dir, '00', `${keyOf(7)}.json`), line(keyOf(7), 'old layout'));
+  assert.is((await new ResponseCache(dir).get(keyOf(7)))?.text, 'old layout');
+});
+
+test(`more than ${MAX_LOGS} logs are merged into one on first use, every entry kept`, async () => {
+  for (let i = 0; i <= MAX_LOGS; i++) writeFileSync(path.join(dir, `replies-${String(i).padStart(3, '0')}.jsonl`), line(keyOf(i), `reply ${i}`) + (i === MAX_LOGS ? line(keyOf(1), 'a later repeat') : ''));
+  const cache = new ResponseCache(dir);
+  for (let i = 0; i <= MAX_LOGS; i++) assert.is((await cache.get(keyOf(i)))?.text, `reply ${i}`);
+  assert.is(readdirSync(dir).length, 1);
+  assert.is(readFileSync(path.join(dir, readdirSync(dir)[0]!), 'utf8').split('\n').filter(Boolean).length, MAX_LOGS + 1);
 });
 
 test.run();
