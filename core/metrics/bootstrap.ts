@@ -29,6 +29,12 @@ export function bootstrapMean(values: readonly number[], options: { replicates?:
   const mean = (xs: readonly number[]) => xs.reduce((sum, x) => sum + x, 0) / xs.length;
   if (values.length === 0) return { mean: Number.NaN, interval: [Number.NaN, Number.NaN] };
   const random = mulberry32(options.seed ?? 1);
-  const replicates = Array.from({ length: options.replicates ?? DEFAULT_REPLICATES }, () => mean(resample(values, values.length, random)));
+  const n = values.length;
+  // Each replicate's mean summed as it is drawn (the same draws and sums as mean(resample(...)), without the array).
+  const replicates = Array.from({ length: options.replicates ?? DEFAULT_REPLICATES }, () => {
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += values[Math.floor(random() * n)]!;
+    return sum / n;
+  });
   return { mean: mean(values), interval: percentileInterval(replicates) };
 }

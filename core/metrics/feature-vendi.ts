@@ -45,24 +45,52 @@ export function prepareFeatures(bags: readonly (readonly string[])[]): PreparedF
   const ids = new Map<string, number>();
   // A static suite repeats a program thousands of times with one cached bag: one vector for it.
   const made = new Map<readonly string[], SparseUnit>();
-  const equal = new Map<string, SparseUnit>();
+  // Equal bags (the same program's features in two arrays) become one vector, like a shared bag:
+  // vectors are bucketed by a hash of their counts and compared exactly within a bucket.
+  const equal = new Map<number, { ids: Int32Array; counts: Float64Array; vector: SparseUnit }[]>();
+  let scratch = new Int32Array(64);
   const vectors = bags.map((bag) => {
     const known = made.get(bag);
     if (known) return known;
-    const counts = new Map<number, number>();
-    for (const feature of bag.length > 0 ? bag : ['<empty>']) {
+    const features = bag.length > 0 ? bag : EMPTY_BAG;
+    if (scratch.length < features.length) scratch = new Int32Array(features.length * 2);
+    for (let i = 0; i < features.length; i++) {
+      const feature = features[i]!;
       let id = ids.get(feature);
       if (id === undefined) ids.set(feature, (id = ids.size));
-      counts.set(id, (counts.get(id) ?? 0) + 1);
+      scratch[i] = id;
     }
-    // Equal bags (the same program's features in two arrays) become one vector, like a shared bag.
-    const key = [...counts].sort((a, b) => a[0] - b[0]).join(';');
-    let vector = equal.get(key);
-    if (!vector) equal.set(key, (vector = unitVector(counts)));
+    const sorted = scratch.subarray(0, features.length).sort();
+    // Distinct ids ascending, with their counts.
+    let distinct = 0;
+    for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) distinct++;
+    const unique = new Int32Array(distinct);
+    const counts = new Float64Array(distinct);
+    let hash = 0x811c9dc5;
+    for (let i = 0, k = -1; i < sorted.length; i++) {
+      if (i === 0 || sorted[i] !== sorted[i - 1]) unique[++k] = sorted[i]!;
+      counts[k] = counts[k]! + 1;
+    }
+    for (let k = 0; k < distinct; k++) hash = Math.imul(hash ^ unique[k]!, 0x01000193) ^ Math.imul(counts[k]!, 0x9e3779b1);
+    let bucket = equal.get(hash);
+    if (!bucket) equal.set(hash, (bucket = []));
+    let vector = bucket.find((e) => sameEntries(e.ids, e.counts, unique, counts))?.vector;
+    if (!vector) {
+      vector = normalised(unique, Float64Array.from(counts));
+      bucket.push({ ids: unique, counts, vector });
+    }
     made.set(bag, vector);
     return vector;
   });
   return { vectors, dimension: ids.size };
+}
+
+const EMPTY_BAG: readonly string[] = ['<empty>'];
+
+function sameEntries(aIds: Int32Array, aCounts: Float64Array, bIds: Int32Array, bCounts: Float64Array): boolean {
+  if (aIds.length !== bIds.length) return false;
+  for (let i = 0; i < aIds.length; i++) if (aIds[i] !== bIds[i] || aCounts[i] !== bCounts[i]) return false;
+  return true;
 }
 
 /** Vendi score (order q) of the items described by `bags` (one array of feature strings per item). */
@@ -133,16 +161,6 @@ function hashingOf(prepared: PreparedFeatures): { bucket: Int32Array; sign: Int8
     hashings.set(prepared, (hashing = { bucket, sign }));
   }
   return hashing;
-}
-
-function unitVector(entries: Map<number, number>): SparseUnit {
-  const ids = new Int32Array(entries.size);
-  let k = 0;
-  for (const id of entries.keys()) ids[k++] = id;
-  ids.sort();
-  const values = new Float64Array(ids.length);
-  for (let i = 0; i < ids.length; i++) values[i] = entries.get(ids[i]!)!;
-  return normalised(ids, values);
 }
 
 /** The vector (ids ascending) scaled to unit length, in place. */
@@ -223,11 +241,12 @@ function covarianceEigenvalues(vectors: readonly SparseUnit[], d: number): numbe
   // The same vector m times adds m x x^T once (in order of first appearance).
   const times = new Map<SparseUnit, number>();
   for (const vector of vectors) times.set(vector, (times.get(vector) ?? 0) + 1);
+  // Only the lower triangle: symmetricEigenvalues reads no other (ids ascend, so ids[b] <= ids[a]).
   for (const [{ ids, values }, m] of times) {
     for (let a = 0; a < ids.length; a++) {
       const row = C[ids[a]!]!;
       const va = (values[a]! * m) / n;
-      for (let b = 0; b < ids.length; b++) row[ids[b]!] = row[ids[b]!]! + va * values[b]!;
+      for (let b = 0; b <= a; b++) row[ids[b]!] = row[ids[b]!]! + va * values[b]!;
     }
   }
   return symmetricEigenvalues(C);
