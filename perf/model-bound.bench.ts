@@ -1,0 +1,102 @@
+/**
+ * A model-bound run keeps the provider's slots busy. A local OpenAI-protocol server (another
+ * process) answers every request after 250 ms; the real openai SDK, behind the shared provider
+ * layer with 32 requests in flight, plays 64 GSM8K tasks x 4 attempts at the run's default
+ * flags (no --concurrency), response cache off. Measured:
+ *   slots busy = calls x 250 ms / (suite wall x 32)        target >= 0.8
+ * beside its yardstick, the fewest seconds the model allows (calls x 250 ms / 32), and beside
+ * the same run with --concurrency 1, which plays one environment at a time (its 4 attempts
+ * still at once), to show what keeping environments in flight adds.
+ * Run: npm run bench -- model-bound
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Bench } from 'tinybench';
+import { run } from '../core/api.js';
+import type { RunResults } from '../core/results.js';
+
+const DELAY_MS = 250;
+const SLOTS = 32;
+const TASKS = 64;
+const ATTEMPTS = 4;
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const datasets = path.resolve(root, '../shared/datasets');
+
+if (!existsSync(path.join(datasets, 'gsm8k', 'test.jsonl'))) {
+  console.log(`model-bound: skipped: ${path.join(datasets, 'gsm8k', 'test.jsonl')} not found (the GSM8K test split, as the tests use it)`);
+  process.exit(0);
+}
+
+const server = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', 'tests/helpers/wire-servers.ts', 'openai', String(DELAY_MS)], {
+  cwd: root,
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const [firstChunk] = (await once(server.stdout!, 'data')) as [Buffer];
+const baseURL = firstChunk.toString().trim().split('\n')[0]!;
+const scratch = mkdtempSync(path.join(tmpdir(), 'spade-bench-model-bound-'));
+
+interface Figures {
+  calls: number;
+  suiteWallSec: number;
+}
+const measured = new Map<string, Figures[]>();
+let counter = 0;
+
+async function play(name: string, concurrency?: number): Promise<void> {
+  const out = path.join(scratch, `run-${++counter}`);
+  await run(
+    {
+      out,
+      agent: 'openai:bench-model',
+      suites: ['gsm8k'],
+      limit: TASKS,
+      dataDir: datasets,
+      selfplay: { attempts: ATTEMPTS },
+      ...(concurrency !== undefined && { concurrency }),
+      cache: false,
+      providers: { openai: { baseURL, apiKey: 'sk-bench-local-0123456789', requestsInFlight: SLOTS, maxRetries: 0 } },
+    },
+    { cwd: scratch },
+  );
+  const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as RunResults;
+  const suite = results.suites[0]!;
+  const figures = { calls: suite.metrics.usage.calls, suiteWallSec: suite.metrics.throughput.wallSec };
+  if (suite.metrics.success.episodes !== TASKS * ATTEMPTS) throw new Error(`${name}: ${suite.metrics.success.episodes} episodes, expected ${TASKS * ATTEMPTS}`);
+  measured.set(name, [...(measured.get(name) ?? []), figures]);
+  rmSync(out, { recursive: true, force: true });
+}
+
+const setups = [
+  { name: 'default flags', concurrency: undefined },
+  { name: '--concurrency 1', concurrency: 1 },
+];
+const bench = new Bench({ name: `${TASKS} GSM8K tasks x ${ATTEMPTS} attempts, server answering after ${DELAY_MS} ms, ${SLOTS} provider slots`, iterations: 3, warmupIterations: 0, time: 0, warmup: false });
+for (const setup of setups) bench.add(setup.name, () => play(setup.name, setup.concurrency));
+try {
+  await bench.run();
+} finally {
+  server.kill();
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+console.log(bench.name);
+console.table(setups.map(({ name }) => {
+  const runs = measured.get(name)!;
+  const busy = runs.map((f) => (f.calls * DELAY_MS) / 1000 / (f.suiteWallSec * SLOTS));
+  const calls = median(runs.map((f) => f.calls));
+  return {
+    setup: name,
+    calls,
+    'suite wall s (median)': Number(median(runs.map((f) => f.suiteWallSec)).toFixed(2)),
+    'fewest s the model allows': Number(((calls * DELAY_MS) / 1000 / SLOTS).toFixed(2)),
+    'slots busy (median)': Number(median(busy).toFixed(2)),
+    'slots busy (runs)': busy.map((b) => b.toFixed(2)).join(' '),
+  };
+}));
+const busy = median(measured.get('default flags')!.map((f) => (f.calls * DELAY_MS) / 1000 / (f.suiteWallSec * SLOTS)));
+console.log(`default flags: ${busy.toFixed(2)} of the ${SLOTS} slots busy (target >= 0.8: ${busy >= 0.8 ? 'met' : 'NOT met'})`);
