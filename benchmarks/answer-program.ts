@@ -34,7 +34,7 @@ export interface AnswerTask {
   params?: Record<string, unknown>;
 }
 
-const INSTRUCTIONS: Record<AnswerChecker, string> = {
+export const INSTRUCTIONS: Record<AnswerChecker, string> = {
   numeric: 'Solve the problem. Give your final answer as a number in \\boxed{}.',
   exact: 'Give your final answer in \\boxed{}.',
   contains: 'Give your final answer in \\boxed{}.',

@@ -1,10 +1,17 @@
 /**
  * Pool metrics at scale: goal diversity (Vendi over task texts and program structure, distinct-n,
  * NCD) and the equal-size bootstrap comparison, on a static suite of 10,000 single-answer tasks
- * (the reference families at difficulties 1-10, 50 distinct programs). They run once after the
+ * (the reference families at difficulties 1-10, 50 distinct programs), and on GSM8K's 1,319 test
+ * questions as a run sees them (each task's first observation, its program from the dataset's
+ * template): each part of the pool's diversity alone, then the whole. They run once after the
  * suites, so their time adds to every large run.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { Bench } from 'tinybench';
+import { answerProgram, INSTRUCTIONS } from '../benchmarks/answer-program.js';
+import { meanPairwiseNcd } from '../core/metrics/compression.js';
+import { prepareFeatures, preparedVendi } from '../core/metrics/feature-vendi.js';
+import { programFeatures, textFeatures } from '../core/metrics/diversity.js';
 import { diversityMetrics } from '../core/metrics/diversity.js';
 import { equalSizeDiversity } from '../core/metrics/equal-size.js';
 import { FAMILIES } from '../plugins/reference/families/index.js';
@@ -35,5 +42,21 @@ bench.add(`diversityMetrics (${SIZE} tasks, ${made.size} programs)`, () => {
 bench.add(`equalSizeDiversity (${SIZE} tasks, 30 resamples of 64)`, () => {
   equalSizeDiversity([{ id: 'pool', tasks, programs }]);
 });
+
+const gsm8k = new URL('../../shared/datasets/gsm8k/test.jsonl', import.meta.url);
+if (existsSync(gsm8k)) {
+  const records = readFileSync(gsm8k, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { question: string; answer: string });
+  const questions = records.map((r, i) => answerProgram({ id: `gsm8k/test/${i}`, question: r.question, answer: r.answer.slice(r.answer.lastIndexOf('####') + 4).trim(), checker: 'numeric', family: 'gsm8k', origin: `test.jsonl:${i + 1}` }));
+  // What reset() shows: the question, then the instruction.
+  const observations = records.map((r) => `${r.question}\n\n${INSTRUCTIONS.numeric}`);
+  const n = questions.length;
+  bench.add(`GSM8K ${n}: text features and Vendi`, () => void preparedVendi(prepareFeatures(observations.map(textFeatures))));
+  bench.add(`GSM8K ${n}: NCD (sampled pairs)`, () => void meanPairwiseNcd(observations));
+  bench.add(`GSM8K ${n}: structure features and Vendi`, () => void preparedVendi(prepareFeatures(questions.map(programFeatures))));
+  bench.add(`GSM8K ${n}: diversityMetrics (all of the above, distinct-n)`, () => void diversityMetrics(observations, questions));
+  bench.add(`GSM8K ${n}: equalSizeDiversity (30 resamples of 64)`, () => void equalSizeDiversity([{ id: 'gsm8k', tasks: observations, programs: questions }]));
+} else {
+  console.log(`GSM8K rows skipped: ${gsm8k.pathname} not found`);
+}
 await bench.run();
 console.table(bench.table());
