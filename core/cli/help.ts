@@ -37,7 +37,8 @@ function table(rows: readonly { left: string; text: string; hints?: string }[], 
     if (hints) {
       const last = lines.at(-1) ?? '';
       if (lines.length && last.length + 2 + hints.length <= textWidth) lines[lines.length - 1] = last + hints.padStart(textWidth - last.length);
-      else lines.push(hints.padStart(textWidth));
+      else if (hints.length <= textWidth) lines.push(hints.padStart(textWidth));
+      else lines.push(...wrap(hints, textWidth));
     }
     if (left.length > leftWidth) out.push(left);
     else out.push(`${left.padEnd(indent)}${lines.shift() ?? ''}`.trimEnd());
