@@ -2,24 +2,23 @@
  * `spade-bench bench RUN_DIR`: what an RL trainer pays per step. Each valid environment of the
  * run is loaded in its sandbox and its `reset` and `reset`+`step` are timed with tinybench.
  */
-import type { Argv } from 'yargs';
 import { resolveConfig, validateConfig } from '../config.js';
 import { EXIT, UsageError } from '../errors.js';
 import { createRegistry, createSandboxSet } from '../setup.js';
 import type { Language } from '../types.js';
 import { percentiles } from '../metrics/percentiles.js';
 import { readResults } from './report-command.js';
+import type { FlagSpec, PositionalSpec } from './commands.js';
 
-export function benchOptions(y: Argv): Argv {
-  return y
-    .positional('run', { type: 'string', describe: 'A run folder (or its results.json)' })
-    .option('sandbox', { type: 'string', describe: 'Sandbox for JavaScript environments [default: the run\'s]' })
-    .option('python-sandbox', { type: 'string', describe: 'Sandbox for Python environments [default: the run\'s]' })
-    .option('limit', { type: 'number', describe: 'At most N environments per suite' })
-    .option('time', { type: 'number', default: 100, describe: 'Milliseconds of measurement per task' })
-    .option('json', { type: 'boolean', describe: 'Print JSON instead of a table' })
-    .strictOptions();
-}
+export const benchPositionals: PositionalSpec[] = [{ name: 'run', describe: 'A run folder (or its results.json)' }];
+
+export const benchOptions: Record<string, FlagSpec> = {
+  sandbox: { type: 'string', arg: 'ID', describe: 'Sandbox for JavaScript environments [default: the run\'s]' },
+  'python-sandbox': { type: 'string', arg: 'ID', describe: 'Sandbox for Python environments [default: the run\'s]' },
+  limit: { type: 'number', arg: 'N', describe: 'At most N environments per suite' },
+  time: { type: 'number', arg: 'MS', default: 100, describe: 'Milliseconds of measurement per task' },
+  json: { type: 'boolean', describe: 'Print JSON instead of a table' },
+};
 
 export interface BenchArgs {
   run?: string;

@@ -3,10 +3,10 @@
  * and `--format pool -o DIR` (the environments the run played, in SPADE's pool layout: games/,
  * manifest.jsonl, checksums.sha256).
  */
-import type { Argv } from 'yargs';
 import path from 'node:path';
 import { EXIT, UsageError } from '../errors.js';
 import { exportEpisodes, exportPool } from '../export.js';
+import type { FlagSpec, PositionalSpec } from './commands.js';
 
 export interface ExportArgs {
   run: string;
@@ -15,13 +15,13 @@ export interface ExportArgs {
   suites?: string;
 }
 
-export function exportOptions(y: Argv): Argv {
-  return y
-    .positional('run', { type: 'string', describe: 'The run folder (holding journal.jsonl)' })
-    .option('format', { type: 'string', default: 'jsonl', describe: "jsonl: one line per episode (messages, per-step rewards, designer reward); pool: the environments the run played, in SPADE's pool layout (games/game_{round}_{index}_{skill}.py, manifest.jsonl, checksums.sha256)" })
-    .option('output', { alias: 'o', type: 'string', describe: 'Output file (jsonl) or folder (pool)' })
-    .option('suites', { type: 'string', describe: 'pool: comma-separated suites whose environments to write [default: spade]' });
-}
+export const exportPositionals: PositionalSpec[] = [{ name: 'run', describe: 'The run folder (holding journal.jsonl)' }];
+
+export const exportOptions: Record<string, FlagSpec> = {
+  format: { type: 'string', arg: 'F', default: 'jsonl', describe: "jsonl: one line per episode (messages, per-step rewards, designer reward); pool: the environments the run played, in SPADE's pool layout (games/game_{round}_{index}_{skill}.py, manifest.jsonl, checksums.sha256)" },
+  output: { type: 'string', alias: 'o', arg: 'PATH', describe: 'Output file (jsonl) or folder (pool)' },
+  suites: { type: 'string', arg: 'a,b', describe: 'pool: comma-separated suites whose environments to write [default: spade]' },
+};
 
 export async function exportCommand(args: ExportArgs): Promise<number> {
   if (!args.output) throw new UsageError('export: -o FILE (jsonl) or -o DIR (pool) is required');

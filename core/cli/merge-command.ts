@@ -3,23 +3,22 @@
  * one run folder, whose results.json equals the unsharded run's; `spade-bench report` reads it
  * like any other.
  */
-import type { Argv } from 'yargs';
 import path from 'node:path';
 import { EXIT, UsageError } from '../errors.js';
 import { mergeShardRuns } from '../scale/merge.js';
 import { renderReport } from '../builtins.js';
+import type { FlagSpec, PositionalSpec } from './commands.js';
 
 export interface MergeArgs {
   dirs?: string[];
   out?: string;
 }
 
-export function mergeOptions(y: Argv): Argv {
-  return y
-    .strictOptions()
-    .positional('dirs', { type: 'string', array: true, describe: 'The shard folders (every shard i/n once)' })
-    .option('out', { alias: 'o', type: 'string', demandOption: true, describe: 'Folder for the merged results.json, report.html and journal.jsonl' });
-}
+export const mergePositionals: PositionalSpec[] = [{ name: 'dirs', variadic: true, describe: 'The shard folders (every shard i/n once)' }];
+
+export const mergeOptions: Record<string, FlagSpec> = {
+  out: { type: 'string', alias: 'o', arg: 'DIR', demandOption: true, describe: 'Folder for the merged results.json, report.html and journal.jsonl' },
+};
 
 export async function mergeCommand(args: MergeArgs): Promise<number> {
   const dirs = (args.dirs ?? []).map(String);

@@ -2,20 +2,21 @@
  * `spade-bench report RUN_DIR...`: the comparison report of one or more runs, as one
  * self-contained HTML file, Markdown (for CI step summaries) or JSON; or a static site.
  */
-import type { Argv } from 'yargs';
+import type { FlagSpec, PositionalSpec } from './commands.js';
 import path from 'node:path';
 import { EXIT, UsageError } from '../errors.js';
 import { readResults } from '../results-file.js';
 import { writeFileAtomic } from '../fs.js';
 
-export function reportOptions(y: Argv): Argv {
-  return y
-    .positional('runs', { type: 'string', array: true, describe: 'Run folders (or their results.json files); several are shown side by side' })
-    .option('o', { alias: 'out', type: 'string', describe: 'Output file; "-" prints to standard output [default: report.html / report.md / report.json]' })
-    .option('format', { choices: ['html', 'md', 'json'] as const, default: 'html', describe: 'html: one self-contained file; md: a summary for CI step summaries; json: the results array' })
-    .option('publish', { type: 'string', describe: 'Write a static site to this folder instead: index.html, one page per run, results.json' })
-    .strictOptions();
-}
+export const reportPositionals: PositionalSpec[] = [
+  { name: 'runs', variadic: true, describe: 'Run folders (or their results.json files); several are shown side by side' },
+];
+
+export const reportOptions: Record<string, FlagSpec> = {
+  o: { type: 'string', alias: 'out', arg: 'FILE', describe: 'Output file; "-" prints to standard output [default: report.html / report.md / report.json]' },
+  format: { type: 'string', choices: ['html', 'md', 'json'], default: 'html', describe: 'html: one self-contained file; md: a summary for CI step summaries; json: the results array' },
+  publish: { type: 'string', arg: 'DIR', describe: 'Write a static site to this folder instead: index.html, one page per run, results.json' },
+};
 
 export interface ReportArgs {
   runs?: string[];

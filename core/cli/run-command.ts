@@ -8,9 +8,9 @@ import { EXIT } from '../errors.js';
 import { resumedRun, runResolved } from '../api.js';
 import type { PriorWork } from '../resume.js';
 import { createProgress } from './progress.js';
-import { flagsToConfig, runOptions, type RunArgs } from './run-options.js';
+import { flagsToConfig, runEpilogue, runOptions, type RunArgs } from './run-options.js';
 
-export { flagsToConfig, runOptions, type RunArgs };
+export { flagsToConfig, runEpilogue, runOptions, type RunArgs };
 export { prepareOutDir } from '../api.js';
 
 /** A key or flag given under its older name still works, with a line saying the new one. */

@@ -3,11 +3,11 @@
  * the table of options (core/options.ts); and the flags given, turned into a partial config
  * that is validated like a config file.
  */
-import type { Argv, Options } from 'yargs';
 import { UsageError } from '../errors.js';
 import { bool } from '../schema.js';
 import { validateConfig, type RenamedKey, type UserConfig } from '../config.js';
 import { defaultValue, flatten, INVOCATION_OPTIONS, RUN_OPTIONS, type Option } from '../options.js';
+import type { FlagSpec } from './commands.js';
 
 /** The flags `spade-bench run` reads itself (the others become config keys). */
 export interface RunArgs {
@@ -58,38 +58,29 @@ export function shownDefault(option: Option<unknown>): string | undefined {
 const oldName = (option: Option<unknown>): string =>
   option.renamedFrom ? ` (--${kebab(option.renamedFrom)}, its old name, still works)` : '';
 
-/** A numeric flag whose wrong value is reported as typed ("--rounds: expected a number, got \"many\""). */
-const numeric = (flag: string) => (value: unknown): number | undefined => {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (typeof value === 'boolean' || String(value).trim() === '' || !Number.isFinite(n)) throw new UsageError(`--${flag}: expected a number, got ${JSON.stringify(value)}`);
-  return n;
-};
-
-/** The yargs option of one table entry. */
-export function flagOption(option: Option<unknown>): Options {
+/** The command-line option of one table entry (a `number` one reports a wrong value naming the flag). */
+export function flagOption(option: Option<unknown>): FlagSpec {
   const shown = shownDefault(option);
   const describe = `${option.describe}${oldName(option)}${shown ? ` [default: ${shown.replace(/`/g, '')}]` : ''}`;
-  if (isBoolean(option)) return { type: 'boolean', describe };
-  return option.parse === 'number' ? { type: 'string', coerce: numeric(option.flag!), describe } : { type: 'string', describe };
+  const type = isBoolean(option) ? 'boolean' : option.parse === 'number' ? 'number' : 'string';
+  return { type, describe, ...(option.arg && type !== 'boolean' ? { arg: option.arg } : {}) };
 }
 
-/** Every flag of `spade-bench run`, grouped in --help as in the README. */
-export function runOptions(y: Argv): Argv {
-  let argv = y.strictOptions();
-  const groups = new Map<string, string[]>();
+/** Every flag of `spade-bench run`, grouped in --help as in the README; an old name is accepted, not listed. */
+export function runOptions(): Record<string, FlagSpec> {
+  const options: Record<string, FlagSpec> = {};
   for (const { option, group } of rows()) {
     if (!option.flag) continue;
-    argv = argv.option(option.flag, flagOption(option));
-    if (option.renamedFrom) {
-      const old = kebab(option.renamedFrom);
-      argv = argv.option(old, { ...flagOption(option), hidden: true, deprecated: `use --${option.flag}` });
-    }
-    groups.set(group, [...(groups.get(group) ?? []), option.flag]);
+    options[option.flag] = { ...flagOption(option), group };
+    if (option.renamedFrom) options[kebab(option.renamedFrom)] = { ...flagOption(option), group, hidden: true, deprecated: `use --${option.flag}` };
   }
-  for (const [group, flags] of groups) argv = argv.group(flags, `${group}:`);
+  return options;
+}
+
+/** The paragraph after run's options in --help: where the keys with no flag are set. */
+export function runEpilogue(): string {
   const fileOnly = [...new Set(flatten(RUN_OPTIONS).filter((r) => !r.option.flag).map((r) => r.path.split('.')[0]!))];
-  return argv.epilogue(`Keys with no flag (${fileOnly.join(', ')}) are set in the config file; the README lists every key with its default.`);
+  return `Keys with no flag (${fileOnly.join(', ')}) are set in the config file; the README lists every key with its default.`;
 }
 
 function parseFlag(option: Option<unknown>, value: unknown): unknown {

@@ -4,29 +4,30 @@
  * verdict per check. `--gate` names the reading whose verdict counts. Exit 0 when no file is
  * invalid under it, 1 when one is, 2 for a usage error or an unreadable file.
  */
-import type { Argv } from 'yargs';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { resolveConfig, validateConfig } from '../config.js';
 import { RUN_OPTIONS, turnBudget } from '../options.js';
 import { flagOption } from './run-options.js';
+import type { FlagSpec, PositionalSpec } from './commands.js';
 import { EXIT, UsageError } from '../errors.js';
 import { validateEnvironment } from '../gate.js';
 import { chooseSandbox, createRegistry, createSandboxSet } from '../setup.js';
 import type { Language } from '../types.js';
 import type { GateVerdict } from '../results.js';
 
-export function validateOptions(y: Argv): Argv {
-  return y
-    .positional('files', { type: 'string', array: true, describe: 'Environment programs: .js/.mjs (JavaScript) or .py (Python, SPADE format)' })
-    .option('sandbox', flagOption(RUN_OPTIONS.sandbox))
-    .option('python-sandbox', flagOption(RUN_OPTIONS.pythonSandbox))
-    .option('gate', flagOption(RUN_OPTIONS.gate))
-    .option('max-turns', flagOption(RUN_OPTIONS.maxTurns))
-    .option('seed', { type: 'number', describe: 'Seed passed to reset() [default: 1]' })
-    .option('json', { type: 'boolean', describe: 'Print a JSON array, one object per file' })
-    .strictOptions();
-}
+export const validatePositionals: PositionalSpec[] = [
+  { name: 'files', variadic: true, describe: 'Environment programs: .js/.mjs (JavaScript) or .py (Python, SPADE format)' },
+];
+
+export const validateOptions: Record<string, FlagSpec> = {
+  sandbox: flagOption(RUN_OPTIONS.sandbox),
+  'python-sandbox': flagOption(RUN_OPTIONS.pythonSandbox),
+  gate: flagOption(RUN_OPTIONS.gate),
+  'max-turns': flagOption(RUN_OPTIONS.maxTurns),
+  seed: { type: 'number', arg: 'N', describe: 'Seed passed to reset() [default: 1]' },
+  json: { type: 'boolean', describe: 'Print a JSON array, one object per file' },
+};
 
 export interface ValidateArgs {
   files?: string[];

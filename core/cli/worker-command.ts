@@ -4,10 +4,10 @@
  * hand first). Start one per core, on as many machines as you like; `spade-bench run --redis
  * URL` on any machine fans its jobs out to them.
  */
-import type { Argv } from 'yargs';
 import { EXIT, UsageError } from '../errors.js';
 import { WORKER_OPTIONS } from '../options.js';
 import { flagOption } from './run-options.js';
+import type { FlagSpec } from './commands.js';
 
 export interface WorkerArgs {
   redis?: string;
@@ -17,11 +17,9 @@ export interface WorkerArgs {
   name?: string;
 }
 
-export function workerOptions(y: Argv): Argv {
-  let argv = y.strictOptions();
-  for (const option of Object.values(WORKER_OPTIONS)) argv = argv.option(option.flag!, flagOption(option));
-  return argv.demandOption('redis');
-}
+export const workerOptions: Record<string, FlagSpec> = Object.fromEntries(
+  Object.values(WORKER_OPTIONS).map((option) => [option.flag!, { ...flagOption(option), demandOption: option.flag === 'redis' }]),
+);
 
 const positive = (flag: string, value: number | undefined): number | undefined => {
   if (value !== undefined && !(Number.isFinite(value) && value > 0)) throw new UsageError(`--${flag}: expected a positive number, got ${JSON.stringify(value)}`);

@@ -1,0 +1,257 @@
+// The command layer: argv parsed into a command and its args with yargs' option semantics,
+// checked strictly with the messages users see, and --help rendered from the declarations.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parseCommandLine, type Args, type CommandSpec, type Invocation, type ProgramSpec } from '../../../core/cli/commands.js';
+import { renderHelp, wrap } from '../../../core/cli/help.js';
+import { PROGRAM } from '../../../core/cli/main.js';
+import { flagsToConfig } from '../../../core/cli/run-options.js';
+import { UsageError } from '../../../core/errors.js';
+import { flatten, INVOCATION_OPTIONS, RUN_OPTIONS } from '../../../core/options.js';
+import { runCli } from '../../helpers/cli.js';
+
+const USAGE = '\nRun "spade-bench --help" for usage.';
+
+function parsed(argv: string[]): { command: CommandSpec; args: Args } {
+  const invocation = parseCommandLine(PROGRAM, argv);
+  if (invocation.kind !== 'command') throw new Error(`expected a command, got ${invocation.kind}`);
+  return invocation;
+}
+
+/** The message of the usage error argv makes. */
+function usageError(argv: string[]): string {
+  try {
+    parseCommandLine(PROGRAM, argv);
+  } catch (error) {
+    assert.instance(error, UsageError);
+    assert.is((error as UsageError).exitCode, 2);
+    return (error as Error).message;
+  }
+  throw new Error(`${argv.join(' ')}: no usage error`);
+}
+
+const helpOf = (invocation: Invocation): string | undefined => {
+  assert.is(invocation.kind, 'help');
+  return invocation.kind === 'help' ? invocation.command?.name : undefined;
+};
+
+test('run is the default command: no command word, or flags only, run it', () => {
+  assert.is(parsed([]).command.name, 'run');
+  const { command, args } = parsed(['--rounds', '2', '--out', 'x']);
+  assert.is(command.name, 'run');
+  assert.is(args.rounds, 2);
+  assert.is(args.out, 'x');
+  assert.is(parsed(['run', '--rounds', '2']).args.rounds, 2);
+  assert.is(parsed(['validate', 'a.js']).command.name, 'validate');
+});
+
+test('an unknown option, or several, is a usage error naming them as typed', () => {
+  assert.is(usageError(['run', '--bogus']), `Unknown argument: bogus${USAGE}`);
+  assert.is(usageError(['--bogus']), `Unknown argument: bogus${USAGE}`);
+  assert.is(usageError(['run', '--a', '1', '--b', '2']), `Unknown arguments: a, b${USAGE}`);
+  // A dashed name once (yargs also named its camelCase form), a negated one by its name.
+  assert.is(usageError(['run', '--foo-bar', '1']), `Unknown argument: foo-bar${USAGE}`);
+  assert.is(usageError(['run', '--no-bogus']), `Unknown argument: bogus${USAGE}`);
+  assert.is(usageError(['list', '--json']), `Unknown argument: json${USAGE}`);
+  // Words a command does not take, and an unknown command word (read as run's).
+  assert.is(usageError(['run', 'extra']), `Unknown argument: extra${USAGE}`);
+  assert.is(usageError(['bench', 'a', 'b']), `Unknown argument: b${USAGE}`);
+  assert.is(usageError(['valdiate', 'x.js']), `Unknown arguments: valdiate, x.js${USAGE}`);
+});
+
+test('a missing positional and a missing required option are usage errors', () => {
+  for (const command of ['validate', 'report', 'bench', 'export', 'merge']) {
+    assert.is(usageError([command]), `Not enough non-option arguments: got 0, need at least 1${USAGE}`, command);
+  }
+  assert.is(usageError(['merge', 'a', 'b']), `Missing required argument: out${USAGE}`);
+  assert.is(usageError(['worker']), `Missing required argument: redis${USAGE}`);
+  // Given, even empty, is not missing: the command says what is wrong with it.
+  assert.is(parsed(['merge', 'a', '-o']).args.out, '');
+});
+
+test('a value outside an option\'s choices is a usage error listing them', () => {
+  assert.is(usageError(['report', 'a', '--format', 'pdf']), `Invalid values:\n  Argument: format, Given: "pdf", Choices: "html", "md", "json"${USAGE}`);
+  assert.is(usageError(['report', 'a', '--format']), `Invalid values:\n  Argument: format, Given: "", Choices: "html", "md", "json"${USAGE}`);
+  assert.is(parsed(['report', 'a', '--format', 'md']).args.format, 'md');
+  assert.is(parsed(['report', 'a']).args.format, 'html', 'the default');
+});
+
+test('a number flag reads its text, and a wrong one is reported naming the flag, as typed', () => {
+  assert.is(usageError(['run', '--rounds', 'many']), `--rounds: expected a number, got "many"${USAGE}`);
+  assert.is(usageError(['run', '--rounds=many']), `--rounds: expected a number, got "many"${USAGE}`);
+  assert.is(usageError(['run', '--rounds']), `--rounds: expected a number, got ""${USAGE}`);
+  assert.is(usageError(['run', '--rounds', '1', '--rounds', '2']), `--rounds: expected a number, got ["1","2"]${USAGE}`);
+  assert.is(usageError(['bench', 'a', '--limit', 'zz']), `--limit: expected a number, got "zz"${USAGE}`);
+  assert.is(usageError(['worker', '--redis', 'r', '--lock-duration', 'soon']), `--lock-duration: expected a number, got "soon"${USAGE}`);
+  const { args } = parsed(['run', '--band-ramp', '0.5', '--seed', '-1', '--max-turns', '1e2']);
+  assert.equal([args.bandRamp, args['band-ramp'], args.seed, args.maxTurns], [0.5, 0.5, -1, 100]);
+  // Text options stay text, numbers included.
+  assert.is(parsed(['run', '--out', '007']).args.out, '007');
+});
+
+test('--no-x, --x=value, aliases and camelCase names, as yargs gave them', () => {
+  assert.is(parsed(['run', '--no-cache']).args.cache, false);
+  assert.is(parsed(['run', '--cache']).args.cache, true);
+  assert.is(parsed(['run', '--cache=false']).args.cache, false);
+  assert.is(parsed(['run']).args.cache, undefined, 'a boolean not given stays unset: the config decides');
+  let { args } = parsed(['run', '--python-sandbox=pyodide', '--validate-only', '--out=runs/a=b']);
+  assert.equal([args.pythonSandbox, args['python-sandbox'], args.validateOnly, args.out], ['pyodide', 'pyodide', true, 'runs/a=b']);
+  assert.is(parsed(['run', '--pythonSandbox', 'cpython']).args['python-sandbox'], 'cpython');
+  ({ args } = parsed(['report', 'r1', 'r2', '-o', 'out.html']));
+  assert.equal([args.runs, args.o, args.out], [['r1', 'r2'], 'out.html', 'out.html']);
+  assert.is(parsed(['export', 'r', '-o', 'e.jsonl']).args.output, 'e.jsonl');
+  ({ args } = parsed(['merge', 's1', 's2', '--out', 'all']));
+  assert.equal([args.dirs, args.o], [['s1', 's2'], 'all']);
+  assert.is(parsed(['bench', 'r']).args.run, 'r');
+  // The flags become a config as before.
+  assert.equal(flagsToConfig(parsed(['run', '--no-cache', '--suites=gsm8k,procedural', '--rounds', '2', '--band', '0.2,0.4']).args), {
+    suites: ['gsm8k', 'procedural'], cache: false, selfplay: { rounds: 2, band: [0.2, 0.4] },
+  });
+});
+
+test('words after -- are positionals, whatever they look like', () => {
+  assert.equal(parsed(['validate', '--json', '--', '-odd.js', '--x.py']).args.files, ['-odd.js', '--x.py']);
+  assert.is(usageError(['run', '--', '--foo']), `Unknown argument: --foo${USAGE}`);
+});
+
+test('an old name is accepted, not listed, and said to be old when used', () => {
+  const { args } = parsed(['run', '--validator', 'openai:j']);
+  const renamed: string[] = [];
+  assert.equal(flagsToConfig(args, (k) => renamed.push(`${k.from} -> ${k.to}`)), { selfplay: { reviewer: 'openai:j' } });
+  assert.equal(renamed, ['--validator -> --reviewer']);
+  const help = renderHelp(PROGRAM, PROGRAM.commands.find((c) => c.name === 'run'), 100);
+  assert.not.match(help, '--validator ');
+  assert.match(help, '(--validator, its old name, still works)');
+});
+
+test('the old name on the command line: a warning naming the new one', async () => {
+  const r = await runCli(['run', '--validator', 'openai:j', '--suites', 'procedural', '--out', 'x'], { env: { OPENAI_API_KEY: '' } });
+  assert.match(r.stderr, 'spade-bench: --validator is an old name: use --reviewer\n');
+  assert.is(r.code, 2, 'then the missing key stops it');
+});
+
+test('--help, -h and help ask for help; --version for the version; before any check', () => {
+  assert.is(helpOf(parseCommandLine(PROGRAM, ['--help'])), undefined);
+  assert.is(helpOf(parseCommandLine(PROGRAM, ['-h'])), undefined);
+  assert.is(helpOf(parseCommandLine(PROGRAM, ['help'])), undefined);
+  assert.is(helpOf(parseCommandLine(PROGRAM, ['--out', 'x', '--help'])), undefined, 'the default command not named: the program\'s help');
+  assert.is(helpOf(parseCommandLine(PROGRAM, ['run', '--help', '--bogus'])), 'run');
+  assert.is(helpOf(parseCommandLine(PROGRAM, ['--help', 'validate'])), 'validate');
+  assert.is(helpOf(parseCommandLine(PROGRAM, ['help', 'merge'])), 'merge');
+  assert.is(helpOf(parseCommandLine(PROGRAM, ['validate', '-h'])), 'validate', 'no file needed');
+  assert.is(helpOf(parseCommandLine(PROGRAM, ['report', 'help'])), 'report');
+  assert.is(parseCommandLine(PROGRAM, ['--version']).kind, 'version');
+  assert.is(parseCommandLine(PROGRAM, ['merge', '--version']).kind, 'version');
+  assert.is(parsed(['run', '--help=false']).command.name, 'run');
+});
+
+/** A help text with its line breaks and padding made single spaces. */
+const flat = (text: string): string => text.replace(/\s+/g, ' ');
+
+test("run's help lists every flag of the table of options, its placeholder, its description and its default, by section", () => {
+  const run = PROGRAM.commands.find((c) => c.name === 'run')!;
+  const help = renderHelp(PROGRAM, run, 100);
+  assert.match(help, /^Usage: spade-bench run \[options\]\n/);
+  for (const { option } of [...flatten(RUN_OPTIONS), ...flatten(INVOCATION_OPTIONS)]) {
+    if (!option.flag) continue;
+    assert.match(help, `--${option.flag}${option.arg ? ` ${option.arg}` : ''}`, option.flag);
+    assert.match(flat(help), flat(option.describe), option.flag);
+  }
+  for (const heading of ['Run:', 'Self-play:', "This invocation (not recorded in the run's config):", 'Options:']) assert.match(help, `\n${heading}\n`);
+  assert.ok(help.indexOf('--rounds') > help.indexOf('Self-play:') && help.indexOf('--resume') > help.indexOf('This invocation'), 'each flag under its section');
+  assert.match(flat(help), '--rounds N Self-play rounds [default: 3] [number]');
+  assert.match(flat(help), '--cache Cache model responses');
+  assert.match(flat(help), '[default: on] [boolean]');
+  assert.match(flat(help), 'Keys with no flag (cacheDir, verdictCacheDir, plugins, providers, limits, curriculum, prompts, sampling, suiteOptions) are set in the config file');
+});
+
+test("every command's help: usage, description, positionals and each option with type, default, choices and aliases", () => {
+  for (const command of PROGRAM.commands) {
+    const help = flat(renderHelp(PROGRAM, command, 100));
+    assert.match(help, `Usage: spade-bench ${command.name}`);
+    assert.match(help, flat(command.describe));
+    for (const p of command.positionals ?? []) assert.match(help, `${p.name} ${flat(p.describe)}`);
+    for (const [name, spec] of Object.entries(command.options)) {
+      if (spec.hidden) continue;
+      assert.match(help, name.length === 1 ? `-${name}` : `--${name}`, `${command.name} --${name}`);
+      assert.match(help, flat(spec.describe), `${command.name} --${name}`);
+      assert.match(help, `[${spec.type}]`);
+      if (spec.choices) assert.match(help, `[choices: ${spec.choices.map((c) => `"${c}"`).join(', ')}]`);
+      if (spec.default !== undefined) assert.match(help, `[default: ${JSON.stringify(spec.default)}]`);
+    }
+    assert.match(help, '--version Show the version number');
+    assert.match(help, '-h, --help Show help');
+  }
+  const report = flat(renderHelp(PROGRAM, PROGRAM.commands.find((c) => c.name === 'report'), 100));
+  assert.match(report, '-o, --out FILE');
+  assert.match(report, 'runs Run folders');
+  assert.match(report, '[array] [required]');
+  assert.match(flat(renderHelp(PROGRAM, PROGRAM.commands.find((c) => c.name === 'worker'), 100)), '[string] [required]');
+});
+
+test("the program's help: every command, the default command's options, examples", () => {
+  const help = renderHelp(PROGRAM, undefined, 100);
+  assert.match(help, /^Usage: spade-bench \[command\] \[options\]\n/);
+  for (const command of PROGRAM.commands) assert.match(flat(help), flat(command.describe));
+  for (const usage of ['spade-bench run ', 'spade-bench validate <files..>', 'spade-bench report <runs..>', 'spade-bench bench <run>', 'spade-bench merge <dirs..>']) assert.match(help, usage);
+  assert.match(flat(help), '(the default command) [default]');
+  assert.match(help, '--envs-per-round N');
+  assert.match(help, '\nExamples:\n  spade-bench ');
+  assert.match(help, 'spade-bench run --agent openai:gpt-4.1-mini --suites procedural --limit 20');
+});
+
+test('help is wrapped to the width given, by whole words', () => {
+  for (const width of [60, 80, 110]) {
+    for (const command of [undefined, ...PROGRAM.commands]) {
+      const lines = renderHelp(PROGRAM, command, width).split('\n');
+      // A line is longer only when one word is (a long example command).
+      for (const line of lines) if (line.length > width) assert.ok(!line.trim().includes(' ') || line.startsWith('  spade-bench '), `${width}: ${line}`);
+    }
+  }
+  assert.equal(wrap('one two three four', 9), ['one two', 'three', 'four']);
+  assert.equal(wrap('a verylongword b', 5), ['a', 'verylongword', 'b']);
+});
+
+test('a program of its own: required single and variadic positionals, hidden options, defaults', async () => {
+  let ran: Args | undefined;
+  const program: ProgramSpec = {
+    name: 'tool',
+    describe: 'A tool.',
+    version: () => '1.2.3',
+    commands: [
+      {
+        name: 'copy',
+        isDefault: true,
+        describe: 'Copy.',
+        positionals: [{ name: 'from', describe: 'Source' }, { name: 'to', variadic: true, describe: 'Targets' }],
+        options: {
+          mode: { type: 'string', choices: ['fast', 'safe'], default: 'safe', describe: 'How' },
+          'dry-run': { type: 'boolean', alias: 'n', describe: 'Say only' },
+          old: { type: 'string', hidden: true, describe: 'Old name of --mode' },
+        },
+        run: async (args) => {
+          ran = args;
+          return 0;
+        },
+      },
+    ],
+  };
+  const invocation = parseCommandLine(program, ['a', 'b', 'c', '-n', '--old', 'x']);
+  assert.is(invocation.kind, 'command');
+  if (invocation.kind === 'command') await invocation.command.run(invocation.args);
+  assert.equal([ran!.from, ran!.to, ran!.mode, ran!.dryRun, ran!.n, ran!.old], ['a', ['b', 'c'], 'safe', true, true, 'x']);
+  assert.throws(() => parseCommandLine(program, ['a']), /Not enough non-option arguments: got 1, need at least 2\nRun "tool --help" for usage\./);
+  assert.not.match(renderHelp(program, program.commands[0], 80), '--old');
+});
+
+test('the command line: a usage error on stderr with the pointer to --help, exit 2, nothing on stdout', async () => {
+  const r = await runCli(['merge', 'a']);
+  assert.is(r.code, 2);
+  assert.is(r.stderr, `spade-bench: Missing required argument: out${USAGE}\n`);
+  assert.is(r.stdout, '');
+  const help = await runCli(['validate', '--help']);
+  assert.is(help.code, 0);
+  assert.match(help.stdout, /^Usage: spade-bench validate <files\.\.> \[options\]\n/);
+});
+
+test.run();
