@@ -25,7 +25,7 @@
  * Run: npm run bench -- promptfoo
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -99,9 +99,22 @@ interface Setup {
   run(round: number): Promise<ProcessFigures>;
 }
 
+/**
+ * The instant provider as a plugin of `checkout`: a copy beside a node_modules that holds only
+ * that checkout as `spade-bench`, so a baseline's run uses its own provider layer (and cache).
+ */
+function agentFor(checkout: string): string {
+  const dir = mkdtempSync(path.join(scratch, 'agent-'));
+  mkdirSync(path.join(dir, 'node_modules'));
+  symlinkSync(checkout, path.join(dir, 'node_modules', 'spade-bench'), 'dir');
+  copyFileSync(path.join(root, 'perf', 'instant-provider.mjs'), path.join(dir, 'instant-provider.mjs'));
+  return path.join(dir, 'instant-provider.mjs');
+}
+
 let counter = 0;
 /** A spade-bench run from `checkout` (its bin called directly) in a fresh folder; `verdicts` shared when given. */
 function spadeRun(checkout: string, verdicts?: string): (round: number) => Promise<ProcessFigures> {
+  const agent = agentFor(checkout);
   return async () => {
     const cwd = path.join(scratch, `spade-${++counter}`);
     mkdirSync(cwd);
@@ -111,7 +124,7 @@ function spadeRun(checkout: string, verdicts?: string): (round: number) => Promi
       verdictCacheDir: verdicts ?? path.join(cwd, 'verdicts'),
     }));
     const bin = path.join(checkout, 'dist', 'core', 'cli', 'bin.js');
-    const figures = await measureProcess(bin, ['run', '--suites', 'gsm8k', '--attempts', '1', '--concurrency', '16', '--agent', path.join(root, 'perf', 'instant-provider.mjs'), '--out', 'out'], { cwd });
+    const figures = await measureProcess(bin, ['run', '--suites', 'gsm8k', '--attempts', '1', '--concurrency', '16', '--agent', agent, '--out', 'out'], { cwd });
     if (figures.code !== 0) throw new Error(`spade-bench exited with ${figures.code}: ${figures.stderr.slice(-2000)}`);
     const results = JSON.parse(readFileSync(path.join(cwd, 'out', 'results.json'), 'utf8')) as { suites: { metrics: { success: { episodes: number } } }[] };
     if (results.suites[0]!.metrics.success.episodes !== 1319) throw new Error('spade-bench did not play the 1,319 tasks');
