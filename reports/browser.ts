@@ -45,7 +45,11 @@ export const BROWSER_SCRIPT = `(() => {
 export function sampleEnvironments(environments: readonly EnvironmentSummary[], max: number): EnvironmentSummary[] {
   if (environments.length <= max) return [...environments];
   const groups = new Map<string, EnvironmentSummary[]>();
-  for (const env of environments) groups.set(env.verdict, [...(groups.get(env.verdict) ?? []), env]);
+  for (const env of environments) {
+    const group = groups.get(env.verdict);
+    if (group) group.push(env);
+    else groups.set(env.verdict, [env]);
+  }
   const picked: EnvironmentSummary[] = [];
   const queues = [...groups.values()];
   for (let i = 0; picked.length < max; i++) {
