@@ -20,6 +20,8 @@ export function bandOf(config: SpadeConfig): PlateauOptions {
   const [lo, hi] = config.selfplay.band ?? DEFAULTS.selfplay.band;
   return { lo, hi, ramp: config.selfplay.bandRamp ?? DEFAULTS.selfplay.bandRamp };
 }
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { mapLimit } from './concurrency.js';
 import { environmentsInFlight } from './play-schedule.js';
 import { usageBetween } from './providers/stats.js';
@@ -27,6 +29,21 @@ import { difficultyBands, diversityMetrics, gameTypeMetrics, rememberDiversityPo
 import { gameTypeOf } from './game-type.js';
 import { playReward } from './evaluate.js';
 import { journalEnvironment } from './results-file.js';
+
+let gc: (() => void) | undefined;
+/**
+ * A full garbage collection now (V8's gc(), reached without --expose-gc on the command line).
+ * A run calls it between its phases (playing, metrics, writing the outputs): each phase
+ * allocates much for a moment, and should start from the run's live data alone rather than
+ * on top of the garbage the phase before left. One collection costs ~10 ms.
+ */
+export function collectGarbage(): void {
+  if (!gc) {
+    setFlagsFromString('--expose-gc');
+    gc = runInNewContext('gc') as () => void;
+  }
+  gc();
+}
 
 /** The id of the self-play pool among a run's suites. */
 export const SELFPLAY_SUITE = 'spade';
@@ -144,6 +161,8 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
   const wallSec = (performance.now() - started) / 1000;
   // The last suite of a run: its metrics are computed without the threads and sandboxes that played it.
   await options.played?.();
+  // The metrics allocate much for a moment (features, matrices, compression).
+  collectGarbage();
   const result = suiteResult(suite, plan.kind, evaluations, wallSec, rounds, usageBetween(usageBefore, books.usage()), books.latencySince(mark));
   const skipped = plan.skipped?.() ?? 0;
   if (skipped) result.skippedRecords = skipped;
