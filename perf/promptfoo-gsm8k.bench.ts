@@ -121,7 +121,8 @@ function spadeRun(checkout: string, verdicts?: string): (round: number) => Promi
     writeFileSync(path.join(cwd, 'spade.config.json'), JSON.stringify({
       dataDir: path.dirname(path.dirname(dataset)),
       cacheDir: path.join(cwd, 'responses'),
-      verdictCacheDir: verdicts ?? path.join(cwd, 'verdicts'),
+      // An older checkout without the verdict cache refuses the key.
+      ...(checkout === root ? { verdictCacheDir: verdicts ?? path.join(cwd, 'verdicts') } : {}),
     }));
     const bin = path.join(checkout, 'dist', 'core', 'cli', 'bin.js');
     const figures = await measureProcess(bin, ['run', '--suites', 'gsm8k', '--attempts', '1', '--concurrency', '16', '--agent', agent, '--out', 'out'], { cwd });
@@ -169,14 +170,24 @@ if (baseline) {
 }
 
 const measured = new Map<string, ProcessFigures[]>(setups.map((s) => [s.name, []]));
+const failures = new Map<string, string>();
 const bench = new Bench({ name: 'GSM8K, 1,319 tasks, instant model, whole process', iterations: 1, warmupIterations: 0, time: 0, warmup: false });
 for (let round = 0; round < ROUNDS; round++) {
   const order = round % 2 === 0 ? setups : [...setups].reverse();
-  for (const setup of order) bench.add(`${setup.name} #${round + 1}`, async () => void measured.get(setup.name)!.push(await setup.run(round)));
+  for (const setup of order) {
+    bench.add(`${setup.name} #${round + 1}`, async () => {
+      try {
+        measured.get(setup.name)!.push(await setup.run(round));
+      } catch (error) {
+        failures.set(setup.name, (error as Error).message);
+      }
+    });
+  }
 }
 await bench.run();
 
-const rows = setups.map((setup) => {
+for (const [name, message] of failures) notes.push(`${name} failed: ${message.slice(0, 500)}`);
+const rows = setups.filter((setup) => measured.get(setup.name)!.length > 0).map((setup) => {
   const figures = measured.get(setup.name)!;
   return {
     setup: setup.name,
