@@ -1,13 +1,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_CONFIG, loadConfigFile, resolveConfig, validateConfig } from '../../core/config.js';
 import { flagsToConfig } from '../../core/cli/run-command.js';
 import { UsageError } from '../../core/errors.js';
+import { tempDir } from '../helpers/cli.js';
 
-const dir = (): string => mkdtempSync(path.join(os.tmpdir(), 'spade-config-'));
+const dir = (): string => tempDir('spade-config-');
 
 const message = (fn: () => unknown): string => {
   try {

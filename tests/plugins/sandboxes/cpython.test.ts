@@ -4,8 +4,7 @@
 // wall time with the neighbours replayed, and replies checked on the host.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createCpythonSandbox } from '../../../plugins/sandboxes/cpython/sandbox.js';
 import { checkJail } from '../../../plugins/sandboxes/cpython/jail.js';
@@ -14,6 +13,7 @@ import { validateEnvironment } from '../../../core/gate.js';
 import type { EnvironmentProgram, LoadedEnvironment, Sandbox } from '../../../core/types.js';
 import { hostileSource } from '../../fixtures/python/hostile.js';
 import { nestedNamespaces, processesIn } from '../../helpers/processes.js';
+import { tempDir } from '../../helpers/cli.js';
 import { HOST_FOLDERS, SECRET, definePythonSandboxTests, failureOf, source } from './python-sandbox-tests.js';
 
 // Where the jail cannot be set up (no bwrap, user namespaces denied) the sandbox refuses to start
@@ -223,7 +223,7 @@ function defineTests(): void {
   });
 
   test('extra folders go on the Python path read-only (a suite\'s own packages)', async () => {
-    const folder = mkdtempSync(path.join(os.tmpdir(), 'spade-python-path-'));
+    const folder = tempDir('spade-python-path-');
     chmodSync(folder, 0o755);
     writeFileSync(path.join(folder, 'spade_extra_probe.py'), 'VALUE = 7\n');
     chmodSync(path.join(folder, 'spade_extra_probe.py'), 0o644);
@@ -244,7 +244,7 @@ function defineTests(): void {
       await withPath.close();
     }
     if (process.getuid?.() === 0) {
-      const hidden = mkdtempSync(path.join(os.tmpdir(), 'spade-python-path-'));
+      const hidden = tempDir('spade-python-path-');
       assert.throws(() => createCpythonSandbox({ pythonPath: [hidden] }), /readable by other users/);
     }
   });
