@@ -44,13 +44,21 @@ export function pidNamespace(pid: number): string | undefined {
   }
 }
 
-/** The PID namespaces, other than this process's own, that descendants of `pid` live in. */
+/**
+ * The PID namespaces, other than this process's own, that descendants of `pid` live in, each
+ * named with its first process (`pid:[4026532…] init 1234@5678`: host pid and start time). The
+ * kernel reuses a namespace's number once it is gone, and another test's sandbox may then get
+ * it: a namespace is the same one only while that first process lives (when it ends, the
+ * kernel ends every process in its namespace).
+ */
 export function nestedNamespaces(pid = process.pid): Set<string> {
   const own = pidNamespace(process.pid);
   const found = new Set<string>();
   for (const child of descendants(pid)) {
     const ns = pidNamespace(child);
-    if (ns && ns !== own) found.add(ns);
+    if (!ns || ns === own) continue;
+    const inner = /NSpid:\s+([\d\s]+)/.exec(read(`/proc/${child}/status`) ?? '')?.[1]?.trim().split(/\s+/).at(-1);
+    if (inner === '1') found.add(`${ns} init ${child}@${startTime(child)}`);
   }
   return found;
 }
@@ -61,18 +69,30 @@ function state(pid: number | string): string | undefined {
   return stat?.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
 }
 
+/** When a process started (clock ticks since boot), or undefined if it is gone. */
+function startTime(pid: number | string): string | undefined {
+  const stat = read(`/proc/${pid}/stat`);
+  return stat?.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+}
+
 /**
- * Every live process on the machine still in one of `namespaces`, with its command line. Zombies
- * are left out: they run nothing, and reaping them is their new parent's business (in a
- * container whose first process does not reap, they stay).
+ * Every live process on the machine still in one of `namespaces` (as nestedNamespaces() names
+ * them), with its command line: none when the namespace's first process is gone. Zombies are
+ * left out: they run nothing, and reaping them is their new parent's business (in a container
+ * whose first process does not reap, they stay).
  */
 export function processesIn(namespaces: ReadonlySet<string>): { pid: number; command: string }[] {
-  if (namespaces.size === 0) return [];
+  const live = new Set<string>();
+  for (const key of namespaces) {
+    const [, ns, init, started] = /^(.*) init (\d+)@(\d+)$/.exec(key) ?? [];
+    if (ns && state(init!) !== 'Z' && startTime(init!) === started) live.add(ns);
+  }
+  if (live.size === 0) return [];
   const left: { pid: number; command: string }[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name) || state(name) === 'Z') continue;
     const ns = pidNamespace(Number(name));
-    if (ns && namespaces.has(ns)) left.push({ pid: Number(name), command: (read(`/proc/${name}/cmdline`) ?? '').replace(/\0/g, ' ').trim() });
+    if (ns && live.has(ns)) left.push({ pid: Number(name), command: (read(`/proc/${name}/cmdline`) ?? '').replace(/\0/g, ' ').trim() });
   }
   return left;
 }
