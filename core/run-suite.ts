@@ -3,6 +3,8 @@
  * does the bookkeeping every suite shares (progress, journal, usage, latencies, metrics), and
  * a plan says what is particular to the suite (self-play's rounds, a static suite's tasks).
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { Suite, SuiteLoadOptions, SuiteTask } from './types.js';
 import type { EnvironmentSummary, RoundSummary, SuiteResult, UsageMetrics } from './results.js';
 import type { SpadeConfig } from './config.js';
@@ -14,14 +16,6 @@ import { runSelfPlay } from './selfplay.js';
 import { defaultSkills, skillName } from './skills.js';
 import { DEFAULTS } from './options.js';
 import type { PlateauOptions } from './rewards.js';
-
-/** The designer reward's difficulty band from the config (SPADE's default band unless set). */
-export function bandOf(config: SpadeConfig): PlateauOptions {
-  const [lo, hi] = config.selfplay.band ?? DEFAULTS.selfplay.band;
-  return { lo, hi, ramp: config.selfplay.bandRamp ?? DEFAULTS.selfplay.bandRamp };
-}
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { mapLimit } from './concurrency.js';
 import { environmentsInFlight } from './play-schedule.js';
 import { usageBetween } from './providers/stats.js';
@@ -29,6 +23,12 @@ import { difficultyBands, diversityMetrics, gameTypeMetrics, rememberDiversityPo
 import { gameTypeOf } from './game-type.js';
 import { playReward } from './evaluate.js';
 import { journalEnvironment } from './results-file.js';
+
+/** The designer reward's difficulty band from the config (SPADE's default band unless set). */
+export function bandOf(config: SpadeConfig): PlateauOptions {
+  const [lo, hi] = config.selfplay.band ?? DEFAULTS.selfplay.band;
+  return { lo, hi, ramp: config.selfplay.bandRamp ?? DEFAULTS.selfplay.bandRamp };
+}
 
 let gc: (() => void) | undefined;
 /**

@@ -11,62 +11,24 @@
  * Run: node --no-node-snapshot --import tsx perf/cpython.bench.ts
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Bench } from 'tinybench';
 import { createCpythonSandbox } from '../plugins/sandboxes/cpython/sandbox.js';
+import { coldAndWarm, latency } from './python-sandbox.js';
 import { PYTHON, planJail } from '../plugins/sandboxes/cpython/jail.js';
 import { makePipes } from '../plugins/sandboxes/cpython/pipes.js';
 import { encodeFrame, FrameReader } from '../plugins/sandboxes/cpython/frames.js';
-import type { EnvironmentProgram } from '../core/types.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const fixtures = path.join(root, 'tests/fixtures/python');
-const source = readFileSync(path.join(fixtures, 'guess_number.py'), 'utf8');
-const program: EnvironmentProgram = { id: 'bench/guess-number', language: 'python', source };
-const limits = { maxCalls: Number.POSITIVE_INFINITY };
-
-const cold = new Bench({ name: 'cpython sandbox, cold', iterations: 3, time: 0, warmup: false });
-cold.add('sandbox start: bwrap + interpreter (numpy, networkx, sympy) + first load', async () => {
-  const sandbox = createCpythonSandbox({ limits });
-  const env = await sandbox.load(program);
-  await env.dispose();
-  await sandbox.close();
+const warm = await coldAndWarm('cpython', (limits) => createCpythonSandbox({ limits }), {
+  start: 'sandbox start: bwrap + interpreter (numpy, networkx, sympy) + first load',
+  load: 'load (a fresh interpreter state in the running interpreter) + dispose',
 });
-await cold.run();
-console.log(cold.name);
-console.table(cold.table());
-
-const sandbox = createCpythonSandbox({ limits });
-const environment = await sandbox.load(program);
-await environment.reset(1);
-let seed = 0;
-const warm = new Bench({ name: 'cpython sandbox, warm', time: 2000, warmupTime: 300 });
-warm
-  .add('load (a fresh interpreter state in the running interpreter) + dispose', async () => {
-    const env = await sandbox.load(program);
-    await env.dispose();
-  })
-  .add('step', async () => {
-    await environment.step('\\boxed{50}');
-  })
-  .add('reset + step', async () => {
-    await environment.reset(seed++);
-    await environment.step('\\boxed{50}');
-  });
-await warm.run();
-console.log(warm.name);
-console.table(warm.table());
-const latency = (bench: Bench, name: string): { mean: number; p50: number; p99: number } => {
-  const result = bench.getTask(name)?.result;
-  return result && 'latency' in result ? { mean: result.latency.mean, p50: result.latency.p50 ?? NaN, p99: result.latency.p99 ?? NaN } : { mean: NaN, p50: NaN, p99: NaN };
-};
 const pair = latency(warm, 'reset + step');
 // The mean carries this machine's rare stalls (a virtual CPU descheduled for milliseconds); the median does not.
 console.log(`warm reset + step: median ${pair.p50.toFixed(3)} ms, mean ${pair.mean.toFixed(3)} ms, p99 ${pair.p99.toFixed(3)} ms (target <= 0.1 ms)`);
-await environment.dispose();
-await sandbox.close();
 
 // ---------------------------------------------------------------------------------------------
 // How to keep environments apart, measured in the jail (perf/python/isolation.py).

@@ -209,13 +209,18 @@ function logName(): string {
 const stores = new Map<string, Store>();
 
 export class ResponseCache {
+  private found: Store | undefined;
+
   constructor(readonly dir: string) {}
 
+  /** The folder's store, read on first use (a provider that is never called reads nothing). */
   private get store(): Store {
-    const dir = path.resolve(this.dir);
-    let store = stores.get(dir);
-    if (!store) stores.set(dir, (store = new Store(dir)));
-    return store;
+    if (!this.found) {
+      const dir = path.resolve(this.dir);
+      this.found = stores.get(dir);
+      if (!this.found) stores.set(dir, (this.found = new Store(dir)));
+    }
+    return this.found;
   }
 
   async get(key: string): Promise<CachedReply | undefined> {

@@ -11,20 +11,9 @@
  * same way, in a fresh sandbox; only if it fails again is it the call's own failure.
  */
 import { SandboxError } from '../../../index.js';
-import type { EnvironmentCapabilities, FunctionToolSchema, LoadedEnvironment, ResetResult, SandboxLimits, SpadeValidation, StepResult } from '../../../index.js';
-import { toResetResult, toStepResult, toText, toToolSchemas } from '../../../index.js';
+import type { EnvironmentCapabilities, SandboxLimits, SpadeValidation } from '../../../index.js';
+import { capabilitiesOf, LOAD_ALLOWANCE_MS, PythonEnvironment, SPADE_VALIDATION_CALLS, type PythonMethod } from '../python/environment.js';
 import type { CallLimits, JailedInterpreter, Reply } from './jailed-interpreter.js';
-
-/** Time for a load on top of the call limit (compiling, a fresh `random` module). */
-const LOAD_ALLOWANCE_MS = 500;
-/**
- * SPADE's validation makes up to 12 calls of the program in one request (build, reset, three
- * steps, a second reset, the wrapper's reset and three steps, close): it gets that many calls'
- * time. (SPADE itself gives the whole validation 60 s.)
- */
-export const SPADE_VALIDATION_CALLS = 12;
-
-type Method = 'reset' | 'step' | 'solution' | 'hint' | 'referenceAction' | 'getTools';
 
 const callLimits = (limits: SandboxLimits): CallLimits => ({ memoryMb: limits.memoryMb, maxOutputBytes: limits.maxOutputBytes });
 
@@ -48,11 +37,6 @@ export async function loadInto(interpreter: JailedInterpreter, envId: string, so
   }
 }
 
-/** What the loader's reply to a load says the environment has (tools: a get_tools() method, as SPADE's tool-use games). */
-export function capabilitiesOf(value: Record<string, unknown>): EnvironmentCapabilities {
-  return { solution: value.solution === true, hint: value.hint === true, referenceAction: value.referenceAction === true, tools: value.tools === true };
-}
-
 /** SPADE's own validation of `source` (nothing is kept in the interpreter). */
 export async function spadeValidateIn(interpreter: JailedInterpreter, source: string, limits: SandboxLimits): Promise<SpadeValidation> {
   for (let attempt = 1; ; attempt++) {
@@ -62,46 +46,22 @@ export async function spadeValidateIn(interpreter: JailedInterpreter, source: st
   }
 }
 
-export class CpythonEnvironment implements LoadedEnvironment {
+export class CpythonEnvironment extends PythonEnvironment {
   private calls = 0;
   private disposed = false;
   /** The calls that built the current episode's state: reset(seed), then steps. */
-  private episode: { method: Method; args: unknown[] }[] = [];
+  private episode: { method: PythonMethod; args: unknown[] }[] = [];
 
   constructor(
     private readonly interpreter: JailedInterpreter,
     private readonly envId: string,
     private readonly source: string,
-    private readonly limits: SandboxLimits,
+    protected readonly limits: SandboxLimits,
     readonly capabilities: EnvironmentCapabilities,
     private generation: number,
     private readonly maxTurns?: number,
-  ) {}
-
-  async reset(seed: number): Promise<ResetResult> {
-    return toResetResult(await this.call('reset', [seed]), this.limits);
-  }
-
-  async step(action: string): Promise<StepResult> {
-    if (typeof action !== 'string') throw new SandboxError('contract', 'step() takes the action as a string', 'step');
-    return toStepResult(await this.call('step', [action]), this.limits);
-  }
-
-  async solution(): Promise<string> {
-    return toText(await this.call('solution', []), 'solution', this.limits);
-  }
-
-  async hint(): Promise<string> {
-    return toText(await this.call('hint', []), 'hint', this.limits);
-  }
-
-  async referenceAction(observation: string): Promise<string> {
-    return toText(await this.call('referenceAction', [observation]), 'referenceAction', this.limits);
-  }
-
-  /** The tools after the last reset() (SPADE's get_tools()), checked by the contract. */
-  async getTools(): Promise<FunctionToolSchema[]> {
-    return toToolSchemas(await this.call('getTools', []), this.limits);
+  ) {
+    super();
   }
 
   async dispose(): Promise<void> {
@@ -113,7 +73,7 @@ export class CpythonEnvironment implements LoadedEnvironment {
     this.interpreter.request({ op: 'dispose', env: this.envId }, this.limits.callTimeoutMs).catch(() => undefined);
   }
 
-  private async call(method: Method, args: unknown[]): Promise<unknown> {
+  protected async call(method: PythonMethod, args: unknown[]): Promise<unknown> {
     if (this.disposed) throw new SandboxError('crash', 'the environment was disposed', method);
     if (++this.calls > this.limits.maxCalls) {
       throw new SandboxError('call-limit', `more than ${this.limits.maxCalls} calls on one environment`, method);

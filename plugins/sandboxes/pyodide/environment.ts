@@ -7,28 +7,11 @@
  * environment is loaded again and its episode replayed (reset and the steps since) before the
  * next call, so environments are deterministic: an innocent neighbour's episode goes on.
  */
-import {
-  SandboxError,
-  toResetResult,
-  toStepResult,
-  toText,
-  toToolSchemas,
-  type EnvironmentCapabilities,
-  type FunctionToolSchema,
-  type LoadedEnvironment,
-  type ResetResult,
-  type SandboxLimits,
-  type SpadeValidation,
-  type StepResult,
-} from '../../../index.js';
+import { SandboxError, type EnvironmentCapabilities, type SandboxLimits, type SpadeValidation } from '../../../index.js';
+import { capabilitiesOf, LOAD_ALLOWANCE_MS, PythonEnvironment, SPADE_VALIDATION_CALLS } from '../python/environment.js';
 import type { InterpreterProcess } from './interpreter-process.js';
 import { reviveFloats } from './protocol.js';
 import type { CallLimits, EnvironmentMethod, Reply } from './protocol.js';
-
-/** Time for a load on top of the call limit (copying a fresh `random` module, compiling). */
-const LOAD_ALLOWANCE_MS = 500;
-/** SPADE's validation makes up to this many calls of the program in one request (as in the cpython sandbox). */
-const SPADE_VALIDATION_CALLS = 12;
 
 export function callLimitsOf(limits: SandboxLimits): CallLimits {
   return { callTimeoutMs: limits.callTimeoutMs, memoryMb: limits.memoryMb, maxOutputBytes: limits.maxOutputBytes };
@@ -58,8 +41,7 @@ export async function loadInto(
     },
     limits.callTimeoutMs + LOAD_ALLOWANCE_MS,
   );
-  const value = unwrap(reply, 'load') as Record<string, unknown>;
-  return { solution: value.solution === true, hint: value.hint === true, referenceAction: value.referenceAction === true, tools: value.tools === true };
+  return capabilitiesOf(unwrap(reply, 'load') as Record<string, unknown>);
 }
 
 /** SPADE's own validation of `source` (nothing is kept in the interpreter). */
@@ -69,7 +51,7 @@ export async function spadeValidateIn(process: InterpreterProcess, source: strin
   return unwrap(reply, 'load') as SpadeValidation;
 }
 
-export class PyodideEnvironment implements LoadedEnvironment {
+export class PyodideEnvironment extends PythonEnvironment {
   private calls = 0;
   private disposed = false;
   /** The calls that built the current episode's state: reset(seed), then steps. */
@@ -79,37 +61,12 @@ export class PyodideEnvironment implements LoadedEnvironment {
     private readonly process: InterpreterProcess,
     private readonly envId: string,
     private readonly source: string,
-    private readonly limits: SandboxLimits,
+    protected readonly limits: SandboxLimits,
     readonly capabilities: EnvironmentCapabilities,
     private generation: number,
     private readonly maxTurns?: number,
-  ) {}
-
-  async reset(seed: number): Promise<ResetResult> {
-    const raw = await this.call('reset', [seed]);
-    return toResetResult(raw, this.limits);
-  }
-
-  async step(action: string): Promise<StepResult> {
-    if (typeof action !== 'string') throw new SandboxError('contract', 'step() takes the action as a string', 'step');
-    return toStepResult(await this.call('step', [action]), this.limits);
-  }
-
-  async solution(): Promise<string> {
-    return toText(await this.call('solution', []), 'solution', this.limits);
-  }
-
-  async hint(): Promise<string> {
-    return toText(await this.call('hint', []), 'hint', this.limits);
-  }
-
-  async referenceAction(observation: string): Promise<string> {
-    return toText(await this.call('referenceAction', [observation]), 'referenceAction', this.limits);
-  }
-
-  /** The tools after the last reset() (SPADE's get_tools()), checked by the contract. */
-  async getTools(): Promise<FunctionToolSchema[]> {
-    return toToolSchemas(await this.call('getTools', []), this.limits);
+  ) {
+    super();
   }
 
   async dispose(): Promise<void> {
@@ -120,7 +77,7 @@ export class PyodideEnvironment implements LoadedEnvironment {
     await this.process.request({ op: 'dispose', env: this.envId }, this.limits.callTimeoutMs).catch(() => undefined);
   }
 
-  private async call(method: EnvironmentMethod, args: unknown[]): Promise<unknown> {
+  protected async call(method: EnvironmentMethod, args: unknown[]): Promise<unknown> {
     if (this.disposed) throw new SandboxError('crash', 'the environment was disposed', method);
     if (++this.calls > this.limits.maxCalls) {
       throw new SandboxError('call-limit', `more than ${this.limits.maxCalls} calls on one environment`, method);

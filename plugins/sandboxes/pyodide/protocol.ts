@@ -6,6 +6,7 @@
  * The child process imports only this file's types (erased when it is transpiled), so the one
  * runtime import below, the shared reply reader, never reaches it.
  */
+import type { PythonMethod } from '../python/environment.js';
 import type { LoaderFailureKind } from '../python/replies.js';
 
 /** The per-call limits the child enforces (call counts and result shape are checked by the host). */
@@ -15,7 +16,7 @@ export interface CallLimits {
   maxOutputBytes: number;
 }
 
-export type EnvironmentMethod = 'reset' | 'step' | 'solution' | 'hint' | 'referenceAction' | 'getTools';
+export type EnvironmentMethod = PythonMethod;
 
 export type Request =
   | { id: number; op: 'load'; env: string; source: string; limits: CallLimits; maxTurns?: number }
