@@ -13,7 +13,7 @@ import { ngrams, words } from './ngrams.js';
 import { meanPairwiseNcd } from './compression.js';
 import { dataNodeTypes, programNodeTypes, structureFeatures, type ProgramForStructure } from './structure.js';
 import { splitDataHeader } from '../data-header.js';
-import { prepareFeatures, preparedVendi, type PreparedFeatures } from './feature-vendi.js';
+import { EMPTY_FEATURE, prepareFeatures, prepareIdBags, preparedVendi, type PreparedFeatures } from './feature-vendi.js';
 
 /** Word unigrams and bigrams of a text: the features of the task-text kernel. */
 export function textFeatures(text: string): string[] {
@@ -66,31 +66,98 @@ export function programFeatures(program: ProgramForStructure): string[] {
 }
 
 /**
- * distinct-1 and distinct-2 (as distinctN gives them) from the tasks' text features, which
- * hold their word unigrams (no space) and bigrams (one space): the texts are not split again.
+ * A pool's task texts as feature ids: each text's word unigrams, then its bigrams, numbered in
+ * order of first appearance over the pool (the numbering prepareFeatures gives the strings of
+ * textFeatures, so every score is the same), without making a string per bigram. A text with
+ * no words has the one feature `<empty>`.
  */
-function distinctOfBags(bags: readonly (readonly string[])[]): { distinct1: number; distinct2: number } {
-  const unigrams = new Set<string>();
-  const bigrams = new Set<string>();
+export interface TextFeatures {
+  /** Per text: its unigram ids, then its bigram ids. */
+  bags: Int32Array[];
+  /** Per text: where its bigrams start in its bag (an empty text's `<empty>` is no unigram). */
+  bigramStart: Int32Array;
+  /** Distinct features over the pool. */
+  dimension: number;
+  /** distinct-1 and distinct-2 of the pool, as distinctN gives them. */
+  distinct1: number;
+  distinct2: number;
+}
+
+/** 2^26: a pair of ids below it is one exact number (below 2^52). */
+const PAIR_BASE = 67_108_864;
+
+export function textFeatureIds(texts: readonly string[]): TextFeatures {
+  const unigrams = new Map<string, number>();
+  // A bigram by its two unigram ids, as one number (exact: ids stay below PAIR_BASE).
+  const bigrams = new Map<number, number>();
+  let dimension = 0;
+  let distinctUnigrams = 0;
+  // Ids that are a word of some text (`<empty>` is counted only if a text has it as a word).
+  const isWord: boolean[] = [];
   let ones = 0;
   let twos = 0;
-  for (const bag of bags) {
-    for (const feature of bag) {
-      if (feature.includes(' ')) {
-        bigrams.add(feature);
-        twos++;
-      } else {
-        unigrams.add(feature);
-        ones++;
+  const bigramStart = new Int32Array(texts.length);
+  const bags = texts.map((text, t) => {
+    const tokens = words(text);
+    if (tokens.length === 0) {
+      let id = unigrams.get(EMPTY_FEATURE);
+      if (id === undefined) unigrams.set(EMPTY_FEATURE, (id = dimension++));
+      bigramStart[t] = 1;
+      return Int32Array.of(id);
+    }
+    if (dimension + 2 * tokens.length >= PAIR_BASE) throw new RangeError(`text features: more than ${PAIR_BASE} distinct words and word pairs`);
+    const bag = new Int32Array(tokens.length * 2 - 1);
+    for (let i = 0; i < tokens.length; i++) {
+      let id = unigrams.get(tokens[i]!);
+      if (id === undefined) unigrams.set(tokens[i]!, (id = dimension++));
+      if (!isWord[id]) {
+        isWord[id] = true;
+        distinctUnigrams++;
+      }
+      bag[i] = id;
+    }
+    for (let i = 1; i < tokens.length; i++) {
+      const key = bag[i - 1]! * PAIR_BASE + bag[i]!;
+      let id = bigrams.get(key);
+      if (id === undefined) bigrams.set(key, (id = dimension++));
+      bag[tokens.length + i - 1] = id;
+    }
+    bigramStart[t] = tokens.length;
+    ones += tokens.length;
+    twos += tokens.length - 1;
+    return bag;
+  });
+  return {
+    bags,
+    bigramStart,
+    dimension,
+    distinct1: ones === 0 ? 0 : distinctUnigrams / ones,
+    distinct2: twos === 0 ? 0 : bigrams.size / twos,
+  };
+}
+
+/** distinct-2 of the texts at `indices` (repeats counted, as distinctN counts a text given twice). */
+export function distinct2Of(features: TextFeatures, indices: readonly number[], seen = new Int32Array(features.dimension), mark = 1): number {
+  let total = 0;
+  let distinct = 0;
+  for (const t of indices) {
+    const bag = features.bags[t]!;
+    for (let i = features.bigramStart[t]!; i < bag.length; i++) {
+      total++;
+      if (seen[bag[i]!] !== mark) {
+        seen[bag[i]!] = mark;
+        distinct++;
       }
     }
   }
-  return { distinct1: ones === 0 ? 0 : unigrams.size / ones, distinct2: twos === 0 ? 0 : bigrams.size / twos };
+  return total === 0 ? 0 : distinct / total;
 }
 
 /** A pool's features as diversityMetrics prepared them (the equal-size comparison reuses them). */
 export interface PreparedDiversity {
   text: PreparedFeatures;
+  /** The texts' feature ids (for distinct-2 of a resample). */
+  words: TextFeatures;
   structure?: PreparedFeatures;
 }
 
@@ -101,14 +168,15 @@ export interface PreparedDiversity {
  */
 export function diversityMetrics(tasks: readonly string[], programs?: readonly ProgramForStructure[], keep?: (prepared: PreparedDiversity) => void): DiversityMetrics {
   const n = tasks.length;
-  const bags = tasks.map(textFeatures);
-  const preparedText = prepareFeatures(bags);
+  const features = textFeatureIds(tasks);
+  const preparedText = prepareIdBags(features.bags, features.dimension);
   const text = preparedVendi(preparedText);
   const metrics: DiversityMetrics = {
     n,
     vendi: text.vendi,
     vendiPerN: n === 0 ? 0 : text.vendi / n,
-    ...distinctOfBags(bags),
+    distinct1: features.distinct1,
+    distinct2: features.distinct2,
   };
   if (n >= 2) metrics.ncd = meanPairwiseNcd(tasks);
   let approximate = text.approximate;
@@ -120,7 +188,7 @@ export function diversityMetrics(tasks: readonly string[], programs?: readonly P
     metrics.structureVendiPerN = structure.vendi / programs.length;
     approximate ||= structure.approximate;
   }
-  keep?.({ text: preparedText, ...(preparedStructure && { structure: preparedStructure }) });
+  keep?.({ text: preparedText, words: features, ...(preparedStructure && { structure: preparedStructure }) });
   if (approximate) metrics.approximate = true;
   return metrics;
 }

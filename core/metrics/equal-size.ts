@@ -8,9 +8,8 @@
 import type { EqualSizeDiversity, Estimate, SuiteResult } from '../results.js';
 import type { Language } from '../types.js';
 import { mulberry32 } from '../random.js';
-import { prepareFeatures, preparedVendi } from './feature-vendi.js';
-import { distinctN } from './ngrams.js';
-import { programFeatures, textFeatures, type PreparedDiversity } from './diversity.js';
+import { prepareFeatures, prepareIdBags, preparedVendi } from './feature-vendi.js';
+import { distinct2Of, programFeatures, textFeatureIds, type PreparedDiversity } from './diversity.js';
 import { percentileInterval, resample } from './bootstrap.js';
 import type { ProgramForStructure } from './structure.js';
 
@@ -50,7 +49,9 @@ export function equalSizeDiversity(pools: readonly DiversityPool[], options: Equ
   const replicates = options.replicates ?? DEFAULT_DIVERSITY_REPLICATES;
   for (const pool of measured) {
     const random = mulberry32(options.seed ?? 1);
-    const text = pool.prepared?.text ?? prepareFeatures(pool.tasks.map(textFeatures));
+    const words = pool.prepared?.words ?? textFeatureIds(pool.tasks);
+    const text = pool.prepared?.text ?? prepareIdBags(words.bags, words.dimension);
+    const seen = new Int32Array(words.dimension);
     const structureBags = pool.prepared ? pool.prepared.structure : pool.programs && pool.programs.length === pool.tasks.length ? prepareFeatures(pool.programs.map(programFeatures)) : undefined;
     const indices = pool.tasks.map((_, i) => i);
     const vendi: number[] = [];
@@ -59,7 +60,7 @@ export function equalSizeDiversity(pools: readonly DiversityPool[], options: Equ
     for (let r = 0; r < replicates; r++) {
       const drawn = resample(indices, size, random);
       vendi.push(preparedVendi(text, drawn).vendi);
-      distinct2.push(distinctN(drawn.map((i) => pool.tasks[i]!), 2));
+      distinct2.push(distinct2Of(words, drawn, seen, r + 1));
       if (structureBags) structure.push(preparedVendi(structureBags, drawn).vendi);
     }
     const entry: EqualSizeDiversity = { size, replicates, vendi: estimate(vendi), distinct2: estimate(distinct2) };

@@ -43,8 +43,32 @@ export interface PreparedFeatures {
 
 export function prepareFeatures(bags: readonly (readonly string[])[]): PreparedFeatures {
   const ids = new Map<string, number>();
-  // A static suite repeats a program thousands of times with one cached bag: one vector for it.
-  const made = new Map<readonly string[], SparseUnit>();
+  // A static suite repeats a program thousands of times with one cached bag: one id bag for it.
+  const converted = new Map<readonly string[], Int32Array>();
+  const idBags = bags.map((bag) => {
+    let known = converted.get(bag);
+    if (!known) {
+      const features = bag.length > 0 ? bag : EMPTY_BAG;
+      known = new Int32Array(features.length);
+      for (let i = 0; i < features.length; i++) {
+        let id = ids.get(features[i]!);
+        if (id === undefined) ids.set(features[i]!, (id = ids.size));
+        known[i] = id;
+      }
+      converted.set(bag, known);
+    }
+    return known;
+  });
+  return prepareIdBags(idBags, ids.size);
+}
+
+/**
+ * The same from bags of feature ids (0 <= id < dimension, numbered in order of first appearance,
+ * as prepareFeatures numbers strings; an item with no features carries the id of `<empty>`).
+ */
+export function prepareIdBags(bags: readonly Int32Array[], dimension: number): PreparedFeatures {
+  // One vector per bag object.
+  const made = new Map<Int32Array, SparseUnit>();
   // Equal bags (the same program's features in two arrays) become one vector, like a shared bag:
   // vectors are bucketed by a hash of their counts and compared exactly within a bucket.
   const equal = new Map<number, { ids: Int32Array; counts: Float64Array; vector: SparseUnit }[]>();
@@ -52,15 +76,9 @@ export function prepareFeatures(bags: readonly (readonly string[])[]): PreparedF
   const vectors = bags.map((bag) => {
     const known = made.get(bag);
     if (known) return known;
-    const features = bag.length > 0 ? bag : EMPTY_BAG;
-    if (scratch.length < features.length) scratch = new Int32Array(features.length * 2);
-    for (let i = 0; i < features.length; i++) {
-      const feature = features[i]!;
-      let id = ids.get(feature);
-      if (id === undefined) ids.set(feature, (id = ids.size));
-      scratch[i] = id;
-    }
-    const sorted = scratch.subarray(0, features.length).sort();
+    if (scratch.length < bag.length) scratch = new Int32Array(bag.length * 2);
+    scratch.set(bag);
+    const sorted = scratch.subarray(0, bag.length).sort();
     // Distinct ids ascending, with their counts.
     let distinct = 0;
     for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) distinct++;
@@ -82,10 +100,12 @@ export function prepareFeatures(bags: readonly (readonly string[])[]): PreparedF
     made.set(bag, vector);
     return vector;
   });
-  return { vectors, dimension: ids.size };
+  return { vectors, dimension };
 }
 
-const EMPTY_BAG: readonly string[] = ['<empty>'];
+/** The one feature of an item with none. */
+export const EMPTY_FEATURE = '<empty>';
+const EMPTY_BAG: readonly string[] = [EMPTY_FEATURE];
 
 function sameEntries(aIds: Int32Array, aCounts: Float64Array, bIds: Int32Array, bCounts: Float64Array): boolean {
   if (aIds.length !== bIds.length) return false;
