@@ -30,6 +30,42 @@ export interface DistributedOptions {
   queueName?: string;
   /** Tries per job when a worker fails it (a crashed or killed worker is retried apart). Default 3. */
   attempts?: number;
+  /** How long to wait for a job's event before reading its state again (ms). Default RECHECK_MS. */
+  recheckMs?: number;
+}
+
+/**
+ * A job's result comes as an event from the queue, at once. The job's state is also read again
+ * after this long without one: an event that never arrives (seen once, on a machine under load:
+ * the job completed in Redis, its waiter never heard) then costs seconds, not the whole run.
+ */
+export const RECHECK_MS = 5_000;
+
+/** What waitForOutcome needs of a job: BullMQ's wait on the queue's events, and its state read from Redis. */
+export interface WaitedJob<T> {
+  /** Resolves with the result, rejects when the job failed, or after `ttl` ms without an event. */
+  waitUntilFinished(ttl: number): Promise<T>;
+  /** The job as Redis has it now (undefined when it is gone). */
+  latest(): Promise<{ state: string; returnvalue?: T; failedReason?: string } | undefined>;
+}
+
+/**
+ * The result of a job: from its event, or, when no event has come for `recheckMs`, from its
+ * state (completed: its return value; failed: its reason; otherwise wait again).
+ */
+export async function waitForOutcome<T>(job: WaitedJob<T>, recheckMs: number = RECHECK_MS): Promise<T> {
+  for (;;) {
+    let failure: unknown;
+    try {
+      return await job.waitUntilFinished(recheckMs);
+    } catch (error) {
+      failure = error;
+    }
+    const latest = await job.latest();
+    if (!latest) throw failure;
+    if (latest.state === 'completed') return latest.returnvalue as T;
+    if (latest.state === 'failed') throw new Error(latest.failedReason ?? (failure as Error)?.message ?? 'the job failed');
+  }
 }
 
 /** What a job carries: the evaluation, and the config the worker builds its sandbox and agent from (no keys). */
@@ -81,7 +117,14 @@ export async function createDistributedEvaluator(options: DistributedOptions): P
       removeOnFail: { age: 24 * 3600 },
     });
     // In-flight jobs finish after an abort (Ctrl-C), as in-thread evaluations do; no new ones start.
-    const outcome = (await job.waitUntilFinished(events)) as JobOutcome;
+    const outcome = await waitForOutcome<JobOutcome>({
+      waitUntilFinished: (ttl) => job.waitUntilFinished(events, ttl) as Promise<JobOutcome>,
+      async latest() {
+        const now = await queue.getJob(job.id!);
+        if (!now) return undefined;
+        return { state: await now.getState(), returnvalue: now.returnvalue, failedReason: now.failedReason };
+      },
+    }, options.recheckMs);
     for (const work of outcome.fresh) deliverFreshWork(work, program, ctx);
     return unpackEvaluation(outcome.evaluation, program);
   };

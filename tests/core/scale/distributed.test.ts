@@ -4,11 +4,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ChildProcess } from 'node:child_process';
-import { Queue, QueueEvents } from 'bullmq';
+import { Queue, QueueEvents, Worker } from 'bullmq';
 import { redisMissing, startRedis, startWorkerProcess, stopProcesses, type RedisServer } from '../../helpers/redis.js';
 import path from 'node:path';
 import { tempDir } from '../../helpers/cli.js';
-import { createDistributedEvaluator } from '../../../core/scale/distributed-evaluator.js';
+import { createDistributedEvaluator, waitForOutcome } from '../../../core/scale/distributed-evaluator.js';
 import { connectRedis, EVALUATION_QUEUE } from '../../../core/scale/redis-connection.js';
 import type { Suite } from '../../../core/types.js';
 import { runLocally, smallConfig } from './local-run.js';
@@ -124,6 +124,55 @@ it('a worker killed with SIGKILL mid-job: its job is retried on the other worker
   } finally {
     await events.close();
     await queue.close();
+    await Promise.all(connections.map((c) => c.quit()));
+  }
+});
+
+it('a job whose completion event never reaches its waiter is delivered all the same, read from its state', async () => {
+  const connections = await Promise.all([0, 1, 2, 3].map(() => connectRedis(redis.url)));
+  const queues: Queue[] = [];
+  const workers: Worker[] = [];
+  const deafs: QueueEvents[] = [];
+  /** A queue whose events are never read (the waiter hears nothing, as when an event is lost), and its worker, started later. */
+  const setup = (name: string, work: (data: unknown) => unknown) => {
+    const queue = new Queue(name, { connection: connections[0] as never });
+    const deaf = new QueueEvents(name, { connection: connections[1] as never, autorun: false });
+    queues.push(queue);
+    deafs.push(deaf);
+    const start = () => workers.push(new Worker(name, async (job) => work(job.data), { connection: connections[workers.length + 2] as never }));
+    const waited = <T>(job: Awaited<ReturnType<Queue['add']>>) => ({
+      waitUntilFinished: (ttl: number) => job.waitUntilFinished(deaf, ttl) as Promise<T>,
+      async latest() {
+        const now = await queue.getJob(job.id!);
+        return now && { state: await now.getState(), returnvalue: now.returnvalue as T, failedReason: now.failedReason };
+      },
+    });
+    return { queue, deaf, start, waited };
+  };
+  try {
+    const doubling = setup(`deaf-${process.pid}`, (data) => ({ doubled: (data as { n: number }).n * 2 }));
+    const job = await doubling.queue.add('double', { n: 21 });
+    // Both waits start before the job is done, so neither finds it finished when it starts.
+    const alone = job.waitUntilFinished(doubling.deaf, 500).then(() => 'heard', (error: Error) => error.message);
+    const outcome = waitForOutcome(doubling.waited<{ doubled: number }>(job), 100);
+    doubling.start();
+    assert.equal(await outcome, { doubled: 42 });
+    assert.match(await alone, /timed out/, "BullMQ's own wait never learns that the job completed");
+
+    const failing = setup(`deaf-failing-${process.pid}`, () => {
+      throw new Error('not a number');
+    });
+    const bad = await failing.queue.add('double', { n: 'x' }, { attempts: 1 });
+    const refused = waitForOutcome(failing.waited(bad), 100).then(() => 'delivered', (error: Error) => error.message);
+    failing.start();
+    assert.match(await refused, /not a number/, "a failed job's reason is read from its state");
+  } finally {
+    await Promise.all(workers.map((w) => w.close()));
+    await Promise.all(deafs.map((d) => d.close()));
+    for (const queue of queues) {
+      await queue.obliterate({ force: true });
+      await queue.close();
+    }
     await Promise.all(connections.map((c) => c.quit()));
   }
 });
