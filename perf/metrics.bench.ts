@@ -10,8 +10,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { Bench } from 'tinybench';
 import { answerProgram, INSTRUCTIONS } from '../benchmarks/answer-program.js';
 import { meanPairwiseNcd } from '../core/metrics/compression.js';
-import { prepareFeatures, preparedVendi } from '../core/metrics/feature-vendi.js';
-import { programFeatures, textFeatures } from '../core/metrics/diversity.js';
+import { prepareFeatures, prepareIdBags, preparedVendi } from '../core/metrics/feature-vendi.js';
+import { programFeatures, textFeatureIds, textFeatures } from '../core/metrics/diversity.js';
 import { diversityMetrics } from '../core/metrics/diversity.js';
 import { equalSizeDiversity } from '../core/metrics/equal-size.js';
 import { FAMILIES } from '../plugins/reference/families/index.js';
@@ -50,7 +50,12 @@ if (existsSync(gsm8k)) {
   // What reset() shows: the question, then the instruction.
   const observations = records.map((r) => `${r.question}\n\n${INSTRUCTIONS.numeric}`);
   const n = questions.length;
-  bench.add(`GSM8K ${n}: text features and Vendi`, () => void preparedVendi(prepareFeatures(observations.map(textFeatures))));
+  bench.add(`GSM8K ${n}: text features (ids) and Vendi`, () => {
+    const features = textFeatureIds(observations);
+    void preparedVendi(prepareIdBags(features.bags, features.dimension));
+  });
+  // The yardstick: the same scores from a string per n-gram, as the features were made before.
+  bench.add(`GSM8K ${n}: text features as strings and Vendi (former)`, () => void preparedVendi(prepareFeatures(observations.map(textFeatures))));
   bench.add(`GSM8K ${n}: NCD (sampled pairs)`, () => void meanPairwiseNcd(observations));
   bench.add(`GSM8K ${n}: structure features and Vendi`, () => void preparedVendi(prepareFeatures(questions.map(programFeatures))));
   bench.add(`GSM8K ${n}: diversityMetrics (all of the above, distinct-n)`, () => void diversityMetrics(observations, questions));
