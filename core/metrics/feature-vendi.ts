@@ -124,10 +124,13 @@ export function preparedVendi(prepared: PreparedFeatures, indices?: readonly num
   const n = vectors.length;
   if (n === 0) return { vendi: 0, approximate: false };
   const d = prepared.dimension;
+  // Few distinct items among many (a dataset's programs, one template): exact from the distinct
+  // ones, when that matrix is at most half the side of the others (a pool of copies of one
+  // program is one 1x1 matrix rather than a d x d covariance).
+  const distinct = new Set(vectors).size;
+  if (distinct <= EXACT_LIMIT && 2 * distinct <= Math.min(n, d)) return { vendi: vendiFromEigenvalues(distinctKernelEigenvalues(vectors), q), approximate: false };
   if (n <= d && n <= EXACT_LIMIT) return { vendi: vendiFromEigenvalues(kernelEigenvalues(vectors), q), approximate: false };
   if (d <= EXACT_LIMIT) return { vendi: vendiFromEigenvalues(covarianceEigenvalues(vectors, d), q), approximate: false };
-  // Many items but few distinct ones (a dataset's programs, one template): exact from the distinct ones.
-  const distinct = new Set(vectors).size;
   if (distinct <= EXACT_LIMIT) return { vendi: vendiFromEigenvalues(distinctKernelEigenvalues(vectors), q), approximate: false };
   return { vendi: vendiFromEigenvalues(covarianceEigenvalues(hashedVectors(prepared, vectors), HASHED_DIMENSION), q), approximate: true };
 }

@@ -88,4 +88,16 @@ test('many items, few distinct ones: scored exactly from the distinct ones, weig
   close(featureVendi(skewed).vendi, Math.exp(-(5 / 6) * Math.log(5 / 6) - (1 / 6) * Math.log(1 / 6)), 1e-9);
 });
 
+test('copies of a few items below the exact limit take the small matrix of the distinct ones, with the kernel\'s score', () => {
+  // 120 items, 3 distinct overlapping bags (40 copies each), 90 features: the kernel would be
+  // 120x120 and the covariance 90x90; the distinct items' matrix is 3x3.
+  const kinds = [0, 1, 2].map((k) => Array.from({ length: 40 }, (_, w) => `f${k * 25 + w}`));
+  const bags = Array.from({ length: 120 }, (_, i) => kinds[i % 3]!);
+  const result = featureVendi(bags);
+  assert.is(result.approximate, false);
+  close(result.vendi, vendiScore(cosineKernel(bags)), 1e-9);
+  // One program copied (a dataset's template): exactly one effective item.
+  close(featureVendi(Array.from({ length: 300 }, () => kinds[0]!)).vendi, 1, 1e-12);
+});
+
 test.run();
