@@ -15,7 +15,10 @@ import { dataNodeTypes, programNodeTypes, structureFeatures, type ProgramForStru
 import { splitDataHeader } from '../data-header.js';
 import { EMPTY_FEATURE, prepareFeatures, prepareIdBags, preparedVendi, type PreparedFeatures } from './feature-vendi.js';
 
-/** Word unigrams and bigrams of a text: the features of the task-text kernel. */
+/**
+ * Word unigrams and bigrams of a text, as strings: the features of the task-text kernel. A pool's
+ * metrics read them as ids (textFeatureIds), which give the same scores.
+ */
 export function textFeatures(text: string): string[] {
   const tokens = words(text);
   // A unigram has no space and a bigram has one, so the two kinds never collide.
@@ -65,12 +68,7 @@ export function programFeatures(program: ProgramForStructure): string[] {
   return remember(featureCache, `${program.language}\u0000${program.source}`, () => featuresOfTypes(programNodeTypes(program)));
 }
 
-/**
- * A pool's task texts as feature ids: each text's word unigrams, then its bigrams, numbered in
- * order of first appearance over the pool (the numbering prepareFeatures gives the strings of
- * textFeatures, so every score is the same), without making a string per bigram. A text with
- * no words has the one feature `<empty>`.
- */
+/** A pool's task texts as feature ids (textFeatureIds). */
 export interface TextFeatures {
   /** Per text: its unigram ids, then its bigram ids. */
   bags: Int32Array[];
@@ -86,6 +84,12 @@ export interface TextFeatures {
 /** 2^26: a pair of ids below it is one exact number (below 2^52). */
 const PAIR_BASE = 67_108_864;
 
+/**
+ * A pool's task texts as feature ids: each text's word unigrams, then its bigrams, numbered in
+ * order of first appearance over the pool (the numbering prepareFeatures gives the strings of
+ * textFeatures, so every score is the same), without making a string per bigram. A text with
+ * no words has the one feature `<empty>`.
+ */
 export function textFeatureIds(texts: readonly string[]): TextFeatures {
   const unigrams = new Map<string, number>();
   // A bigram by its two unigram ids, as one number (exact: ids stay below PAIR_BASE).

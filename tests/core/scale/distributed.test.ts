@@ -131,7 +131,7 @@ it('a worker killed with SIGKILL mid-job: its job is retried on the other worker
 it('a job whose completion event never reaches its waiter is delivered all the same, read from its state', async () => {
   const connections = await Promise.all([0, 1, 2, 3].map(() => connectRedis(redis.url)));
   const queues: Queue[] = [];
-  const workers: Worker[] = [];
+  const consumers: Worker[] = [];
   const deafs: QueueEvents[] = [];
   /** A queue whose events are never read (the waiter hears nothing, as when an event is lost), and its worker, started later. */
   const setup = (name: string, work: (data: unknown) => unknown) => {
@@ -139,7 +139,7 @@ it('a job whose completion event never reaches its waiter is delivered all the s
     const deaf = new QueueEvents(name, { connection: connections[1] as never, autorun: false });
     queues.push(queue);
     deafs.push(deaf);
-    const start = () => workers.push(new Worker(name, async (job) => work(job.data), { connection: connections[workers.length + 2] as never }));
+    const start = () => consumers.push(new Worker(name, async (job) => work(job.data), { connection: connections[consumers.length + 2] as never }));
     const waited = <T>(job: Awaited<ReturnType<Queue['add']>>) => ({
       waitUntilFinished: (ttl: number) => job.waitUntilFinished(deaf, ttl) as Promise<T>,
       async latest() {
@@ -167,7 +167,7 @@ it('a job whose completion event never reaches its waiter is delivered all the s
     failing.start();
     assert.match(await refused, /not a number/, "a failed job's reason is read from its state");
   } finally {
-    await Promise.all(workers.map((w) => w.close()));
+    await Promise.all(consumers.map((w) => w.close()));
     await Promise.all(deafs.map((d) => d.close()));
     for (const queue of queues) {
       await queue.obliterate({ force: true });
