@@ -100,7 +100,7 @@ export { deriveSeed, mulberry32 } from './core/random.js';
 /** Write a file so it is never half-written (temporary file, fsync, rename). */
 export { writeFileAtomic } from './core/fs.js';
 /** Programs that open with their data (`const NAME = <JSON>;` lines): a sandbox compiles their code once. */
-export { splitDataHeader, dataArray, DATA_PARAMETER } from './core/data-header.js';
+export { splitDataHeader, dataHeaderOf, declareDataHeader, dataArray, DATA_PARAMETER } from './core/data-header.js';
 /** A program's data header, and its code without the values. */
 export type { DataHeader } from './core/data-header.js';
 /** A sandbox's fingerprint (SandboxPlugin.fingerprint): a hash of its files and versions. */

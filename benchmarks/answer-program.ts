@@ -5,7 +5,7 @@
  * and ends the episode; solution() is the reference answer; hint() the privileged hint, if any.
  * GSM8K and every `jsonl:`/`parquet:`/`hf:` dataset are exposed this way.
  */
-import type { EnvironmentProgram } from '../index.js';
+import { DATA_PARAMETER, declareDataHeader, type DataHeader, type EnvironmentProgram } from '../index.js';
 import { PRELUDE } from '../plugins/reference/families/prelude.js';
 
 /**
@@ -105,22 +105,41 @@ export default StaticQuestion;
 
 const CODE = { withHint: codeAfterData(true), withoutHint: codeAfterData(false) };
 
+/** The data header's constants, in order (HINT only when the task has one). */
+const NAMES = { withHint: ['QUESTION', 'ANSWER', 'CHECKER', 'INSTRUCTION', 'HINT'], withoutHint: ['QUESTION', 'ANSWER', 'CHECKER', 'INSTRUCTION'] };
+
+/**
+ * Each variant's code as splitDataHeader gives it (core/data-header.ts): the data lines with
+ * their values taken out, then the code. One string per variant, shared by every task's header.
+ */
+const HEADER_CODE = {
+  withHint: `${NAMES.withHint.map((name, i) => `const ${name} = ${DATA_PARAMETER}[${i}];`).join('\n')}\n${CODE.withHint}`,
+  withoutHint: `${NAMES.withoutHint.map((name, i) => `const ${name} = ${DATA_PARAMETER}[${i}];`).join('\n')}\n${CODE.withoutHint}`,
+};
+
 /**
  * The environment program for one question. The task's values come first, as data lines
  * (`const NAME = <JSON>;`): every task of a dataset is then one compiled program in the
  * isolated-vm sandbox (core/data-header.ts). The source is made when read, from the task's data
  * lines and the code every task shares, so a suite of thousands of tasks keeps one copy of that
- * code rather than one per task.
+ * code rather than one per task. The program's data header is declared with it, as splitting
+ * the source would give it, so nothing splits thousands of sources to find it.
  */
 export function answerProgram(task: AnswerTask): EnvironmentProgram {
-  const literal = (value: string): string => JSON.stringify(value);
-  const data = `const QUESTION = ${literal(task.question)};
-const ANSWER = ${literal(task.answer)};
-const CHECKER = ${literal(task.checker)};
-const INSTRUCTION = ${literal(INSTRUCTIONS[task.checker])};
-${task.hint !== undefined ? `const HINT = ${literal(task.hint)};\n` : ''}`;
-  const code = task.hint !== undefined ? CODE.withHint : CODE.withoutHint;
-  return {
+  const variant = task.hint !== undefined ? 'withHint' : 'withoutHint';
+  const literals = [task.question, task.answer, task.checker, INSTRUCTIONS[task.checker], ...(task.hint !== undefined ? [task.hint] : [])].map((value) => JSON.stringify(value));
+  const names = NAMES[variant];
+  const data = literals.map((value, i) => `const ${names[i]} = ${value};\n`).join('');
+  // The header's values are read out of `data` (slices of it, not copies of the question).
+  let at = 0;
+  const values = literals.map((value, i) => {
+    at += `const ${names[i]} = `.length;
+    const slice = data.slice(at, at + value.length);
+    at += value.length + 2;
+    return slice;
+  });
+  const code = CODE[variant];
+  const program: EnvironmentProgram = {
     id: task.id,
     language: 'javascript',
     get source() {
@@ -136,4 +155,9 @@ ${task.hint !== undefined ? `const HINT = ${literal(task.hint)};\n` : ''}`;
       trustedCode: true,
     },
   };
+  // JSON.stringify leaves U+2028 and U+2029 as they are: a line with one is no data line to
+  // splitDataHeader (it would move V8's line numbers), and its header is read from the source.
+  if (literals.some((value) => /[\u2028\u2029]/.test(value))) return program;
+  const header: DataHeader = { code: HEADER_CODE[variant], values, names, headerLength: data.length };
+  return declareDataHeader(program, header);
 }

@@ -34,6 +34,34 @@ const CONSTANT = /^const ([A-Za-z_$][\w$]*) = (.+);$/;
 /** Most header lines read before giving up (a header is a few lines: data, not code). */
 const MAX_HEADER_LINES = 64;
 
+/**
+ * Headers declared by the code that wrote the program (declareDataHeader), by program object:
+ * read there instead of splitting the source again.
+ */
+const declared = new WeakMap<object, DataHeader>();
+
+/**
+ * Declare `program`'s data header, as the template that wrote it knows it: exactly what
+ * splitDataHeader(program.source) gives. A template's programs can then share one `code`
+ * string, and every reader of the header (the sandbox, results.json, the structure metric) skips
+ * splitting a few KiB of source per program, several times per task.
+ */
+export function declareDataHeader<T extends object>(program: T, header: DataHeader): T {
+  declared.set(program, header);
+  return program;
+}
+
+/** `to` has `from`'s source (an environment summary of its program): it has its declared header too. */
+export function shareDataHeader(to: object, from: object): void {
+  const header = declared.get(from);
+  if (header) declared.set(to, header);
+}
+
+/** The data header of a program: as its maker declared it, else split from its source (undefined without one). */
+export function dataHeaderOf(program: { readonly source: string }): DataHeader | undefined {
+  return declared.get(program) ?? splitDataHeader(program.source);
+}
+
 /** The program's data header and its code without the values, or undefined when it opens with none. */
 export function splitDataHeader(source: string): DataHeader | undefined {
   const names: string[] = [];

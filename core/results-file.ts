@@ -25,7 +25,7 @@ import path from 'node:path';
 import type { EnvironmentSummary, GateCheck, GateVerdict, RunResults, SuiteResult } from './results.js';
 import type { EpisodeResult } from './types.js';
 import { SCHEMA_VERSION } from './results.js';
-import { DATA_PARAMETER, splitDataHeader } from './data-header.js';
+import { DATA_PARAMETER, dataHeaderOf } from './data-header.js';
 import { AtomicFile } from './fs.js';
 import { DataError, UsageError } from './errors.js';
 
@@ -91,8 +91,8 @@ function keyOf(code: string): string {
  * A program's code and data, when it opens with its data and each value is written the way
  * JSON.stringify writes it (so that the source is rebuilt character for character); otherwise undefined.
  */
-export function programParts(source: string): ProgramParts | undefined {
-  const header = splitDataHeader(source);
+export function programParts(program: { readonly source: string }): ProgramParts | undefined {
+  const header = dataHeaderOf(program);
   if (!header) return undefined;
   const data = header.values.map((text) => JSON.parse(text) as unknown);
   if (data.some((value, i) => JSON.stringify(value) !== header.values[i])) return undefined;
@@ -127,7 +127,7 @@ class SuiteTables {
 /** An environment summary in its stored form (the suite's tables get its code and checks). */
 function storeEnvironment(summary: EnvironmentSummary, tables: SuiteTables): StoredEnvironment {
   const stored: Record<string, unknown> = {};
-  const parts = programParts(summary.source);
+  const parts = programParts(summary);
   for (const [key, value] of Object.entries(summary)) {
     if (key === 'checks') stored.checks = summary.checks.map((c) => tables.check(c));
     else if (key !== 'source') stored[key] = value;
@@ -222,9 +222,9 @@ export function readResults(location: string): RunResults {
 
 /** An environment summary as the journal stores it (checks, task and sample are in its verdict and episode lines). */
 export function journalEnvironment(summary: EnvironmentSummary): { environment: JournaledEnvironment; code?: { key: string; code: string } } {
+  const parts = programParts(summary);
   const { checks, task, sample, source, ...rest } = summary;
   void checks, task, sample;
-  const parts = programParts(source);
   if (!parts) return { environment: { ...rest, source } };
   return { environment: { ...rest, code: parts.key, data: parts.data }, code: { key: parts.key, code: parts.code } };
 }

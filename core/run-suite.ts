@@ -23,6 +23,7 @@ import { difficultyBands, diversityMetrics, gameTypeMetrics, rememberDiversityPo
 import { gameTypeOf } from './game-type.js';
 import { playReward } from './evaluate.js';
 import { journalEnvironment } from './results-file.js';
+import { shareDataHeader } from './data-header.js';
 
 /** The designer reward's difficulty band from the config (SPADE's default band unless set). */
 export function bandOf(config: SpadeConfig): PlateauOptions {
@@ -73,7 +74,7 @@ export function suiteResult(
     kind,
     metrics: {
       validity: validityMetrics(evaluations.map((e) => e.verdict)),
-      diversity: diversityMetrics(tasks, accepted.map((e) => ({ source: e.program.source, language: e.program.language })), (p) => (prepared = p)),
+      diversity: diversityMetrics(tasks, accepted.map((e) => e.program), (p) => (prepared = p)),
       throughput: throughputMetrics(episodes, wallSec, kind === 'static' ? undefined : evaluations.length, {
         valid: accepted.length,
         tokens: usage.inputTokens + usage.outputTokens,
@@ -146,6 +147,7 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
     // when read (a dataset's task) is then never kept as a whole string per environment.
     const { program } = e;
     Object.defineProperty(e.summary, 'source', { get: () => program.source, enumerable: true, configurable: true });
+    shareDataHeader(e.summary, program);
     if (!books.prior?.environmentDone(suite, e.program.id)) {
       const { environment, code } = journalEnvironment(e.summary);
       if (code && !journaledCodes.has(code.key)) {

@@ -12,7 +12,7 @@ import type { DiversityMetrics } from '../results.js';
 import { ngrams, words } from './ngrams.js';
 import { meanPairwiseNcd } from './compression.js';
 import { dataNodeTypes, programNodeTypes, structureFeatures, type ProgramForStructure } from './structure.js';
-import { splitDataHeader } from '../data-header.js';
+import { dataHeaderOf } from '../data-header.js';
 import { EMPTY_FEATURE, prepareFeatures, prepareIdBags, preparedVendi, type PreparedFeatures } from './feature-vendi.js';
 
 /**
@@ -59,7 +59,7 @@ export function programFeatures(program: ProgramForStructure): string[] {
   if (program.nodeTypes) return featuresOfTypes(program.nodeTypes);
   // One template's programs differ in their data only: cached by code, not by the whole source
   // (a cache keyed by 1,319 sources would keep 1,319 copies of the template alive).
-  const header = program.language === 'javascript' ? splitDataHeader(program.source) : undefined;
+  const header = program.language === 'javascript' ? dataHeaderOf(program) : undefined;
   if (header) {
     const data = dataNodeTypes(header.values).join(' ');
     const byData = remember(templateCache, header.code, () => new Map<string, string[]>());

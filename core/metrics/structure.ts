@@ -5,7 +5,7 @@
  */
 import { parse } from 'acorn';
 import type { Language } from '../types.js';
-import { splitDataHeader } from '../data-header.js';
+import { dataHeaderOf } from '../data-header.js';
 
 export interface ProgramForStructure {
   source: string;
@@ -73,8 +73,9 @@ const CODE_TYPES_LIMIT = 256;
  * header's followed by its code's, and the header parses alike as a script or a module, so the
  * sequence is the whole program's.
  */
-function templatedNodeTypes(source: string): string[] {
-  const header = splitDataHeader(source);
+function templatedNodeTypes(program: { readonly source: string }): string[] {
+  const { source } = program;
+  const header = dataHeaderOf(program);
   if (!header) return javascriptNodeTypes(source);
   const cut = header.headerLength;
   const code = source.slice(cut);
@@ -153,7 +154,7 @@ function skipString(text: string, at: number): number {
 /** Node types of a program: precomputed ones if given, else parsed (JavaScript), else []. */
 export function programNodeTypes(program: ProgramForStructure): readonly string[] {
   if (program.nodeTypes) return program.nodeTypes;
-  return program.language === 'javascript' ? templatedNodeTypes(program.source) : [];
+  return program.language === 'javascript' ? templatedNodeTypes(program) : [];
 }
 
 /** Node-type n-grams for n = 1..STRUCTURE_NGRAM: the features of the structural kernel. */

@@ -28,7 +28,7 @@ import {
   type LoadedEnvironment,
   type Sandbox,
   type SandboxLimits,
-  splitDataHeader,
+  dataHeaderOf,
 } from '../../index.js';
 import { prepareScript } from './program.js';
 import { BOOTSTRAP_SOURCE } from './isolated-vm-bootstrap.js';
@@ -95,9 +95,9 @@ class SharedIsolate {
   }
 
   /** The compiled program (its factory function's source), from the cache when possible, and its header's data. */
-  program(source: string): { compiled: CompiledScript; data?: string } {
-    const header = splitDataHeader(source);
-    const compiled = header ? this.script(header.code, DATA_PARAMETER) : this.script(source);
+  program(program: EnvironmentProgram): { compiled: CompiledScript; data?: string } {
+    const header = dataHeaderOf(program);
+    const compiled = header ? this.script(header.code, DATA_PARAMETER) : this.script(program.source);
     return header ? { compiled, data: dataArray(header) } : { compiled };
   }
 
@@ -220,7 +220,7 @@ export function createIsolatedVmSandbox(options: IsolatedVmSandboxOptions = {}):
     const memoryMb = Math.max(MIN_MEMORY_MB, Math.ceil(limits.memoryMb));
     let shared = isolates.get(memoryMb);
     if (!shared) isolates.set(memoryMb, (shared = new SharedIsolate(memoryMb)));
-    const { compiled, data } = shared.program(program.source);
+    const { compiled, data } = shared.program(program);
     const { isolate, bootstrap } = shared.get();
     const timeout = limits.callTimeoutMs;
     const trusted = program.meta?.trustedCode === true;

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DATA_PARAMETER, dataArray, splitDataHeader } from '../../core/data-header.js';
+import { DATA_PARAMETER, dataArray, dataHeaderOf, shareDataHeader, splitDataHeader } from '../../core/data-header.js';
 
 test('a program that opens with data lines: the values taken out, the code the same for every program of a template', () => {
   const code = 'function f() { return QUESTION; }\nexport default class Q {}\n';
@@ -28,6 +28,35 @@ test('anything else is left as it is', () => {
   const split = splitDataHeader('const A = 1;\nlet b = 2;\nconst C = 3;\n')!;
   assert.equal(split.names, ['A']);
   assert.match(split.code, /const C = 3;/);
+});
+
+
+test('a dataset task declares the header its source splits into, one code string for every task of a template', async () => {
+  const { answerProgram } = await import('../../benchmarks/answer-program.js');
+  const base = { family: 'qa', origin: 'test', checker: 'numeric' as const };
+  const tasks = [
+    { ...base, id: 'a', question: 'What is "6" * 7?\nShow the steps.', answer: '42' },
+    { ...base, id: 'b', question: 'Half of 18 \\ 2 ?', answer: '9', hint: 'Divide by two.' },
+    { ...base, id: 'c', question: 'é, 日本, and a tab\there', answer: '3', checker: 'exact' as const },
+    { ...base, id: 'd', question: 'Another question', answer: '5', hint: 'Think.' },
+  ];
+  const programs = tasks.map((task) => answerProgram(task));
+  for (const program of programs) {
+    const declared = dataHeaderOf(program);
+    assert.ok(declared, program.id);
+    assert.equal(declared, splitDataHeader(program.source), program.id);
+    // A copy of the program (as results.json reads it back) splits its source to the same header.
+    assert.equal(dataHeaderOf({ source: program.source }), declared, program.id);
+  }
+  assert.ok(dataHeaderOf(programs[0]!)!.code === dataHeaderOf(programs[2]!)!.code, 'tasks without a hint share one code string');
+  assert.ok(dataHeaderOf(programs[1]!)!.code === dataHeaderOf(programs[3]!)!.code, 'tasks with a hint share one code string');
+  // A question with U+2028 has no data line for it: nothing is declared, and splitting says what the header is.
+  const odd = answerProgram({ ...base, id: 'e', question: 'one\u2028two', answer: '1' });
+  assert.equal(dataHeaderOf(odd), splitDataHeader(odd.source));
+  // A summary with its program's source shares its declared header.
+  const summary = { get source() { return programs[1]!.source; } };
+  shareDataHeader(summary, programs[1]!);
+  assert.ok(dataHeaderOf(summary) === dataHeaderOf(programs[1]!));
 });
 
 test.run();

@@ -60,9 +60,9 @@ test("a dataset's programs are stored as one code and each task's data; its chec
 
 test('a program is split only when its source comes back character for character', () => {
   const exact = 'const A = "x";\nconst B = {"n":[1,2]};\nclass Q {}\n';
-  const parts = programParts(exact)!;
+  const parts = programParts({ source: exact })!;
   assert.is(sourceFromParts(parts.code, parts.data), exact);
-  for (const inexact of ['const A = 1.0;\nclass Q {}\n', 'const A = "\\u00e9";\nclass Q {}\n', 'const A = { "a": 1 };\nclass Q {}\n']) assert.is(programParts(inexact), undefined, inexact);
+  for (const inexact of ['const A = 1.0;\nclass Q {}\n', 'const A = "\\u00e9";\nclass Q {}\n', 'const A = { "a": 1 };\nclass Q {}\n']) assert.is(programParts({ source: inexact }), undefined, inexact);
 });
 
 test('results written before schema 2 are read as they are', () => {
