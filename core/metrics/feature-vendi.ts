@@ -196,16 +196,31 @@ function normalised(ids: Int32Array, values: Float64Array): SparseUnit {
   return { ids, values };
 }
 
-function dot(a: SparseUnit, b: SparseUnit): number {
-  let sum = 0;
-  for (let i = 0, j = 0; i < a.ids.length && j < b.ids.length; ) {
-    const x = a.ids[i]!;
-    const y = b.ids[j]!;
-    if (x === y) sum += a.values[i++]! * b.values[j++]!;
-    else if (x < y) i++;
-    else j++;
+/**
+ * The inner products of m vectors, G[a * m + b] for b < a (and mirrored): each vector a is
+ * scattered once into a dense array, and every earlier vector b is read against it. Over b's
+ * features in ascending order, the sum takes the same products in the same order as a merge of
+ * the two sparse vectors (a feature of b alone adds 0 x value, which leaves the sum as it is),
+ * so the result is the same to the bit, without a merge per pair.
+ */
+function innerProducts(vectors: readonly SparseUnit[]): Float64Array {
+  const m = vectors.length;
+  const inner = new Float64Array(m * m);
+  let width = 0;
+  for (const vector of vectors) if (vector.ids.length > 0) width = Math.max(width, vector.ids[vector.ids.length - 1]! + 1);
+  const dense = new Float64Array(width);
+  for (let a = 1; a < m; a++) {
+    const { ids, values } = vectors[a]!;
+    for (let k = 0; k < ids.length; k++) dense[ids[k]!] = values[k]!;
+    for (let b = 0; b < a; b++) {
+      const other = vectors[b]!;
+      let sum = 0;
+      for (let k = 0; k < other.ids.length; k++) sum += dense[other.ids[k]!]! * other.values[k]!;
+      inner[a * m + b] = inner[b * m + a] = sum;
+    }
+    for (let k = 0; k < ids.length; k++) dense[ids[k]!] = 0;
   }
-  return sum;
+  return inner;
 }
 
 /** Eigenvalues of K/n, K[i][j] = <x_i, x_j>. */
@@ -220,10 +235,7 @@ function kernelEigenvalues(vectors: readonly SparseUnit[]): number[] {
   });
   const distinct = [...index.keys()];
   const m = distinct.length;
-  const inner = new Float64Array(m * m);
-  for (let a = 0; a < m; a++) {
-    for (let b = 0; b < a; b++) inner[a * m + b] = inner[b * m + a] = dot(distinct[a]!, distinct[b]!);
-  }
+  const inner = innerProducts(distinct);
   const K = vectors.map(() => new Float64Array(n));
   for (let i = 0; i < n; i++) {
     for (let j = 0; j <= i; j++) {
@@ -246,10 +258,12 @@ function distinctKernelEigenvalues(vectors: readonly SparseUnit[]): number[] {
   for (const vector of vectors) copies.set(vector, (copies.get(vector) ?? 0) + 1);
   const distinct = [...copies.keys()];
   const weight = distinct.map((v) => Math.sqrt(copies.get(v)!));
-  const M = distinct.map(() => new Float64Array(distinct.length));
-  for (let a = 0; a < distinct.length; a++) {
+  const m = distinct.length;
+  const inner = innerProducts(distinct);
+  const M = distinct.map(() => new Float64Array(m));
+  for (let a = 0; a < m; a++) {
     for (let b = 0; b <= a; b++) {
-      const value = (weight[a]! * weight[b]! * (a === b ? 1 : dot(distinct[a]!, distinct[b]!))) / n;
+      const value = (weight[a]! * weight[b]! * (a === b ? 1 : inner[a * m + b]!)) / n;
       M[a]![b] = value;
       M[b]![a] = value;
     }

@@ -4,9 +4,19 @@
  * per request, which caps the request rate a local server can be driven at. Bodies are read
  * whole (no streaming): the providers make non-streaming calls. HTTPS goes to the built-in fetch.
  */
-import http from 'node:http';
+import type { Agent } from 'node:http';
 
-const agent = new http.Agent({ keepAlive: true, keepAliveMsecs: 10_000, maxSockets: Infinity, scheduling: 'lifo' });
+/**
+ * node:http and the keep-alive agent, loaded on the first request: the package entry exports
+ * this fetch, and a run whose providers never make an HTTP request (the offline default, a
+ * local plugin) does not load node:http and the modules under it (~10 ms of start-up).
+ */
+let client: Promise<{ http: typeof import('node:http'); agent: Agent }> | undefined;
+const httpClient = (): Promise<{ http: typeof import('node:http'); agent: Agent }> =>
+  (client ??= import('node:http').then(({ default: http }) => ({
+    http,
+    agent: new http.Agent({ keepAlive: true, keepAliveMsecs: 10_000, maxSockets: Infinity, scheduling: 'lifo' }),
+  })));
 
 function abortError(signal: AbortSignal): Error {
   const reason = signal.reason as unknown;
@@ -30,6 +40,8 @@ export async function keepAliveFetch(input: string | URL | Request, init: Reques
     headers[key] = value;
   });
   const body = await bodyOf(init.body);
+  const { http, agent } = await httpClient();
+  if (signal?.aborted) throw abortError(signal);
   return new Promise<Response>((resolve, reject) => {
     const request = http.request(url, { method: init.method ?? 'GET', headers, agent }, (response) => {
       const chunks: Buffer[] = [];
