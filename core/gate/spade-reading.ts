@@ -56,6 +56,14 @@ export async function spadeValidateThroughContract(sandbox: Sandbox, program: En
     if (!(error instanceof SandboxError) || SANDBOX_KINDS.has(error.kind)) throw error;
     return { accepted: false, message: `Failed to load the game: ${error.message}`, kind: error.kind === 'syntax' ? 'syntax' : 'load' };
   }
+  // Every call below, in order: a sandbox may run them in one round trip (LoadedEnvironment.plan).
+  env.plan?.([
+    { method: 'reset', argument: 42 },
+    ...SPADE_CHECK_ACTIONS.map((action) => ({ method: 'step' as const, argument: action, loop: 1 })),
+    { method: 'reset', argument: 123 },
+    { method: 'reset', argument: 0 },
+    ...SPADE_SMOKE_ACTIONS.map((action) => ({ method: 'step' as const, argument: action, loop: 2 })),
+  ]);
   try {
     try {
       const { observation } = await env.reset(42);

@@ -12,6 +12,7 @@ import {
   type EnvironmentCapabilities,
   type FunctionToolSchema,
   type LoadedEnvironment,
+  type PlannedCall,
   type ResetResult,
   type SandboxFailureKind,
   type SandboxLimits,
@@ -21,8 +22,10 @@ import {
 /** A ReferenceError naming one of these means the program looked for the host. */
 const HOST_GLOBALS = /^(process|require|module|exports|__dirname|__filename|global|Buffer|fetch|XMLHttpRequest|WebSocket|importScripts|Deno|Bun) is not defined/;
 
+type ReplyLimits = Pick<SandboxLimits, 'maxOutputBytes'> & Partial<Pick<SandboxLimits, 'callTimeoutMs'>>;
+
 /** The SandboxError of a reply that is not a plain result. */
-export function replyFailure(reply: string, method: string, limits: Pick<SandboxLimits, 'maxOutputBytes'>): SandboxError {
+export function replyFailure(reply: string, method: string, limits: ReplyLimits): SandboxError {
   const tag = reply[0];
   const body = reply.slice(1);
   const thrown = (): [string, string] => JSON.parse(body) as [string, string];
@@ -46,6 +49,8 @@ export function replyFailure(reply: string, method: string, limits: Pick<Sandbox
     }
     case 'O':
       return new SandboxError('output-limit', `${method}() returned ${body} characters, more than the limit of ${limits.maxOutputBytes} bytes`, method);
+    case 'T':
+      return new SandboxError('timeout', `${method}() ran longer than ${limits.callTimeoutMs} ms`, method);
     default:
       return new SandboxError('contract', `unexpected reply from the sandbox: ${reply.slice(0, 80)}`, method);
   }
@@ -68,18 +73,47 @@ export function replyValue(reply: string): { ok: true; value: unknown } | { ok: 
 }
 
 /** The raw value of a reply, or throws its SandboxError. */
-export function readReply(reply: unknown, method: string, limits: Pick<SandboxLimits, 'maxOutputBytes'>): unknown {
+export function readReply(reply: unknown, method: string, limits: ReplyLimits): unknown {
   if (typeof reply !== 'string') throw new SandboxError('contract', 'the sandbox returned no reply', method);
   const raw = replyValue(reply);
   if (!raw.ok) throw replyFailure(reply, method, limits);
   return raw.value;
 }
 
+/** A planned call with its number in the plan (its `ifEnded` call numbered right after it). */
+export interface NumberedCall {
+  at: number;
+  method: PlannedCall['method'];
+  argument?: string | number;
+  loop?: number;
+  ifEnded?: NumberedCall;
+}
+
+/** The calls of a plan numbered in order, and each number's call. */
+export function numberPlan(calls: readonly PlannedCall[]): { calls: NumberedCall[]; byNumber: NumberedCall[] } {
+  const byNumber: NumberedCall[] = [];
+  const number = (call: PlannedCall): NumberedCall => {
+    const numbered: NumberedCall = { at: byNumber.length, method: call.method };
+    byNumber.push(numbered);
+    if (call.argument !== undefined) numbered.argument = call.argument;
+    if (call.loop !== undefined) numbered.loop = call.loop;
+    if (call.ifEnded) numbered.ifEnded = number(call.ifEnded);
+    return numbered;
+  };
+  return { calls: calls.map(number), byNumber };
+}
+
 /**
  * An environment behind the JavaScript dispatcher: SPADE's methods are one `call` each, whose
- * raw value the shared contract checks turn into results. A sandbox supplies `call` and `dispose`.
+ * raw value the shared contract checks turn into results. A sandbox supplies `call` and `dispose`,
+ * and `callPlan` when it runs plans (LoadedEnvironment.plan) in one round trip.
  */
 export abstract class DispatchedEnvironment implements LoadedEnvironment {
+  /** A plan not run yet: it runs on the call that matches its first call. */
+  private waiting: readonly PlannedCall[] | undefined;
+  /** Replies of a plan that ran, for the caller's next calls, in order. */
+  private replies: { method: string; argument?: string | number; reply: string }[] = [];
+
   constructor(
     readonly capabilities: EnvironmentCapabilities,
     protected readonly limits: SandboxLimits,
@@ -88,30 +122,61 @@ export abstract class DispatchedEnvironment implements LoadedEnvironment {
   /** Call a method of the environment instance; returns its raw value (a host copy) or throws a SandboxError. */
   protected abstract call(method: string, argument?: string | number): unknown;
 
+  /**
+   * Run a numbered plan in one round trip: the tagged replies of the calls it ran, with their
+   * numbers, in order. A failure of the whole trip (a time limit, the memory limit) is thrown as
+   * the SandboxError of the call it stopped in. Sandboxes that do not plan leave it undefined.
+   */
+  protected callPlan?: (calls: readonly NumberedCall[]) => { at: number; reply: string }[];
+
   abstract dispose(): Promise<void>;
 
+  plan(calls: readonly PlannedCall[]): void {
+    if (!this.callPlan || calls.length === 0) return;
+    if (this.waiting || this.replies.length > 0) throw new Error('plan(): the calls of the last plan have not all been made');
+    this.waiting = calls;
+  }
+
+  /** The raw value of a call: from the plan's replies while the calls follow it, else from the sandbox. */
+  private answer(method: PlannedCall['method'] | 'referenceAction' | 'getTools', argument?: string | number): unknown {
+    const waiting = this.waiting;
+    if (waiting) {
+      this.waiting = undefined;
+      if (waiting[0]!.method !== method || waiting[0]!.argument !== argument) throw new Error(`plan(): planned ${waiting[0]!.method}(${waiting[0]!.argument ?? ''}) first, called ${method}(${argument ?? ''})`);
+      const { calls, byNumber } = numberPlan(waiting);
+      this.replies = this.callPlan!(calls).map(({ at, reply }) => ({ method: byNumber[at]!.method, argument: byNumber[at]!.argument, reply }));
+    }
+    const next = this.replies.shift();
+    if (!next) return this.call(method, argument);
+    if (next.method !== method || next.argument !== argument) {
+      this.replies = [];
+      throw new Error(`plan(): ${next.method}(${next.argument ?? ''}) ran as planned, then ${method}(${argument ?? ''}) was called`);
+    }
+    return readReply(next.reply, method, this.limits);
+  }
+
   async reset(seed: number): Promise<ResetResult> {
-    return toResetResult(this.call('reset', seed), this.limits);
+    return toResetResult(this.answer('reset', seed), this.limits);
   }
 
   async step(action: string): Promise<StepResult> {
-    return toStepResult(this.call('step', action), this.limits);
+    return toStepResult(this.answer('step', action), this.limits);
   }
 
   async solution(): Promise<string> {
-    return toText(this.call('solution'), 'solution', this.limits);
+    return toText(this.answer('solution'), 'solution', this.limits);
   }
 
   async hint(): Promise<string> {
-    return toText(this.call('hint'), 'hint', this.limits);
+    return toText(this.answer('hint'), 'hint', this.limits);
   }
 
   async referenceAction(observation: string): Promise<string> {
-    return toText(this.call('referenceAction', observation), 'referenceAction', this.limits);
+    return toText(this.answer('referenceAction', observation), 'referenceAction', this.limits);
   }
 
   async getTools(): Promise<FunctionToolSchema[]> {
-    return toToolSchemas(this.call('getTools'), this.limits);
+    return toToolSchemas(this.answer('getTools'), this.limits);
   }
 }
 
