@@ -53,11 +53,17 @@ function observationOf(value: unknown, method: string, limits: OutputLimits): st
   return value;
 }
 
-function infoOf(value: unknown, method: string, limits: OutputLimits): Info {
+/**
+ * `jsonChars`: the length of the JSON text the raw value was read from, when known. No part of
+ * the value is longer as JSON, nor more than 3 bytes per character in UTF-8, so when that fits
+ * the limit the info is not turned into JSON again to be measured (it is JSON already).
+ */
+function infoOf(value: unknown, method: string, limits: OutputLimits, jsonChars?: number): Info {
   if (value === null || value === undefined) return {};
   if (typeof value !== 'object' || Array.isArray(value)) {
     throw new SandboxError('contract', `${method}() must return info as a plain object, got ${describeValue(value)}`, method);
   }
+  if (jsonChars !== undefined && jsonChars * 3 <= limits.maxOutputBytes) return value as Info;
   let json: string;
   try {
     json = JSON.stringify(value);
@@ -75,13 +81,15 @@ function tupleOf(raw: unknown, length: number, shape: string, method: string): u
   return raw;
 }
 
-export function toResetResult(raw: unknown, limits: OutputLimits): ResetResult {
+/** `jsonChars`: the length of the JSON text `raw` was read from, when known (see infoOf). */
+export function toResetResult(raw: unknown, limits: OutputLimits, jsonChars?: number): ResetResult {
   if (typeof raw === 'string') return { observation: observationOf(raw, 'reset', limits), info: {} };
   const [observation, info] = tupleOf(raw, 2, '[observation, info]', 'reset');
-  return { observation: observationOf(observation, 'reset', limits), info: infoOf(info, 'reset', limits) };
+  return { observation: observationOf(observation, 'reset', limits), info: infoOf(info, 'reset', limits, jsonChars) };
 }
 
-export function toStepResult(raw: unknown, limits: OutputLimits): StepResult {
+/** `jsonChars`: the length of the JSON text `raw` was read from, when known (see infoOf). */
+export function toStepResult(raw: unknown, limits: OutputLimits, jsonChars?: number): StepResult {
   const [observation, reward, terminated, truncated, info] = tupleOf(
     raw,
     5,
@@ -100,7 +108,7 @@ export function toStepResult(raw: unknown, limits: OutputLimits): StepResult {
     reward,
     terminated,
     truncated,
-    info: infoOf(info, 'step', limits),
+    info: infoOf(info, 'step', limits, jsonChars),
   };
 }
 

@@ -263,13 +263,14 @@ export async function strictReading(sandbox: Sandbox, program: EnvironmentProgra
     const hintCalls = [{ method: 'reset' as const, argument: seed }, { method: 'hint' as const }];
     if (answer !== undefined) {
       phase = 'wrong-answer-loses';
+      const wrongs = wrongAnswers(answer);
       if (!toolUse) {
         env.plan?.([
-          ...wrongAnswers(answer).flatMap((wrong) => [{ method: 'reset' as const, argument: seed }, { method: 'step' as const, argument: boxed(wrong) }]),
+          ...wrongs.flatMap((wrong) => [{ method: 'reset' as const, argument: seed }, { method: 'step' as const, argument: boxed(wrong) }]),
           ...(curated && capabilities.hint ? hintCalls : []),
         ]);
       }
-      for (const wrong of wrongAnswers(answer)) {
+      for (const wrong of wrongs) {
         await env.reset(seed);
         const step = await env.step(boxed(wrong));
         if (step.terminated && step.reward > 0) throw new Rejection('wrong-answer-wins', `the wrong answer \\boxed{${wrong}} won`);

@@ -39,14 +39,27 @@ export interface CachedReply {
   usage: TokenUsage;
 }
 
-/** JSON with object keys sorted, so that equal parameters give equal keys. */
+/**
+ * JSON with object keys sorted (by UTF-16 code units, as `<` orders strings), keys whose value
+ * is undefined left out, so that equal parameters give equal keys. Built by appending: a request
+ * is keyed on every call.
+ */
 function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (Array.isArray(value)) {
+    let text = '[';
+    // A hole of a sparse array is written as nothing, as Array.prototype.join writes it.
+    for (let i = 0; i < value.length; i++) text += (i ? ',' : '') + (i in value ? stableJson(value[i]) : '');
+    return `${text}]`;
+  }
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+    const record = value as Record<string, unknown>;
+    let text = '{';
+    for (const key of Object.keys(record).sort()) {
+      const entry = record[key];
+      if (entry === undefined) continue;
+      text += `${text.length > 1 ? ',' : ''}${JSON.stringify(key)}:${stableJson(entry)}`;
+    }
+    return `${text}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }

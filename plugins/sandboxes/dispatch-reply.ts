@@ -122,6 +122,9 @@ export abstract class DispatchedEnvironment implements LoadedEnvironment {
   /** Call a method of the environment instance; returns its raw value (a host copy) or throws a SandboxError. */
   protected abstract call(method: string, argument?: string | number): unknown;
 
+  /** The length of the JSON reply the last call's value was read from, when the sandbox says (the contract then measures less). */
+  protected replyChars: number | undefined;
+
   /**
    * Run a numbered plan in one round trip: the tagged replies of the calls it ran, with their
    * numbers, in order. A failure of the whole trip (a time limit, the memory limit) is thrown as
@@ -147,20 +150,24 @@ export abstract class DispatchedEnvironment implements LoadedEnvironment {
       this.replies = this.callPlan!(calls).map(({ at, reply }) => ({ method: byNumber[at]!.method, argument: byNumber[at]!.argument, reply }));
     }
     const next = this.replies.shift();
+    this.replyChars = undefined;
     if (!next) return this.call(method, argument);
     if (next.method !== method || next.argument !== argument) {
       this.replies = [];
       throw new Error(`plan(): ${next.method}(${next.argument ?? ''}) ran as planned, then ${method}(${argument ?? ''}) was called`);
     }
+    this.replyChars = next.reply.length;
     return readReply(next.reply, method, this.limits);
   }
 
   async reset(seed: number): Promise<ResetResult> {
-    return toResetResult(this.answer('reset', seed), this.limits);
+    const raw = this.answer('reset', seed);
+    return toResetResult(raw, this.limits, this.replyChars);
   }
 
   async step(action: string): Promise<StepResult> {
-    return toStepResult(this.answer('step', action), this.limits);
+    const raw = this.answer('step', action);
+    return toStepResult(raw, this.limits, this.replyChars);
   }
 
   async solution(): Promise<string> {

@@ -262,6 +262,7 @@ class IsolatedVmEnvironment extends DispatchedEnvironment {
       if (failed.kind === 'memory') this.breached = true;
       throw failed;
     }
+    if (typeof reply === 'string') this.replyChars = reply.length;
     return readReply(reply, method, this.limits);
   }
 
