@@ -121,8 +121,8 @@ function spadeRun(checkout: string, verdicts?: string): (round: number) => Promi
     writeFileSync(path.join(cwd, 'spade.config.json'), JSON.stringify({
       dataDir: path.dirname(path.dirname(dataset)),
       cacheDir: path.join(cwd, 'responses'),
-      // An older checkout without the verdict cache refuses the key.
-      ...(checkout === root ? { verdictCacheDir: verdicts ?? path.join(cwd, 'verdicts') } : {}),
+      // Its own verdict cache (a first run starts with none); an older checkout without the verdict cache refuses the key.
+      ...(existsSync(path.join(checkout, 'dist', 'core', 'verdict-cache.js')) ? { verdictCacheDir: verdicts ?? path.join(cwd, 'verdicts') } : {}),
     }));
     const bin = path.join(checkout, 'dist', 'core', 'cli', 'bin.js');
     const figures = await measureProcess(bin, ['run', '--suites', 'gsm8k', '--attempts', '1', '--concurrency', '16', '--agent', agent, '--out', 'out'], { cwd });
