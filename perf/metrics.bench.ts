@@ -12,7 +12,7 @@ import { answerProgram, INSTRUCTIONS } from '../benchmarks/answer-program.js';
 import { meanPairwiseNcd } from '../core/metrics/compression.js';
 import { prepareFeatures, prepareIdBags, preparedVendi } from '../core/metrics/feature-vendi.js';
 import { programFeatures, textFeatureIds, textFeatures } from '../core/metrics/diversity.js';
-import { diversityMetrics } from '../core/metrics/diversity.js';
+import { diversityMetrics, type PreparedDiversity } from '../core/metrics/diversity.js';
 import { equalSizeDiversity } from '../core/metrics/equal-size.js';
 import { FAMILIES } from '../plugins/reference/families/index.js';
 import { loadProgram, type PlainEnvironment } from '../tests/plugins/reference/load-program.js';
@@ -60,6 +60,10 @@ if (existsSync(gsm8k)) {
   bench.add(`GSM8K ${n}: structure features and Vendi`, () => void preparedVendi(prepareFeatures(questions.map(programFeatures))));
   bench.add(`GSM8K ${n}: diversityMetrics (all of the above, distinct-n)`, () => void diversityMetrics(observations, questions));
   bench.add(`GSM8K ${n}: equalSizeDiversity (30 resamples of 64)`, () => void equalSizeDiversity([{ id: 'gsm8k', tasks: observations, programs: questions }]));
+  // As a run measures it: from the features the pool's own metrics prepared.
+  let prepared: PreparedDiversity | undefined;
+  diversityMetrics(observations, questions, (p) => (prepared = p));
+  bench.add(`GSM8K ${n}: equalSizeDiversity from the pool's prepared features (as a run)`, () => void equalSizeDiversity([{ id: 'gsm8k', tasks: observations, prepared }]));
 } else {
   console.log(`GSM8K rows skipped: ${gsm8k.pathname} not found`);
 }
