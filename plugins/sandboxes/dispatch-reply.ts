@@ -127,8 +127,9 @@ export abstract class DispatchedEnvironment implements LoadedEnvironment {
 
   /**
    * Run a numbered plan in one round trip: the tagged replies of the calls it ran, with their
-   * numbers, in order. A failure of the whole trip (a time limit, the memory limit) is thrown as
-   * the SandboxError of the call it stopped in. Sandboxes that do not plan leave it undefined.
+   * numbers, in order (a call that ran past its time limit answers `T`). A failure of the whole
+   * trip that no call answers for (the memory limit) is thrown, for the plan's first call.
+   * Sandboxes that do not plan leave it undefined.
    */
   protected callPlan?: (calls: readonly NumberedCall[]) => { at: number; reply: string }[];
 

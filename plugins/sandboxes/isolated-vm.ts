@@ -206,13 +206,7 @@ class IsolatedVmEnvironment extends DispatchedEnvironment {
     const first = calls[0]!.method;
     this.admit(first, 1);
     let count = 0;
-    const countCalls = (call: NumberedCall | undefined): void => {
-      if (call) {
-        count++;
-        countCalls(call.ifEnded);
-      }
-    };
-    calls.forEach(countCalls);
+    for (const call of calls) for (let next: NumberedCall | undefined = call; next; next = next.ifEnded) count++;
     const budget = this.limits.maxCalls - this.calls;
     const maxChars = this.limits.maxOutputBytes * 2 + 1024;
     const pairs = (flat: unknown): { at: number; reply: string }[] => {
