@@ -108,6 +108,23 @@ test('a plan the caller does not follow is an error, not a silent answer', async
   await other.dispose();
 });
 
+test("by default only programs of spade-bench's own code have their plans run; a model's program gets each call on its own", async () => {
+  const sandbox = createIsolatedVmSandbox({ limits });
+  const source = fixture('valid/sum-single-answer');
+  const trusted = await sandbox.load({ ...source, meta: { trustedCode: true } });
+  trusted.plan!([{ method: 'reset', argument: 0 }, { method: 'step', argument: '\\boxed{1}' }]);
+  await trusted.reset(0);
+  await rejects(() => trusted.solution(), /ran as planned/);
+  const designed = await sandbox.load(source);
+  designed.plan?.([{ method: 'reset', argument: 0 }, { method: 'step', argument: '\\boxed{1}' }]);
+  await designed.reset(0);
+  // Nothing ran ahead: the step was never made, so calling something else is simply that call.
+  assert.type(await designed.solution(), 'string');
+  await trusted.dispose();
+  await designed.dispose();
+  await sandbox.close();
+});
+
 test('a planned call that runs past its time limit answers as timed out, and the calls before it as they ran', async () => {
   const env = await planned.load(fixture('hostile/loop-on-smoke-action'));
   env.plan!([{ method: 'reset', argument: 0 }, { method: 'step', argument: '1' }, { method: 'step', argument: '2' }, { method: 'step', argument: 'test' }]);
