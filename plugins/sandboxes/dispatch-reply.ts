@@ -90,7 +90,7 @@ export interface NumberedCall {
 }
 
 /** The calls of a plan numbered in order, and each number's call. */
-export function numberPlan(calls: readonly PlannedCall[]): { calls: NumberedCall[]; byNumber: NumberedCall[] } {
+function numberPlan(calls: readonly PlannedCall[]): { calls: NumberedCall[]; byNumber: NumberedCall[] } {
   const byNumber: NumberedCall[] = [];
   const number = (call: PlannedCall): NumberedCall => {
     const numbered: NumberedCall = { at: byNumber.length, method: call.method };

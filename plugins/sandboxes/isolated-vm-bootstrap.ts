@@ -156,9 +156,14 @@ ${TOOL_USE_BASE_ENV_SOURCE}
     progress.push(call.at, late ? 'T' : reply);
     if (late || reply[0] !== 'R') return 'stop';
     if (call.method !== 'step') return false;
-    const value = lastValue;
-    if (!isArray(value) || value.length !== 5 || typeof value[2] !== 'boolean' || typeof value[3] !== 'boolean') return 'stop';
-    return value[2] || value[3];
+    // The program's own value: reading it may run its getters, which may throw.
+    try {
+      const value = lastValue;
+      if (!isArray(value) || value.length !== 5 || typeof value[2] !== 'boolean' || typeof value[3] !== 'boolean') return 'stop';
+      return value[2] || value[3];
+    } catch {
+      return 'stop';
+    }
   };
   const plan = (text, maxChars) => {
     const { calls, limitMs, budget } = parse(text);

@@ -22,7 +22,7 @@ const limits = { callTimeoutMs: 150, memoryMb: 16 };
 const planned = createIsolatedVmSandbox({ limits, plans: 'every' });
 const oneByOne = createIsolatedVmSandbox({ limits, plans: 'none' });
 
-/** A sandbox that counts its environments' plans and the round trips of their calls. */
+/** A sandbox that counts the plans its environments are given. */
 function counting(sandbox: Sandbox): { sandbox: Sandbox; plans: () => number } {
   let plans = 0;
   return {
