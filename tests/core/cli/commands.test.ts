@@ -1,5 +1,8 @@
 // The command layer: argv parsed into a command and its args with yargs' option semantics,
 // checked strictly with the messages users see, and --help rendered from the declarations.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseCommandLine, type Args, type CommandSpec, type Invocation, type ProgramSpec } from '../../../core/cli/commands.js';
@@ -8,7 +11,7 @@ import { PROGRAM } from '../../../core/cli/main.js';
 import { flagsToConfig } from '../../../core/cli/run-options.js';
 import { UsageError } from '../../../core/errors.js';
 import { flatten, INVOCATION_OPTIONS, RUN_OPTIONS } from '../../../core/options.js';
-import { runCli } from '../../helpers/cli.js';
+import { repoRoot, runCli } from '../../helpers/cli.js';
 
 const USAGE = '\nRun "spade-bench --help" for usage.';
 
@@ -252,6 +255,29 @@ test('the command line: a usage error on stderr with the pointer to --help, exit
   const help = await runCli(['validate', '--help']);
   assert.is(help.code, 0);
   assert.match(help.stdout, /^Usage: spade-bench validate <files\.\.> \[options\]\n/);
+});
+
+/** The flags of Node's command line in the process the bin ends up running in, started with `nodeFlags`. */
+function startedWith(nodeFlags: string[]): string[] {
+  // An --import runs again in the restarted process (it gets our flags): it prints them there.
+  const probe = 'data:text/javascript,if (process.execArgv.includes("--no-node-snapshot")) console.error("FLAGS" + JSON.stringify(process.execArgv))';
+  const child = spawnSync(process.execPath, [...nodeFlags, '--import', 'tsx', '--import', probe, path.join(repoRoot, 'core/cli/bin.ts'), '--version'], { cwd: repoRoot, encoding: 'utf8' });
+  assert.is(child.status, 0, child.stderr);
+  const line = child.stderr.split('\n').find((l) => l.startsWith('FLAGS'));
+  assert.ok(line, `no restarted process: ${child.stderr}`);
+  return JSON.parse(line!.slice(5)) as string[];
+}
+
+test("started without --no-node-snapshot, the bin starts Node again with its first line's flags; a flag given to node stays as given", () => {
+  const shebang = readFileSync(path.join(repoRoot, 'core/cli/bin.ts'), 'utf8').split('\n')[0]!;
+  const flags = shebang.split(' ').filter((word) => word.startsWith('--'));
+  assert.ok(flags.includes('--v8-pool-size=0') && flags.includes('--no-node-snapshot'), shebang);
+  const plain = startedWith([]);
+  for (const flag of flags) assert.ok(plain.includes(flag), `${flag} missing from ${plain.join(' ')}`);
+  const given = startedWith(['--v8-pool-size=3']);
+  assert.ok(given.includes('--v8-pool-size=3'), given.join(' '));
+  assert.not.ok(given.includes('--v8-pool-size=0'), given.join(' '));
+  assert.ok(given.includes('--max-semi-space-size=4'), given.join(' '));
 });
 
 test.run();
