@@ -67,3 +67,55 @@ export class AtomicFile {
     rmSync(this.tmp, { force: true });
   }
 }
+
+/** Line logs with lines not yet written, written out when the process exits. */
+const unwritten = new Set<CacheLog>();
+let exitHooked = false;
+
+/** Write every cache log's pending lines now: before this process reads a cache folder again, and when a provider closes. */
+export function flushCacheLogs(): void {
+  for (const log of unwritten) log.flush();
+}
+
+/**
+ * An append-only log of whole lines for a cache: the lines added in one turn of the event loop
+ * go out in one write() as that turn ends (and at the process's exit), rather than one write()
+ * each: a run adds one per task, thousands of writes that cost more than the lines. The file is
+ * opened on the first line, by `open` (which may create its folder). A log that cannot be
+ * opened or written drops its lines: for a cache, a lost line is only a miss later.
+ */
+export class CacheLog {
+  private fd: number | undefined;
+  private failed = false;
+  private pending: string[] = [];
+
+  constructor(private readonly open: () => number) {}
+
+  /** Append `line` (without its newline). */
+  add(line: string): void {
+    if (this.failed) return;
+    this.pending.push(`${line}\n`);
+    if (this.pending.length > 1) return;
+    unwritten.add(this);
+    if (!exitHooked) {
+      exitHooked = true;
+      process.on('exit', flushCacheLogs);
+    }
+    setImmediate(() => this.flush());
+  }
+
+  /** Write the lines added so far. */
+  flush(): void {
+    unwritten.delete(this);
+    if (this.pending.length === 0) return;
+    const text = this.pending.join('');
+    this.pending = [];
+    try {
+      this.fd ??= this.open();
+      // One write of whole lines: a reader sees each line whole, or not yet.
+      writeSync(this.fd, text);
+    } catch {
+      this.failed = true;
+    }
+  }
+}

@@ -16,12 +16,17 @@ export function deriveSeed(base: number, ...parts: (string | number)[]): number 
   return h >>> 0;
 }
 
-/** mulberry32: a small, fast PRNG returning floats in [0, 1). */
+/**
+ * mulberry32: a small, fast PRNG returning floats in [0, 1). Its state lives in a Uint32Array
+ * (which wraps the addition mod 2^32 on store): a closure variable holding a number above 2^30
+ * would be a new heap number per draw, and a bootstrap draws millions.
+ */
 export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
+  const state = new Uint32Array(1);
+  state[0] = seed >>> 0;
   return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
+    state[0] += 0x6d2b79f5;
+    let t = state[0]!;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;

@@ -10,11 +10,11 @@
  * A cached verdict is journaled as this run's, so resume, merge and export read it as any other.
  *
  * On disk: `<verdictCacheDir>/<sandbox>-<hash of gate and sandbox fingerprints>.jsonl`, one
- * line per verdict (`{ "k": key, "v": verdict }`), read whole on first use and appended to; a
- * torn or unreadable line is a miss.
+ * line per verdict (`{ "k": key, "v": verdict }`), read whole on first use and appended to (a
+ * turn's verdicts in one write); a torn or unreadable line is a miss.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { GateVerdict } from './results.js';
@@ -22,6 +22,7 @@ import type { EnvironmentProgram, Language } from './types.js';
 import type { Evaluator } from './evaluate.js';
 import { withKnownVerdicts } from './resume.js';
 import { packageVersion } from './versions.js';
+import { CacheLog, flushCacheLogs } from './fs.js';
 
 /** SHA-256 (hex) of files' contents (a missing file counts as empty) and of extra strings. */
 export function sourceFingerprint(files: readonly (string | URL)[], extra: readonly string[] = []): string {
@@ -76,12 +77,19 @@ function stable(value: unknown): string {
 /** One file of verdicts: one gate, one sandbox. */
 class VerdictFile {
   private entries: Map<string, GateVerdict> | undefined;
-  private fd: number | undefined;
+  private readonly log: CacheLog;
 
-  constructor(private readonly file: string) {}
+  constructor(private readonly file: string) {
+    this.log = new CacheLog(() => {
+      mkdirSync(path.dirname(file), { recursive: true });
+      return openSync(file, 'a');
+    });
+  }
 
   private load(): Map<string, GateVerdict> {
     if (this.entries) return this.entries;
+    // Lines this process has not written yet (another evaluator's) would be misses.
+    flushCacheLogs();
     this.entries = new Map();
     if (!existsSync(this.file)) return this.entries;
     for (const line of readFileSync(this.file, 'utf8').split('\n')) {
@@ -104,16 +112,7 @@ class VerdictFile {
     const entries = this.load();
     if (entries.has(key)) return;
     entries.set(key, verdict);
-    try {
-      if (this.fd === undefined) {
-        mkdirSync(path.dirname(this.file), { recursive: true });
-        this.fd = openSync(this.file, 'a');
-      }
-      // One write of a whole line, appended: a reader sees it whole, or not at all.
-      writeSync(this.fd, `${JSON.stringify({ k: key, v: verdict })}\n`);
-    } catch {
-      // a cache that cannot be written is only slower
-    }
+    this.log.add(JSON.stringify({ k: key, v: verdict }));
   }
 }
 

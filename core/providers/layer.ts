@@ -14,6 +14,7 @@ import { ProviderError } from './provider-error.js';
 import { RateWindow } from './rate-window.js';
 import { redact, registerSecret } from './redact.js';
 import { ResponseCache, cacheKey } from './response-cache.js';
+import { flushCacheLogs } from '../fs.js';
 import { ProviderStats } from './stats.js';
 
 /** What a raw chat function returns: the reply text, the tools it called, and the tokens the server counted. */
@@ -244,6 +245,8 @@ export function withProviderLayer(raw: RawProvider, options: ProviderLayerOption
     inFlight: () => limit.inFlight,
     chat,
     close: async () => {
+      // The replies it cached this turn are on disk once it is closed.
+      flushCacheLogs();
       await raw.close?.();
     },
   };

@@ -4,8 +4,8 @@
  * parameters. Every stored string is redacted; an unreadable entry is a miss, never an error.
  *
  * On disk: append-only logs, `<cacheDir>/replies-*.jsonl`, one line per reply (`{"key": ...}`
- * first). Each process appends to a log of its own (one write per reply, not synced: an entry
- * lost to a power cut is a miss), so concurrent runs never interleave; a run reads every log in
+ * first). Each process appends to a log of its own (a turn's replies in one write, not synced:
+ * an entry lost to a power cut is a miss), so concurrent runs never interleave; a run reads every log in
  * the folder once, keeping only each entry's place, and reads an entry's line when asked for
  * it. Replies other processes store while a run is going are seen by the next run. When a
  * folder holds more than MAX_LOGS logs, a run merges them into one. Caches written one file
@@ -17,6 +17,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TokenUsage, ToolCall, ToolDefinition } from '../types.js';
 import { redact, redactDeep } from './redact.js';
+import { CacheLog, flushCacheLogs } from '../fs.js';
 
 const CACHE_FORMAT = 1;
 
@@ -97,11 +98,16 @@ interface Place {
 class Store {
   private readonly places = new Map<string, Place | string>();
   private readonly fds: number[] = [];
-  private own: number | undefined;
+  /** This process's log, opened with its first entry. */
+  private readonly own = new CacheLog(() => {
+    mkdirSync(this.dir, { recursive: true });
+    return openSync(path.join(this.dir, `replies-${logName()}.jsonl`), 'a');
+  });
   /** Whether the folder holds entries of the one-file-per-reply layout. */
   private readonly legacy: boolean;
 
   constructor(readonly dir: string) {
+    flushCacheLogs();
     let names: string[] = [];
     try {
       names = readdirSync(dir);
@@ -200,16 +206,7 @@ class Store {
     if (this.places.has(key)) return;
     // Found at once, from memory; a later run finds it in the log.
     this.places.set(key, line);
-    try {
-      if (this.own === undefined) {
-        mkdirSync(this.dir, { recursive: true });
-        this.own = openSync(path.join(this.dir, `replies-${logName()}.jsonl`), 'a');
-      }
-      // One write of a whole line: a reader sees it whole, or not yet.
-      writeSync(this.own, `${line}\n`);
-    } catch {
-      // a cache that cannot be written is only slower
-    }
+    this.own.add(line);
   }
 }
 

@@ -61,6 +61,8 @@ test('a cached verdict skips the gate, is journaled as this run\'s, and the eval
   loads = 0;
   await evaluate()(task(3), 3, { ...context([]), validateOnly: true });
   assert.is(loads, gateLoads);
+  // Written as this turn of the event loop ends.
+  await new Promise((resolve) => setImmediate(resolve));
   assert.is(readdirSync(dir).length, 2);
 });
 

@@ -99,6 +99,8 @@ test('a run reads the logs already in the folder: whole lines are entries, a tor
   // A new entry goes to this process's own log, not to the earlier one.
   cache.set(keyOf(3), { text: 'three', usage: { inputTokens: 0, outputTokens: 0 } }, { providerId: 'p', model: 'm' });
   assert.is((await cache.get(keyOf(3)))?.text, 'three');
+  // Written as this turn of the event loop ends.
+  await new Promise((resolve) => setImmediate(resolve));
   assert.is(readdirSync(dir).filter((f) => f.endsWith('.jsonl')).length, 2);
   assert.ok(readFileSync(path.join(dir, 'replies-earlier.jsonl'), 'utf8').startsWith(line(keyOf(1), 'one')));
 });
