@@ -3,12 +3,23 @@
  * same seed gives the same run whatever the order work finishes in.
  */
 
-/** A 32-bit seed derived from a base seed and any labels (FNV-1a over their text). */
+/**
+ * A 32-bit seed derived from a base seed and any labels (FNV-1a over their text, one step per
+ * code point, with its first UTF-16 unit). Read by index, not with a string iterator, which
+ * made a string per character: the Vendi score's feature hashing derives one seed per feature.
+ */
 export function deriveSeed(base: number, ...parts: (string | number)[]): number {
   let h = 0x811c9dc5 ^ (base >>> 0);
-  for (const ch of parts.join('\u0000')) {
-    h ^= ch.charCodeAt(0);
+  const text = parts.join('\u0000');
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    h ^= unit;
     h = Math.imul(h, 0x01000193);
+    // A surrogate pair is one code point: its second unit is not hashed.
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
   }
   h ^= h >>> 16;
   h = Math.imul(h, 0x45d9f3b);

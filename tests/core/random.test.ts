@@ -27,6 +27,13 @@ test('mulberry32: two generators of one seed are independent and equal; draws li
   assert.is.not(mulberry32(43)(), first[0]);
 });
 
+test('deriveSeed gives the recorded seeds, for labels with astral characters and lone surrogates too', () => {
+  assert.equal(
+    [deriveSeed(0, 12345), deriveSeed(7, 'task', 3, 'hint'), deriveSeed(1, '\u{1F600}', '\u00e9'), deriveSeed(2, '\ud800x', '\udc00')],
+    [1974675789, 3884435609, 1487698000, 845617898],
+  );
+});
+
 test('deriveSeed depends on every label and on the base', () => {
   assert.is(deriveSeed(1, 'a', 2), deriveSeed(1, 'a', 2));
   assert.is.not(deriveSeed(1, 'a', 2), deriveSeed(1, 'a', 3));
