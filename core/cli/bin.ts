@@ -12,12 +12,15 @@
  * (GSM8K with an instant model, the offline default: npm run bench).
  *
  * --v8-pool-size=0 sizes V8's pool of background threads (compiling, collecting garbage) to the
- * machine: one fewer than its cores, at least one (Node's default is four on any machine). On
- * two cores, four background threads took turns with the run's own thread: GSM8K's first run
- * took ~20% less wall time and ~9 MiB less memory with one (8 alternating runs each). On six
- * cores or more it gives V8 more threads than the default, which the worker threads share.
+ * machine: one fewer than the cores Node sees, at least one (Node's default is four on any
+ * machine), as --workers follows the cores. On two cores, four background threads took turns
+ * with the run's own thread: GSM8K's first run took ~20% less wall time and ~9 MiB less memory
+ * with one (8 alternating runs each). On six cores or more it gives V8 more threads than the
+ * default, which the worker threads share; each costs some memory (README: V8's background
+ * threads).
  * These flags follow the first line's, so they win over NODE_OPTIONS; to choose others, start
- * node with them (`node --no-node-snapshot --v8-pool-size=4 .../bin.js run`).
+ * node with them (`node --no-node-snapshot --max-semi-space-size=4 --v8-pool-size=2 .../bin.js
+ * run`), or without --no-node-snapshot: the restart then adds only the flags not given.
  */
 import { fileURLToPath } from 'node:url';
 
