@@ -5,9 +5,9 @@
  *
  * On disk: append-only logs, `<cacheDir>/replies-*.jsonl`, one line per reply (`{"key": ...}`
  * first). Each process appends to a log of its own (a turn's replies in one write, not synced:
- * an entry lost to a power cut is a miss), so concurrent runs never interleave; a run reads every log in
- * the folder once, keeping only each entry's place, and reads an entry's line when asked for
- * it. Replies other processes store while a run is going are seen by the next run. When a
+ * an entry lost to a power cut is a miss), so concurrent runs never interleave; a run reads
+ * every log in the folder once, keeping only each entry's place, and reads an entry's line when
+ * asked for it. Replies other processes store while a run is going are seen by the next run. When a
  * folder holds more than MAX_LOGS logs, a run merges them into one. Caches written one file
  * per reply (`<cacheDir>/ab/<key>.json`, before the logs) are still read.
  */
@@ -107,6 +107,7 @@ class Store {
   private readonly legacy: boolean;
 
   constructor(readonly dir: string) {
+    // Lines this process has not written yet (another store's) would be misses.
     flushCacheLogs();
     let names: string[] = [];
     try {
