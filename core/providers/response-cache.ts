@@ -7,9 +7,9 @@
  * first). Each process appends to a log of its own (a turn's replies in one write, not synced:
  * an entry lost to a power cut is a miss), so concurrent runs never interleave; a run reads
  * every log in the folder once, keeping only each entry's place, and reads an entry's line when
- * asked for it. Replies other processes store while a run is going are seen by the next run. When a
- * folder holds more than MAX_LOGS logs, a run merges them into one. Caches written one file
- * per reply (`<cacheDir>/ab/<key>.json`, before the logs) are still read.
+ * asked for it. Replies other processes store while a run is going are seen by the next run.
+ * When a folder holds more than MAX_LOGS logs, a run merges them into one. Caches written one
+ * file per reply (`<cacheDir>/ab/<key>.json`, before the logs) are still read.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
