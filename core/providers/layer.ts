@@ -5,6 +5,7 @@
  * connections, usage and cost per call, per-provider stats, and redaction of keys.
  */
 import type { ChatRequest, ChatResponse, Provider, TokenUsage, ToolCall } from '../types.js';
+import { flushCacheLogs } from '../fs.js';
 import { DEFAULT_RETRY, backoffDelay, sleep, type RetryPolicy } from './backoff.js';
 import { InFlightLimit } from './in-flight-limit.js';
 import { UnusableReplyError, classifyFailure, type Failure } from './failures.js';
@@ -14,7 +15,6 @@ import { ProviderError } from './provider-error.js';
 import { RateWindow } from './rate-window.js';
 import { redact, registerSecret } from './redact.js';
 import { ResponseCache, cacheKey } from './response-cache.js';
-import { flushCacheLogs } from '../fs.js';
 import { ProviderStats } from './stats.js';
 
 /** What a raw chat function returns: the reply text, the tools it called, and the tokens the server counted. */

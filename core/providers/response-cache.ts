@@ -16,8 +16,8 @@ import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, read
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TokenUsage, ToolCall, ToolDefinition } from '../types.js';
-import { redact, redactDeep } from './redact.js';
 import { CacheLog, flushCacheLogs } from '../fs.js';
+import { redact, redactDeep } from './redact.js';
 
 const CACHE_FORMAT = 1;
 

@@ -1,23 +1,12 @@
 // File helpers: the cache logs' batched appends (a turn's lines written together as it ends,
 // nothing left unwritten at exit, a log that cannot be written only drops its lines).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CacheLog, flushCacheLogs } from '../../core/fs.js';
-import { repoRoot } from '../helpers/cli.js';
-
-const dirs: string[] = [];
-const tempDir = (): string => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'spade-fs-'));
-  dirs.push(dir);
-  return dir;
-};
-test.after(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+import { repoRoot, tempDir } from '../helpers/cli.js';
 
 test("a turn's lines go out together when the turn ends, whole and in order", async () => {
   const file = path.join(tempDir(), 'log.jsonl');
