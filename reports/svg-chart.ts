@@ -7,6 +7,7 @@
  */
 import { escapeHtml } from './escape.js';
 import { PALETTE } from './style.js';
+import { grouped } from './format.js';
 
 export interface BarDatum {
   group: string;
@@ -54,7 +55,7 @@ export function niceTicks(lo: number, hi: number, count = 5): number[] {
 
 function formatNumber(x: number, step: number): string {
   const decimals = step >= 1 ? 0 : Math.min(6, Math.ceil(-Math.log10(step) - 1e-9));
-  return x.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+  return grouped(x, decimals);
 }
 
 /** The y axis: its domain, ticks and labels. */
