@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_CONFIG, loadConfigFile, resolveConfig, validateConfig } from '../../core/config.js';
@@ -61,6 +62,42 @@ test('finds .mjs, .json and the "spade" key of package.json', async () => {
   writeFileSync(path.join(c, 'package.json'), '{ "name": "x", "spade": { "limit": 9 } }');
   assert.equal((await loadConfigFile(c)).config, { limit: 9 });
   assert.equal((await loadConfigFile(dir())).config, {});
+});
+
+test('a JSON config is read without cosmiconfig, which still reads $import, null and other kinds', async () => {
+  // A fresh process: whether cosmiconfig was loaded is read from the CommonJS module cache.
+  const d = dir();
+  writeFileSync(path.join(d, 'spade.config.json'), '{ "concurrency": 3 }');
+  const configModule = new URL('../../core/config.ts', import.meta.url).href;
+  const probe = `
+    import { createRequire } from 'node:module';
+    const { loadConfigFile } = await import(${JSON.stringify(configModule)});
+    const loaded = await loadConfigFile(${JSON.stringify(d)});
+    const cache = createRequire(import.meta.url).cache;
+    console.log(JSON.stringify({ config: loaded.config, filepath: loaded.filepath, cosmiconfig: Object.keys(cache).some((f) => f.includes('/cosmiconfig/')) }));
+  `;
+  const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', probe], { encoding: 'utf8' });
+  assert.is(child.status, 0, child.stderr);
+  assert.equal(JSON.parse(child.stdout), { config: { concurrency: 3 }, filepath: path.join(d, 'spade.config.json'), cosmiconfig: false });
+
+  const a = dir();
+  writeFileSync(path.join(a, 'base.json'), '{ "seed": 5, "concurrency": 1 }');
+  writeFileSync(path.join(a, 'spade.config.json'), '{ "$import": "./base.json", "concurrency": 2 }');
+  assert.equal((await loadConfigFile(a)).config, { seed: 5, concurrency: 2 });
+  const b = dir();
+  writeFileSync(path.join(b, 'spade.config.json'), ' \n');
+  assert.equal(await loadConfigFile(b), { config: {}, filepath: path.join(b, 'spade.config.json') });
+  const c = dir();
+  writeFileSync(path.join(c, 'spade.config.json'), 'null');
+  writeFileSync(path.join(c, 'package.json'), '{ "spade": { "limit": 4 } }');
+  assert.equal((await loadConfigFile(c)).config, { limit: 4 });
+  writeFileSync(path.join(c, 'other.json'), '{ "seed": 8 }');
+  assert.equal(await loadConfigFile(c, 'other.json'), { config: { seed: 8 }, filepath: path.join(c, 'other.json') });
+  writeFileSync(path.join(c, 'bad.json'), '{ "seed": "x" }');
+  await loadConfigFile(c, 'bad.json').then(
+    () => assert.unreachable('should fail'),
+    (e: Error) => assert.is(e.message, 'bad.json: seed: expected a non-negative integer, got "x"'),
+  );
 });
 
 test('a missing or broken config file is a usage error naming the file', async () => {
