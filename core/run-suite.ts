@@ -3,8 +3,6 @@
  * does the bookkeeping every suite shares (progress, journal, usage, latencies, metrics), and
  * a plan says what is particular to the suite (self-play's rounds, a static suite's tasks).
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { Suite, SuiteLoadOptions, SuiteTask } from './types.js';
 import type { EnvironmentSummary, RoundSummary, SuiteResult, UsageMetrics } from './results.js';
 import type { SpadeConfig } from './config.js';
@@ -29,21 +27,6 @@ import { shareDataHeader } from './data-header.js';
 export function bandOf(config: SpadeConfig): PlateauOptions {
   const [lo, hi] = config.selfplay.band ?? DEFAULTS.selfplay.band;
   return { lo, hi, ramp: config.selfplay.bandRamp ?? DEFAULTS.selfplay.bandRamp };
-}
-
-let gc: (() => void) | undefined;
-/**
- * A full garbage collection now (V8's gc(), reached without --expose-gc on the command line).
- * A run calls it between its phases (playing, metrics, writing the outputs): each phase
- * allocates much for a moment, and should start from the run's live data alone rather than
- * on top of the garbage the phase before left. One collection costs ~10 ms.
- */
-export function collectGarbage(): void {
-  if (!gc) {
-    setFlagsFromString('--expose-gc');
-    gc = runInNewContext('gc') as () => void;
-  }
-  gc();
 }
 
 /** The id of the self-play pool among a run's suites. */
@@ -163,8 +146,6 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
   const wallSec = (performance.now() - started) / 1000;
   // The last suite of a run: its metrics are computed without the threads and sandboxes that played it.
   await options.played?.();
-  // The metrics allocate much for a moment (features, matrices, compression).
-  collectGarbage();
   const result = suiteResult(suite, plan.kind, evaluations, wallSec, rounds, usageBetween(usageBefore, books.usage()), books.latencySince(mark));
   const skipped = plan.skipped?.() ?? 0;
   if (skipped) result.skippedRecords = skipped;

@@ -17,7 +17,7 @@ import { writeFileAtomic } from './fs.js';
 import { writeResults } from './results-file.js';
 import { RunStoppedError, UsageError } from './errors.js';
 import { addEqualSizeDiversity } from './metrics/index.js';
-import { collectGarbage, runSuite, selfPlayPlan, staticPlan, type RunBooks } from './run-suite.js';
+import { runSuite, selfPlayPlan, staticPlan, type RunBooks } from './run-suite.js';
 import { curriculumPlan } from './curriculum/rounds.js';
 import { turnBudget } from './options.js';
 import type { HintWriter } from './roles/llm-hint.js';
@@ -179,8 +179,6 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
     if (stopReason) info.stopReason = stopReason;
     addEqualSizeDiversity(results.suites);
     info.finishedAt = new Date().toISOString();
-    // results.json and the report are built as whole strings: not on top of the metrics' garbage.
-    collectGarbage();
     try {
       await writeOutputs(setup.outDir, results, setup.renderReport);
     } catch (error) {
