@@ -14,7 +14,8 @@
  * needs) reaches them. Python environments get a Pyodide sandbox per thread, with the thread's
  * share of the cores as interpreter processes (one each for two threads on two cores).
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import type { SpadeConfig } from '../config.js';
 import { evaluateEnvironment, type Evaluation, type EvaluationContext, type Evaluator } from '../evaluate.js';
@@ -64,8 +65,12 @@ interface Thread {
   ready: Promise<void>;
 }
 
+/** node:worker_threads, loaded with the first thread: a run that plays on the main thread never starts one (~5 ms of start-up). */
+let workerThreads: typeof import('node:worker_threads') | undefined;
+
 /** Start the thread entry: compiled JavaScript as is, TypeScript sources (tsx) through tsx's loader. */
 function startThread(data: ThreadData): Worker {
+  const { Worker } = (workerThreads ??= createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads'));
   const here = import.meta.url;
   if (here.endsWith('.ts')) {
     const entry = new URL('./thread-entry.ts', here).href;
