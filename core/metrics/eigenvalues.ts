@@ -4,16 +4,23 @@
  * O(n^3), robust for the positive semi-definite kernels the diversity metrics build.
  */
 
+import { householderKernels, type HouseholderKernels } from './householder-wasm.js';
+
 const EPS = 2 ** -52;
 const MAX_QL_ITERATIONS = 60;
 
-/** All eigenvalues of the symmetric matrix `A` (only its lower triangle is read), ascending. */
-export function symmetricEigenvalues(A: readonly (readonly number[] | Float64Array)[]): number[] {
+/**
+ * All eigenvalues of the symmetric matrix `A` (only its lower triangle is read), ascending.
+ * `wasm: false` keeps the reduction's loops in JavaScript (the same numbers, slower).
+ */
+export function symmetricEigenvalues(A: readonly (readonly number[] | Float64Array)[], options: { wasm?: boolean } = {}): number[] {
   const n = A.length;
   if (n === 0) return [];
+  // The reduction's two O(n^3) loops in WebAssembly where it runs (householder-wasm.ts), on its arrays.
+  const kernels = options.wasm === false ? undefined : householderKernels(n);
   // T holds V (JAMA's working matrix) by columns: T[j * n + k] = V[k][j]. tred2 reads and writes
   // V down its columns; stored this way, its inner loops walk contiguous memory.
-  const T = new Float64Array(n * n);
+  const T = kernels?.T ?? new Float64Array(n * n);
   for (let i = 0; i < n; i++) {
     const row = A[i]!;
     if (row.length !== n) throw new RangeError(`matrix must be square: row ${i} has ${row.length} entries, expected ${n}`);
@@ -23,9 +30,9 @@ export function symmetricEigenvalues(A: readonly (readonly number[] | Float64Arr
       T[j * n + i] = value;
     }
   }
-  const d = new Float64Array(n);
-  const e = new Float64Array(n);
-  tridiagonalize(T, n, d, e);
+  const d = kernels?.d ?? new Float64Array(n);
+  const e = kernels?.e ?? new Float64Array(n);
+  tridiagonalize(T, n, d, e, kernels);
   tridiagonalQL(d, e);
   return Array.from(d).sort((a, b) => a - b);
 }
@@ -33,9 +40,10 @@ export function symmetricEigenvalues(A: readonly (readonly number[] | Float64Arr
 /**
  * Householder reduction of V (T, by columns, overwritten) to a tridiagonal matrix: diagonal d,
  * sub-diagonal e[1..]. The same arithmetic, in the same order, as JAMA's tred2; the Householder
- * vectors it keeps above the diagonal for eigenvectors are not kept (never read here).
+ * vectors it keeps above the diagonal for eigenvectors are not kept (never read here). With
+ * `kernels` (T, d and e being theirs), its two inner loops run there.
  */
-function tridiagonalize(T: Float64Array, n: number, d: Float64Array, e: Float64Array): void {
+function tridiagonalize(T: Float64Array, n: number, d: Float64Array, e: Float64Array, kernels?: HouseholderKernels): void {
   for (let j = 0; j < n; j++) d[j] = T[j * n + n - 1]!;
   for (let i = n - 1; i > 0; i--) {
     let scale = 0;
@@ -59,16 +67,19 @@ function tridiagonalize(T: Float64Array, n: number, d: Float64Array, e: Float64A
       h -= f * g;
       d[i - 1] = f - g;
       for (let j = 0; j < i; j++) e[j] = 0;
-      for (let j = 0; j < i; j++) {
-        const column = j * n;
-        f = d[j]!;
-        g = e[j]! + T[column + j]! * f;
-        for (let k = j + 1; k <= i - 1; k++) {
-          const v = T[column + k]!;
-          g += v * d[k]!;
-          e[k] = e[k]! + v * f;
+      if (kernels) kernels.product(i);
+      else {
+        for (let j = 0; j < i; j++) {
+          const column = j * n;
+          f = d[j]!;
+          g = e[j]! + T[column + j]! * f;
+          for (let k = j + 1; k <= i - 1; k++) {
+            const v = T[column + k]!;
+            g += v * d[k]!;
+            e[k] = e[k]! + v * f;
+          }
+          e[j] = g;
         }
-        e[j] = g;
       }
       f = 0;
       for (let j = 0; j < i; j++) {
@@ -77,13 +88,16 @@ function tridiagonalize(T: Float64Array, n: number, d: Float64Array, e: Float64A
       }
       const hh = f / (h + h);
       for (let j = 0; j < i; j++) e[j] = e[j]! - hh * d[j]!;
-      for (let j = 0; j < i; j++) {
-        const column = j * n;
-        f = d[j]!;
-        g = e[j]!;
-        for (let k = j; k <= i - 1; k++) T[column + k] = T[column + k]! - (f * e[k]! + g * d[k]!);
-        d[j] = T[column + i - 1]!;
-        T[column + i] = 0;
+      if (kernels) kernels.update(i);
+      else {
+        for (let j = 0; j < i; j++) {
+          const column = j * n;
+          f = d[j]!;
+          g = e[j]!;
+          for (let k = j; k <= i - 1; k++) T[column + k] = T[column + k]! - (f * e[k]! + g * d[k]!);
+          d[j] = T[column + i - 1]!;
+          T[column + i] = 0;
+        }
       }
     }
     d[i] = h;

@@ -1,6 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { symmetricEigenvalues } from '../../../core/metrics/index.js';
+import { householderKernels, householderModuleBytes } from '../../../core/metrics/householder-wasm.js';
+import { mulberry32 } from '../../../core/random.js';
 
 const close = (actual: number, expected: number, tolerance = 1e-10) =>
   assert.ok(Math.abs(actual - expected) <= tolerance, `expected ${expected}, got ${actual}`);
@@ -41,6 +43,31 @@ test('random symmetric matrices: power sums of eigenvalues equal traces of power
 test('rejects non-square and non-finite input', () => {
   assert.throws(() => symmetricEigenvalues([[1, 2], [3]]), /square/);
   assert.throws(() => symmetricEigenvalues([[Number.NaN]]), /finite/);
+});
+
+test('the WebAssembly loops give the JavaScript loops\' eigenvalues to the bit', () => {
+  assert.ok(householderKernels(400), 'WebAssembly runs the kernels on Node');
+  // Both modules compile here: with the two-lane update and without it.
+  for (const lanes of [true, false]) assert.ok(WebAssembly.validate(householderModuleBytes(lanes)), `module (lanes: ${lanes}) is valid`);
+  const random = mulberry32(11);
+  // Gram matrices (positive semi-definite, as the Vendi kernels), odd and even sides, one with a
+  // zero row and column (the reduction's scale = 0 branch), and a plain random symmetric one.
+  const gram = (n: number, rank: number, zero = -1): Float64Array[] => {
+    const X = Array.from({ length: n }, (_, i) => Float64Array.from({ length: rank }, () => (i === zero ? 0 : random() - 0.5)));
+    return X.map((x) => Float64Array.from(X, (y) => x.reduce((s, v, k) => s + v * y[k]!, 0)));
+  };
+  const symmetric = (n: number): number[][] => {
+    const A = Array.from({ length: n }, () => new Array<number>(n).fill(0));
+    for (let i = 0; i < n; i++) for (let j = 0; j <= i; j++) A[i]![j] = A[j]![i] = random() * 4 - 2;
+    return A;
+  };
+  const matrices = [gram(2, 1), gram(3, 2), gram(7, 7, 3), gram(64, 40), gram(65, 80, 0), gram(131, 30), symmetric(50), symmetric(97)];
+  for (const A of matrices) {
+    const fast = symmetricEigenvalues(A);
+    const plain = symmetricEigenvalues(A, { wasm: false });
+    assert.is(fast.length, A.length);
+    fast.forEach((value, i) => assert.ok(Object.is(value, plain[i]), `side ${A.length}, eigenvalue ${i}: ${value} against ${plain[i]}`));
+  }
 });
 
 test.run();
