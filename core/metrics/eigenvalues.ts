@@ -15,20 +15,29 @@ const MAX_QL_ITERATIONS = 60;
  */
 export function symmetricEigenvalues(A: readonly (readonly number[] | Float64Array)[], options: { wasm?: boolean } = {}): number[] {
   const n = A.length;
+  for (let i = 0; i < n; i++) {
+    if (A[i]!.length !== n) throw new RangeError(`matrix must be square: row ${i} has ${A[i]!.length} entries, expected ${n}`);
+  }
+  return lowerTriangleEigenvalues(n, (T) => {
+    for (let j = 0; j < n; j++) for (let k = j; k < n; k++) T[j * n + k] = A[k]![j]!;
+  }, options);
+}
+
+/**
+ * All eigenvalues, ascending, of the symmetric n x n matrix whose lower triangle `fill` writes
+ * into T by columns: T[j * n + k] = A[k][j] for k >= j (T starts at zero; the reduction reads
+ * nothing above the diagonal). A caller that builds the matrix can build it there directly.
+ */
+export function lowerTriangleEigenvalues(n: number, fill: (T: Float64Array) => void, options: { wasm?: boolean } = {}): number[] {
   if (n === 0) return [];
   // The reduction's two O(n^3) loops in WebAssembly where it runs (householder-wasm.ts), on its arrays.
   const kernels = options.wasm === false ? undefined : householderKernels(n);
   // T holds V (JAMA's working matrix) by columns: T[j * n + k] = V[k][j]. tred2 reads and writes
   // V down its columns; stored this way, its inner loops walk contiguous memory.
   const T = kernels?.T ?? new Float64Array(n * n);
-  for (let i = 0; i < n; i++) {
-    const row = A[i]!;
-    if (row.length !== n) throw new RangeError(`matrix must be square: row ${i} has ${row.length} entries, expected ${n}`);
-    for (let j = 0; j < n; j++) {
-      const value = i >= j ? row[j]! : A[j]![i]!;
-      if (!Number.isFinite(value)) throw new RangeError(`matrix entry [${i}][${j}] is not a finite number`);
-      T[j * n + i] = value;
-    }
+  fill(T);
+  for (let at = 0; at < n * n; at++) {
+    if (!Number.isFinite(T[at]!)) throw new RangeError(`matrix entry [${at % n}][${Math.floor(at / n)}] is not a finite number`);
   }
   const d = kernels?.d ?? new Float64Array(n);
   const e = kernels?.e ?? new Float64Array(n);

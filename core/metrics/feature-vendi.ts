@@ -13,7 +13,7 @@
  * al. 2009) into HASHED_DIMENSION buckets: inner products are then preserved in expectation
  * only, so the score is an approximation — reported via `approximate: true`.
  */
-import { symmetricEigenvalues } from './eigenvalues.js';
+import { lowerTriangleEigenvalues, symmetricEigenvalues } from './eigenvalues.js';
 import { vendiFromEigenvalues } from './vendi.js';
 import { deriveSeed } from '../random.js';
 
@@ -274,17 +274,23 @@ function distinctKernelEigenvalues(vectors: readonly SparseUnit[]): number[] {
 /** Eigenvalues of Xᵀ X / n (d×d), the same non-zero spectrum as X Xᵀ / n. */
 function covarianceEigenvalues(vectors: readonly SparseUnit[], d: number): number[] {
   const n = vectors.length;
-  const C = Array.from({ length: d }, () => new Float64Array(d));
   // The same vector m times adds m x x^T once (in order of first appearance).
   const times = new Map<SparseUnit, number>();
   for (const vector of vectors) times.set(vector, (times.get(vector) ?? 0) + 1);
-  // Only the lower triangle: symmetricEigenvalues reads no other (ids ascend, so ids[b] <= ids[a]).
-  for (const [{ ids, values }, m] of times) {
-    for (let a = 0; a < ids.length; a++) {
-      const row = C[ids[a]!]!;
-      const va = (values[a]! * m) / n;
-      for (let b = 0; b <= a; b++) row[ids[b]!] = row[ids[b]!]! + va * values[b]!;
+  // Built where the decomposition reads it: the lower triangle by columns, C[q][p] at T[p * d + q]
+  // (p <= q; ids ascend). Each vector adds one term to each entry it touches, vector by vector,
+  // so every entry is the same sum, in the same order, whichever way one vector's terms are walked;
+  // down the columns, they are written in order.
+  return lowerTriangleEigenvalues(d, (T) => {
+    let scaled = new Float64Array(0);
+    for (const [{ ids, values }, m] of times) {
+      if (scaled.length < ids.length) scaled = new Float64Array(ids.length);
+      for (let a = 0; a < ids.length; a++) scaled[a] = (values[a]! * m) / n;
+      for (let b = 0; b < ids.length; b++) {
+        const column = ids[b]! * d;
+        const vb = values[b]!;
+        for (let a = b; a < ids.length; a++) T[column + ids[a]!] = T[column + ids[a]!]! + scaled[a]! * vb;
+      }
     }
-  }
-  return symmetricEigenvalues(C);
+  });
 }
