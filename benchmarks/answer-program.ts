@@ -65,11 +65,14 @@ function givenAnswer(reply) {
   const text = source.trim();
   return text ? text : null;
 }
+/** The reference answer as a number (numeric checker), read once. */
+let answerNumber;
 function isCorrect(given) {
   if (given === null) return false;
   if (CHECKER === 'numeric') {
     const value = toNumber(given);
-    return value !== null && value === toNumber(ANSWER);
+    if (answerNumber === undefined) answerNumber = toNumber(ANSWER);
+    return value !== null && value === answerNumber;
   }
   if (CHECKER === 'exact') return normalizeAnswer(given) === normalizeAnswer(ANSWER);
   return containsToken(given, ANSWER);
@@ -80,13 +83,15 @@ function isCorrect(given) {
 function codeAfterData(withHint: boolean): string {
   const hintMethod = withHint ? `\n  hint() {\n    return HINT;\n  }` : '';
   return `${PRELUDE}${SCORING}
+/** The task as the agent reads it (one string, made once: reset() is called many times). */
+const TASK_TEXT = QUESTION + '\\n\\n' + INSTRUCTION;
 class StaticQuestion {
   constructor() {
     this.done = false;
   }
   reset(seed) {
     this.done = false;
-    return [QUESTION + '\\n\\n' + INSTRUCTION, { horizon: 1, checker: CHECKER }];
+    return [TASK_TEXT, { horizon: 1, checker: CHECKER }];
   }
   step(action) {
     if (this.done) return ['The episode is over.', 0, true, false, { over: true }];
