@@ -116,6 +116,25 @@ function tridiagonalize(T: Float64Array, n: number, d: Float64Array, e: Float64A
   e[0] = 0;
 }
 
+/**
+ * sqrt(a^2 + b^2) without overflow, as V8 computes Math.hypot: both scaled by the larger, their
+ * squares summed (V8's Kahan compensation is zero for two terms), the root scaled back. The same
+ * doubles as Math.hypot here, and on any engine (Math.hypot's precision is each engine's own
+ * choice). Written out, V8 inlines it into the QL loop, which calls it O(n^2) times, rather than
+ * calling the builtin with its arguments boxed.
+ */
+export function hypot(a: number, b: number): number {
+  const x = Math.abs(a);
+  const y = Math.abs(b);
+  if (x === Infinity || y === Infinity) return Infinity;
+  if (x !== x || y !== y) return Number.NaN;
+  const max = x > y ? x : y;
+  if (max === 0) return 0;
+  const nx = x / max;
+  const ny = y / max;
+  return Math.sqrt(nx * nx + ny * ny) * max;
+}
+
 /** Implicit QL on the tridiagonal matrix (d, e); leaves the eigenvalues in d. */
 function tridiagonalQL(d: Float64Array, e: Float64Array): void {
   const n = d.length;
@@ -133,7 +152,7 @@ function tridiagonalQL(d: Float64Array, e: Float64Array): void {
         if (++iterations > MAX_QL_ITERATIONS) throw new Error('symmetricEigenvalues: QL iteration did not converge');
         let g = d[l]!;
         let p = (d[l + 1]! - g) / (2 * e[l]!);
-        let r = Math.hypot(p, 1);
+        let r = hypot(p, 1);
         if (p < 0) r = -r;
         d[l] = e[l]! / (p + r);
         d[l + 1] = e[l]! * (p + r);
@@ -154,7 +173,7 @@ function tridiagonalQL(d: Float64Array, e: Float64Array): void {
           s2 = s;
           g = c * e[i]!;
           h = c * p;
-          r = Math.hypot(p, e[i]!);
+          r = hypot(p, e[i]!);
           e[i + 1] = s * r;
           s = e[i]! / r;
           c = p / r;

@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { symmetricEigenvalues } from '../../../core/metrics/index.js';
 import { householderKernels, householderModuleBytes } from '../../../core/metrics/householder-wasm.js';
+import { hypot } from '../../../core/metrics/eigenvalues.js';
 import { mulberry32 } from '../../../core/random.js';
 
 const close = (actual: number, expected: number, tolerance = 1e-10) =>
@@ -68,6 +69,17 @@ test('the WebAssembly loops give the JavaScript loops\' eigenvalues to the bit',
     const plain = symmetricEigenvalues(A, { wasm: false });
     assert.is(fast.length, A.length);
     fast.forEach((value, i) => assert.ok(Object.is(value, plain[i]), `side ${A.length}, eigenvalue ${i}: ${value} against ${plain[i]}`));
+  }
+});
+
+test('hypot gives Math.hypot\'s doubles, edge cases included', () => {
+  const special = [0, -0, 1, -1, 0.5, 3, 4, 5e-324, 1e-310, 1e154, 1e308, Number.MAX_VALUE, Infinity, -Infinity, Number.NaN];
+  for (const a of special) for (const b of special) assert.ok(Object.is(hypot(a, b), Math.hypot(a, b)), `hypot(${a}, ${b})`);
+  const random = mulberry32(3);
+  for (let i = 0; i < 200_000; i++) {
+    const a = (random() - 0.5) * 10 ** (random() * 40 - 20);
+    const b = i % 2 ? 1 : (random() - 0.5) * 10 ** (random() * 40 - 20);
+    assert.ok(Object.is(hypot(a, b), Math.hypot(a, b)), `hypot(${a}, ${b})`);
   }
 });
 
