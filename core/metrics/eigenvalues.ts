@@ -26,16 +26,17 @@ export function symmetricEigenvalues(A: readonly (readonly number[] | Float64Arr
 /**
  * All eigenvalues, ascending, of the symmetric n x n matrix whose lower triangle `fill` writes
  * into T by columns: T[j * n + k] = A[k][j] for k >= j (T starts at zero; the reduction reads
- * nothing above the diagonal). A caller that builds the matrix can build it there directly.
+ * nothing above the diagonal). A caller that builds the matrix can build it there directly, with
+ * the kernels' help where they run (`fill`'s second argument).
  */
-export function lowerTriangleEigenvalues(n: number, fill: (T: Float64Array) => void, options: { wasm?: boolean } = {}): number[] {
+export function lowerTriangleEigenvalues(n: number, fill: (T: Float64Array, kernels?: HouseholderKernels) => void, options: { wasm?: boolean } = {}): number[] {
   if (n === 0) return [];
   // The reduction's two O(n^3) loops in WebAssembly where it runs (householder-wasm.ts), on its arrays.
   const kernels = options.wasm === false ? undefined : householderKernels(n);
   // T holds V (JAMA's working matrix) by columns: T[j * n + k] = V[k][j]. tred2 reads and writes
   // V down its columns; stored this way, its inner loops walk contiguous memory.
   const T = kernels?.T ?? new Float64Array(n * n);
-  fill(T);
+  fill(T, kernels);
   for (let at = 0; at < n * n; at++) {
     if (!Number.isFinite(T[at]!)) throw new RangeError(`matrix entry [${at % n}][${Math.floor(at / n)}] is not a finite number`);
   }

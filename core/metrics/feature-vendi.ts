@@ -118,8 +118,11 @@ export function featureVendi(bags: readonly (readonly string[])[], q: number = 1
   return preparedVendi(prepareFeatures(bags), undefined, q);
 }
 
-/** Vendi score of the items at `indices` (repeats allowed; default all) of a prepared pool. */
-export function preparedVendi(prepared: PreparedFeatures, indices?: readonly number[], q: number = 1): FeatureVendi {
+/**
+ * Vendi score of the items at `indices` (repeats allowed; default all) of a prepared pool.
+ * `wasm: false` keeps the eigen-decomposition in JavaScript (the same score, slower).
+ */
+export function preparedVendi(prepared: PreparedFeatures, indices?: readonly number[], q: number = 1, options: { wasm?: boolean } = {}): FeatureVendi {
   const vectors = indices ? indices.map((i) => prepared.vectors[i]!) : prepared.vectors;
   const n = vectors.length;
   if (n === 0) return { vendi: 0, approximate: false };
@@ -128,11 +131,11 @@ export function preparedVendi(prepared: PreparedFeatures, indices?: readonly num
   // ones, when that matrix is at most half the side of the others (a pool of copies of one
   // program is one 1x1 matrix rather than a d x d covariance).
   const distinct = new Set(vectors).size;
-  if (distinct <= EXACT_LIMIT && 2 * distinct <= Math.min(n, d)) return { vendi: vendiFromEigenvalues(distinctKernelEigenvalues(vectors), q), approximate: false };
-  if (n <= d && n <= EXACT_LIMIT) return { vendi: vendiFromEigenvalues(kernelEigenvalues(vectors), q), approximate: false };
-  if (d <= EXACT_LIMIT) return { vendi: vendiFromEigenvalues(covarianceEigenvalues(vectors, d), q), approximate: false };
-  if (distinct <= EXACT_LIMIT) return { vendi: vendiFromEigenvalues(distinctKernelEigenvalues(vectors), q), approximate: false };
-  return { vendi: vendiFromEigenvalues(covarianceEigenvalues(hashedVectors(prepared, vectors), HASHED_DIMENSION), q), approximate: true };
+  if (distinct <= EXACT_LIMIT && 2 * distinct <= Math.min(n, d)) return { vendi: vendiFromEigenvalues(distinctKernelEigenvalues(vectors, options), q), approximate: false };
+  if (n <= d && n <= EXACT_LIMIT) return { vendi: vendiFromEigenvalues(kernelEigenvalues(vectors, options), q), approximate: false };
+  if (d <= EXACT_LIMIT) return { vendi: vendiFromEigenvalues(covarianceEigenvalues(vectors, d, options), q), approximate: false };
+  if (distinct <= EXACT_LIMIT) return { vendi: vendiFromEigenvalues(distinctKernelEigenvalues(vectors, options), q), approximate: false };
+  return { vendi: vendiFromEigenvalues(covarianceEigenvalues(hashedVectors(prepared, vectors), HASHED_DIMENSION, options), q), approximate: true };
 }
 
 /** The vectors with their features hashed into HASHED_DIMENSION signed buckets, each scaled to unit length again. */
@@ -224,7 +227,7 @@ function innerProducts(vectors: readonly SparseUnit[]): Float64Array {
 }
 
 /** Eigenvalues of K/n, K[i][j] = <x_i, x_j>. */
-function kernelEigenvalues(vectors: readonly SparseUnit[]): number[] {
+function kernelEigenvalues(vectors: readonly SparseUnit[], options: { wasm?: boolean }): number[] {
   const n = vectors.length;
   // Each distinct vector's inner products are computed once (a static suite repeats programs).
   const index = new Map<SparseUnit, number>();
@@ -244,7 +247,7 @@ function kernelEigenvalues(vectors: readonly SparseUnit[]): number[] {
       K[j]![i] = value;
     }
   }
-  return symmetricEigenvalues(K);
+  return symmetricEigenvalues(K, options);
 }
 
 /**
@@ -252,7 +255,7 @@ function kernelEigenvalues(vectors: readonly SparseUnit[]): number[] {
  * (G their Gram matrix, P the n×m copy indicator) has the non-zero spectrum of the symmetric
  * m×m matrix sqrt(c_i c_j) G_ij / n; the zero eigenvalues add nothing to a Vendi score.
  */
-function distinctKernelEigenvalues(vectors: readonly SparseUnit[]): number[] {
+function distinctKernelEigenvalues(vectors: readonly SparseUnit[], options: { wasm?: boolean }): number[] {
   const n = vectors.length;
   const copies = new Map<SparseUnit, number>();
   for (const vector of vectors) copies.set(vector, (copies.get(vector) ?? 0) + 1);
@@ -268,11 +271,11 @@ function distinctKernelEigenvalues(vectors: readonly SparseUnit[]): number[] {
       M[b]![a] = value;
     }
   }
-  return symmetricEigenvalues(M);
+  return symmetricEigenvalues(M, options);
 }
 
 /** Eigenvalues of Xᵀ X / n (d×d), the same non-zero spectrum as X Xᵀ / n. */
-function covarianceEigenvalues(vectors: readonly SparseUnit[], d: number): number[] {
+function covarianceEigenvalues(vectors: readonly SparseUnit[], d: number, options: { wasm?: boolean } = {}): number[] {
   const n = vectors.length;
   // The same vector m times adds m x x^T once (in order of first appearance).
   const times = new Map<SparseUnit, number>();
@@ -281,9 +284,17 @@ function covarianceEigenvalues(vectors: readonly SparseUnit[], d: number): numbe
   // (p <= q; ids ascend). Each vector adds one term to each entry it touches, vector by vector,
   // so every entry is the same sum, in the same order, whichever way one vector's terms are walked;
   // down the columns, they are written in order.
-  return lowerTriangleEigenvalues(d, (T) => {
+  return lowerTriangleEigenvalues(d, (T, kernels) => {
     let scaled = new Float64Array(0);
     for (const [{ ids, values }, m] of times) {
+      if (kernels) {
+        // The same loop in WebAssembly (householder-wasm.ts: outerFunction), on a copy of the vector.
+        kernels.ids.set(ids);
+        kernels.values.set(values);
+        for (let a = 0; a < ids.length; a++) kernels.scaled[a] = (values[a]! * m) / n;
+        kernels.outer(ids.length);
+        continue;
+      }
       if (scaled.length < ids.length) scaled = new Float64Array(ids.length);
       for (let a = 0; a < ids.length; a++) scaled[a] = (values[a]! * m) / n;
       for (let b = 0; b < ids.length; b++) {
@@ -292,5 +303,5 @@ function covarianceEigenvalues(vectors: readonly SparseUnit[], d: number): numbe
         for (let a = b; a < ids.length; a++) T[column + ids[a]!] = T[column + ids[a]!]! + scaled[a]! * vb;
       }
     }
-  });
+  }, options);
 }

@@ -10,15 +10,19 @@
  * what runs can be read. Where WebAssembly is unavailable (`--jitless`) or rejects the SIMD
  * instructions, the module without them is used, or the JavaScript loops.
  *
- * Memory layout (in doubles): T, the n x n working matrix by columns (T[j * n + k]), then d,
- * then e, each n long: the arrays tridiagonalize() works on.
+ * A third function sums sparse outer products into T, for a caller that builds the matrix there
+ * (a covariance, feature-vendi.ts).
+ *
+ * Memory layout (in 8-byte slots): T, the n x n working matrix by columns (T[j * n + k]), then d,
+ * then e, each n long: the arrays tridiagonalize() works on; then n slots of ids (32-bit), then
+ * values and scaled values, n each, for the outer products.
  */
 
 const I32 = 0x7f;
 const F64 = 0x7c;
 const VOID = 0x40;
 const op = {
-  localGet: 0x20, localSet: 0x21, i32Const: 0x41, i32Add: 0x6a, i32Sub: 0x6b, i32Mul: 0x6c, i32Shl: 0x74, i32GeS: 0x4e,
+  i32Load: 0x28, localGet: 0x20, localSet: 0x21, i32Const: 0x41, i32Add: 0x6a, i32Sub: 0x6b, i32Mul: 0x6c, i32Shl: 0x74, i32GeS: 0x4e,
   f64Load: 0x2b, f64Store: 0x39, f64Const: 0x44, f64Add: 0xa0, f64Sub: 0xa1, f64Mul: 0xa2,
   block: 0x02, loop: 0x03, br: 0x0c, brIf: 0x0d, end: 0x0b,
 } as const;
@@ -139,13 +143,45 @@ function updateFunction(lanes: boolean): { locals: [number, number][]; body: Cod
   };
 }
 
+/**
+ * One sparse vector's outer product added to the lower triangle by columns, as
+ * covarianceEigenvalues() adds it (ids ascending, scaled[a] = value[a] x copies / items):
+ *   for (b = 0; b < count; b++) { column = ids[b] * n; v = values[b];
+ *     for (a = b; a < count; a++) T[column + ids[a]] = T[column + ids[a]] + scaled[a] * v; }
+ * Parameters (n, count, idsBase, valuesBase); the scaled values follow the values.
+ */
+function outerFunction(): { locals: [number, number][]; body: Code } {
+  const COUNT = 1, IDS = 2, VALUES = 3;
+  const b = 4, a = 5, column = 6, cell = 7, scaled = 8, v = 9;
+  const idAt = (index: number): Code => [get(IDS), get(index), int(2), op.i32Shl, op.i32Add, op.i32Load, 2, 0];
+  return {
+    locals: [[5, I32], [1, F64]],
+    body: [
+      get(VALUES), get(N), int(3), op.i32Shl, op.i32Add, set(scaled),
+      int(0), set(b),
+      whileBelow(b, COUNT, [
+        idAt(b), get(N), op.i32Mul, int(3), op.i32Shl, set(column),
+        at(VALUES, b), access(op.f64Load), set(v),
+        get(b), set(a),
+        whileBelow(a, COUNT, [
+          get(column), idAt(a), int(3), op.i32Shl, op.i32Add, set(cell),
+          get(cell), get(cell), access(op.f64Load), at(scaled, a), access(op.f64Load), get(v), op.f64Mul, op.f64Add, access(op.f64Store),
+          increment(a),
+        ]),
+        increment(b),
+      ]),
+      op.end,
+    ],
+  };
+}
+
 const flat = (code: Code): number[] => code.flatMap((item) => (typeof item === 'number' ? [item] : flat(item)));
 const section = (id: number, content: number[]): number[] => [id, ...unsignedLeb(content.length), ...content];
 const name = (text: string): number[] => [...unsignedLeb(text.length), ...[...text].map((c) => c.charCodeAt(0))];
 
-/** The module: memory imported as `m.memory`, functions `product` and `update` exported. */
+/** The module: memory imported as `m.memory`, functions `product`, `update` and `outer` exported. */
 export function householderModuleBytes(lanes: boolean): Uint8Array {
-  const functions = [productFunction(), updateFunction(lanes)];
+  const functions = [productFunction(), updateFunction(lanes), outerFunction()];
   const body = (fn: { locals: [number, number][]; body: Code }): number[] => {
     const code = [...unsignedLeb(fn.locals.length), ...fn.locals.flatMap(([count, type]) => [...unsignedLeb(count), type]), ...flat(fn.body)];
     return [...unsignedLeb(code.length), ...code];
@@ -154,9 +190,9 @@ export function householderModuleBytes(lanes: boolean): Uint8Array {
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
     ...section(1, [1, 0x60, 4, I32, I32, I32, I32, 0]), // one type: (i32, i32, i32, i32) -> ()
     ...section(2, [1, ...name('m'), ...name('memory'), 0x02, 0x00, 1]), // memory, at least one page
-    ...section(3, [2, 0, 0]), // two functions of that type
-    ...section(7, [2, ...name('product'), 0x00, 0, ...name('update'), 0x00, 1]),
-    ...section(10, [2, ...functions.flatMap(body)]),
+    ...section(3, [3, 0, 0, 0]), // three functions of that type
+    ...section(7, [3, ...name('product'), 0x00, 0, ...name('update'), 0x00, 1, ...name('outer'), 0x00, 2]),
+    ...section(10, [3, ...functions.flatMap(body)]),
   ]);
 }
 
@@ -169,6 +205,12 @@ export interface HouseholderKernels {
   product(i: number): void;
   /** tridiagonalize()'s second inner loop, for step i. */
   update(i: number): void;
+  /** Room for one sparse vector (at most n entries): its ids, values and scaled values. */
+  ids: Int32Array;
+  values: Float64Array;
+  scaled: Float64Array;
+  /** Add the outer product of the first `count` entries there to T (outerFunction). */
+  outer(count: number): void;
 }
 
 /** What this file uses of the WebAssembly API (the project's TypeScript libraries do not declare it). */
@@ -201,22 +243,28 @@ function householderModule(wasm: WasmApi | undefined): object | null {
  * WebAssembly cannot run them, or the matrix does not fit its 32-bit addresses.
  */
 export function householderKernels(n: number): HouseholderKernels | undefined {
-  const bytes = (n * n + 2 * n) * 8;
+  const bytes = (n * n + 5 * n) * 8;
   if (n < 2 || bytes > 2 ** 31) return undefined;
   const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
   const module = householderModule(wasm);
   if (!wasm || !module) return undefined;
   try {
     const memory = new wasm.Memory({ initial: Math.ceil(bytes / 65_536) });
-    const { product, update } = new wasm.Instance(module, { m: { memory } }).exports as { product: Loop; update: Loop };
+    const { product, update, outer } = new wasm.Instance(module, { m: { memory } }).exports as Record<'product' | 'update' | 'outer', Loop>;
     const dBase = n * n * 8;
     const eBase = dBase + n * 8;
+    const idsBase = eBase + n * 8;
+    const valuesBase = idsBase + n * 8;
     return {
       T: new Float64Array(memory.buffer, 0, n * n),
       d: new Float64Array(memory.buffer, dBase, n),
       e: new Float64Array(memory.buffer, eBase, n),
       product: (i) => product(n, i, dBase, eBase),
       update: (i) => update(n, i, dBase, eBase),
+      ids: new Int32Array(memory.buffer, idsBase, n),
+      values: new Float64Array(memory.buffer, valuesBase, n),
+      scaled: new Float64Array(memory.buffer, valuesBase + n * 8, n),
+      outer: (count) => outer(n, count, idsBase, valuesBase),
     };
   } catch {
     return undefined; // memory refused: the JavaScript loops

@@ -1,6 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { EXACT_LIMIT, featureVendi, vendiScore } from '../../../core/metrics/index.js';
+import { prepareFeatures, preparedVendi } from '../../../core/metrics/feature-vendi.js';
+import { mulberry32 } from '../../../core/random.js';
 
 const close = (actual: number, expected: number, tolerance = 1e-9) =>
   assert.ok(Math.abs(actual - expected) <= tolerance, `expected ${expected}, got ${actual}`);
@@ -98,6 +100,25 @@ test('copies of a few items below the exact limit take the small matrix of the d
   close(result.vendi, vendiScore(cosineKernel(bags)), 1e-9);
   // One program copied (a dataset's template): exactly one effective item.
   close(featureVendi(Array.from({ length: 300 }, () => kinds[0]!)).vendi, 1, 1e-12);
+});
+
+test('every path scores the same to the bit with its loops in WebAssembly or in JavaScript', () => {
+  const random = mulberry32(21);
+  const bags = (items: number, vocabulary: number, copies = 1): string[][] =>
+    Array.from({ length: items }, (_, i) => (i % copies === 0 || i === 0 ? Array.from({ length: 3 + Math.floor(random() * 25) }, () => `w${Math.floor(random() * vocabulary)}`) : [`copy${i % copies}`]));
+  const pools = {
+    'n x n kernel': bags(120, 5000),
+    'd x d covariance': bags(700, 300),
+    'distinct items': bags(900, 5000, 150),
+    'hashed covariance': bags(EXACT_LIMIT + 200, 20000),
+  };
+  for (const [path, pool] of Object.entries(pools)) {
+    const prepared = prepareFeatures(pool);
+    const fast = preparedVendi(prepared);
+    const plain = preparedVendi(prepared, undefined, 1, { wasm: false });
+    assert.ok(Object.is(fast.vendi, plain.vendi), `${path}: ${fast.vendi} against ${plain.vendi}`);
+    assert.is(fast.approximate, path === 'hashed covariance', path);
+  }
 });
 
 test.run();
