@@ -35,6 +35,16 @@ export type JournalRecord =
 
 export const JOURNAL_FILE = 'journal.jsonl';
 
+/** Verdicts' JSON, by verdict: the journal and the verdict cache write each one (a verdict is not changed once given). */
+const verdictTexts = new WeakMap<GateVerdict, string>();
+
+/** JSON.stringify(verdict), made once for the journal and the verdict cache. */
+export function verdictJson(verdict: GateVerdict): string {
+  let text = verdictTexts.get(verdict);
+  if (text === undefined) verdictTexts.set(verdict, (text = JSON.stringify(verdict)));
+  return text;
+}
+
 export class Journal {
   private fd: number | undefined;
   readonly file: string;
@@ -52,9 +62,21 @@ export class Journal {
   }
 
   append(record: JournalRecord): void {
+    this.appendLine(JSON.stringify(record));
+  }
+
+  /**
+   * A verdict, as append({ type: 'verdict', suite, id, verdict }) writes it, the verdict's JSON
+   * made once with the verdict cache's line (verdictJson).
+   */
+  appendVerdict(suite: string, id: string, verdict: GateVerdict): void {
+    this.appendLine(`{"type":"verdict","suite":${JSON.stringify(suite)},"id":${JSON.stringify(id)},"verdict":${verdictJson(verdict)}}`);
+  }
+
+  private appendLine(line: string): void {
     if (this.fd === undefined) throw new Error('journal is closed');
     if (this.failure) return;
-    this.pending.push(`${JSON.stringify(record)}\n`);
+    this.pending.push(`${line}\n`);
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(() => this.flush());

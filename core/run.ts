@@ -147,7 +147,7 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
       prior,
       // A model-driven agent's episodes in play across the suite's environments (core/play-schedule.ts).
       plays: playSlots(setup.agent),
-      onVerdict: (program, verdict) => journal.append({ type: 'verdict', suite, id: program.id, verdict }),
+      onVerdict: (program, verdict) => journal.appendVerdict(suite, program.id, verdict),
       onEpisode: (episode) => {
         journal.append({ type: 'episode', episode });
         episodesSeen++;

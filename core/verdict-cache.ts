@@ -23,6 +23,7 @@ import type { Evaluator } from './evaluate.js';
 import { withKnownVerdicts } from './resume.js';
 import { packageVersion } from './versions.js';
 import { CacheLog, flushCacheLogs } from './fs.js';
+import { verdictJson } from './journal.js';
 
 /** SHA-256 (hex) of files' contents (a missing file counts as empty) and of extra strings. */
 export function sourceFingerprint(files: readonly (string | URL)[], extra: readonly string[] = []): string {
@@ -112,7 +113,7 @@ class VerdictFile {
     const entries = this.load();
     if (entries.has(key)) return;
     entries.set(key, verdict);
-    this.log.add(JSON.stringify({ k: key, v: verdict }));
+    this.log.add(`{"k":${JSON.stringify(key)},"v":${verdictJson(verdict)}}`);
   }
 }
 

@@ -2,9 +2,10 @@
 // failure only in words gets its typed kind back, so a resumed run rewards it the same way.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { readJournal, type JournalRecord } from '../../core/journal.js';
+import { Journal, readJournal, verdictJson, type JournalRecord } from '../../core/journal.js';
+import type { GateVerdict } from '../../core/results.js';
 import { tempDir } from '../helpers/cli.js';
 
 const episode = (error: string | undefined, extra: Record<string, unknown> = {}) => ({
@@ -24,6 +25,24 @@ test('episodes journaled before errorKind existed get it from their message', ()
   writeFileSync(path.join(dir, 'journal.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
   const kinds = readJournal(dir).map((r) => (r as Extract<JournalRecord, { type: 'episode' }>).episode.errorKind);
   assert.equal(kinds, ['timeout', 'memory', 'agent', 'crash', undefined]);
+});
+
+test('a verdict line is the JSON of its record, its verdict written once for the journal and the verdict cache', () => {
+  const dir = tempDir();
+  const journal = new Journal(dir);
+  const verdict: GateVerdict = {
+    verdict: 'valid',
+    checks: [{ name: 'load', ok: true, detail: 'has "solution", \\boxed{} \u2028 ’' }],
+    gate: 'strict',
+    wallMs: 1.5,
+    firstObservation: 'Tom has 3 apples.\n\nSolve the problem.',
+  };
+  journal.appendVerdict('gsm8k', 'gsm8k/test/"0"', verdict);
+  journal.close();
+  const line = readFileSync(path.join(dir, 'journal.jsonl'), 'utf8');
+  assert.is(line, `${JSON.stringify({ type: 'verdict', suite: 'gsm8k', id: 'gsm8k/test/"0"', verdict })}\n`);
+  assert.is(verdictJson(verdict), JSON.stringify(verdict));
+  assert.is(verdictJson(verdict), verdictJson(verdict));
 });
 
 test.run();
