@@ -94,20 +94,10 @@ function keyOf(code: string): string {
 export function programParts(program: { readonly source: string }): ProgramParts | undefined {
   const header = dataHeaderOf(program);
   if (!header) return undefined;
-  let parts = partsOfHeader.get(header);
-  if (parts === undefined) {
-    const data = header.values.map((text) => JSON.parse(text) as unknown);
-    parts = data.some((value, i) => JSON.stringify(value) !== header.values[i]) ? null : { key: keyOf(header.code), code: header.code, data };
-    partsOfHeader.set(header, parts);
-  }
-  return parts ?? undefined;
+  const data = header.values.map((text) => JSON.parse(text) as unknown);
+  if (data.some((value, i) => JSON.stringify(value) !== header.values[i])) return undefined;
+  return { key: keyOf(header.code), code: header.code, data };
 }
-
-/**
- * Parts by declared header: an environment is journaled as it is done and stored again in
- * results.json, and its summary shares its program's header (core/data-header.ts).
- */
-const partsOfHeader = new WeakMap<object, ProgramParts | null>();
 
 const PLACEHOLDER = new RegExp(`${DATA_PARAMETER.replace(/\$/g, '\\$')}\\[(\\d+)\\]`, 'g');
 
