@@ -35,14 +35,17 @@ export type JournalRecord =
 
 export const JOURNAL_FILE = 'journal.jsonl';
 
-/** Verdicts' JSON, by verdict: the journal and the verdict cache write each one (a verdict is not changed once given). */
-const verdictTexts = new WeakMap<GateVerdict, string>();
+/**
+ * The last verdict given JSON and its text: the verdict cache stores a fresh verdict, and the
+ * journal writes it, one after the other (a verdict is not changed once given). One is kept, not
+ * all of a run's (their text would stay in memory as long as the verdicts do).
+ */
+let lastVerdict: { verdict: GateVerdict; text: string } | undefined;
 
-/** JSON.stringify(verdict), made once for the journal and the verdict cache. */
+/** JSON.stringify(verdict), made once when the verdict cache and the journal write it in turn. */
 export function verdictJson(verdict: GateVerdict): string {
-  let text = verdictTexts.get(verdict);
-  if (text === undefined) verdictTexts.set(verdict, (text = JSON.stringify(verdict)));
-  return text;
+  if (lastVerdict?.verdict !== verdict) lastVerdict = { verdict, text: JSON.stringify(verdict) };
+  return lastVerdict.text;
 }
 
 export class Journal {
