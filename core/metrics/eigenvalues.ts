@@ -19,7 +19,13 @@ export function symmetricEigenvalues(A: readonly (readonly number[] | Float64Arr
     if (A[i]!.length !== n) throw new RangeError(`matrix must be square: row ${i} has ${A[i]!.length} entries, expected ${n}`);
   }
   return lowerTriangleEigenvalues(n, (T) => {
-    for (let j = 0; j < n; j++) for (let k = j; k < n; k++) T[j * n + k] = A[k]![j]!;
+    for (let j = 0; j < n; j++) {
+      for (let k = j; k < n; k++) {
+        const value = A[k]![j]!;
+        if (!Number.isFinite(value)) throw new RangeError(`matrix entry [${k}][${j}] is not a finite number`);
+        T[j * n + k] = value;
+      }
+    }
   }, options);
 }
 
@@ -27,7 +33,8 @@ export function symmetricEigenvalues(A: readonly (readonly number[] | Float64Arr
  * All eigenvalues, ascending, of the symmetric n x n matrix whose lower triangle `fill` writes
  * into T by columns: T[j * n + k] = A[k][j] for k >= j (T starts at zero; the reduction reads
  * nothing above the diagonal). A caller that builds the matrix can build it there directly, with
- * the kernels' help where they run (`fill`'s second argument).
+ * the kernels' help where they run (`fill`'s second argument). An entry that is not a finite
+ * number is refused (RangeError).
  */
 export function lowerTriangleEigenvalues(n: number, fill: (T: Float64Array, kernels?: HouseholderKernels) => void, options: { wasm?: boolean } = {}): number[] {
   if (n === 0) return [];
@@ -37,12 +44,14 @@ export function lowerTriangleEigenvalues(n: number, fill: (T: Float64Array, kern
   // V down its columns; stored this way, its inner loops walk contiguous memory.
   const T = kernels?.T ?? new Float64Array(n * n);
   fill(T, kernels);
-  for (let at = 0; at < n * n; at++) {
-    if (!Number.isFinite(T[at]!)) throw new RangeError(`matrix entry [${at % n}][${Math.floor(at / n)}] is not a finite number`);
-  }
   const d = kernels?.d ?? new Float64Array(n);
   const e = kernels?.e ?? new Float64Array(n);
   tridiagonalize(T, n, d, e, kernels);
+  // A non-finite entry reaches the tridiagonal form (sums and products keep it): checked there,
+  // in O(n), rather than over the n^2 entries a caller built from finite numbers.
+  for (let i = 0; i < n; i++) {
+    if (!Number.isFinite(d[i]!) || !Number.isFinite(e[i]!)) throw new RangeError('the matrix has an entry that is not a finite number');
+  }
   tridiagonalQL(d, e);
   return Array.from(d).sort((a, b) => a - b);
 }
