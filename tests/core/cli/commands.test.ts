@@ -274,9 +274,9 @@ test("started without --no-node-snapshot, the bin starts Node again with its fir
   assert.ok(flags.includes('--v8-pool-size=0') && flags.includes('--no-node-snapshot'), shebang);
   const plain = startedWith([]);
   for (const flag of flags) assert.ok(plain.includes(flag), `${flag} missing from ${plain.join(' ')}`);
-  const given = startedWith(['--v8-pool-size=3']);
-  assert.ok(given.includes('--v8-pool-size=3'), given.join(' '));
-  assert.not.ok(given.includes('--v8-pool-size=0'), given.join(' '));
+  const given = startedWith(['--v8-pool-size=3', '--sparkplug']);
+  assert.ok(given.includes('--v8-pool-size=3') && given.includes('--sparkplug'), given.join(' '));
+  assert.not.ok(given.includes('--v8-pool-size=0') || given.includes('--no-sparkplug'), given.join(' '));
   assert.ok(given.includes('--max-semi-space-size=4'), given.join(' '));
 });
 
