@@ -26,8 +26,9 @@
  * alternating runs each); the offline default 2.71 -> 2.69 s and 186 -> 177 MiB (14 runs each).
  *
  * These flags follow the first line's, so they win over NODE_OPTIONS; to choose others, start
- * node with them (`node --no-node-snapshot --max-semi-space-size=4 --v8-pool-size=2 .../bin.js
- * run`), or without --no-node-snapshot: the restart then adds only the flags not given.
+ * node with them (`node --no-node-snapshot --max-semi-space-size=4 --v8-pool-size=2 --sparkplug
+ * .../bin.js run`), or without --no-node-snapshot: the restart then adds only the flags whose
+ * setting (or its opposite) was not given.
  */
 import { fileURLToPath } from 'node:url';
 

@@ -275,7 +275,7 @@ function distinctKernelEigenvalues(vectors: readonly SparseUnit[], options: { wa
 }
 
 /** Eigenvalues of Xᵀ X / n (d×d), the same non-zero spectrum as X Xᵀ / n. */
-function covarianceEigenvalues(vectors: readonly SparseUnit[], d: number, options: { wasm?: boolean } = {}): number[] {
+function covarianceEigenvalues(vectors: readonly SparseUnit[], d: number, options: { wasm?: boolean }): number[] {
   const n = vectors.length;
   // The same vector m times adds m x x^T once (in order of first appearance).
   const times = new Map<SparseUnit, number>();
