@@ -15,6 +15,8 @@
  * on its own), declared `const` on the line it was on. Any other program is left as it is.
  */
 
+import { createHash } from 'node:crypto';
+
 /** The parameter the values come in through; a program that names it is not split. */
 export const DATA_PARAMETER = '__spadeProgramData$';
 
@@ -101,3 +103,21 @@ function isOneJsonValue(text: string): boolean {
 
 /** The header's values as one JSON array text (each value as the program wrote it). */
 export const dataArray = (header: DataHeader): string => `[${header.values.join(',')}]`;
+
+const codeDigests = new Map<string, string>();
+const CODE_DIGESTS_LIMIT = 256;
+
+/**
+ * SHA-256 (hex) of a header's code, hashed once per distinct code: every program of a template
+ * shares it, so whoever keys programs by content (the verdict cache, results.json's code table)
+ * hashes a few KiB once per template rather than once per task.
+ */
+export function codeDigest(code: string): string {
+  let digest = codeDigests.get(code);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(code).digest('hex');
+    if (codeDigests.size >= CODE_DIGESTS_LIMIT) codeDigests.clear();
+    codeDigests.set(code, digest);
+  }
+  return digest;
+}

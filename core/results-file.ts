@@ -19,13 +19,12 @@
  * journaledEnvironments() puts them back. Program code is journaled once per suite as a `code`
  * line.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { EnvironmentSummary, GateCheck, GateVerdict, RunResults, SuiteResult } from './results.js';
 import type { EpisodeResult } from './types.js';
 import { SCHEMA_VERSION } from './results.js';
-import { DATA_PARAMETER, dataHeaderOf } from './data-header.js';
+import { codeDigest, DATA_PARAMETER, dataHeaderOf } from './data-header.js';
 import { AtomicFile } from './fs.js';
 import { DataError, UsageError } from './errors.js';
 
@@ -73,19 +72,8 @@ export interface ProgramParts {
   data: unknown[];
 }
 
-const codeKeys = new Map<string, string>();
-const CODE_KEYS_LIMIT = 256;
-
 /** The key of a program's code: the first 16 hex digits of its SHA-256. */
-function keyOf(code: string): string {
-  let key = codeKeys.get(code);
-  if (key === undefined) {
-    key = createHash('sha256').update(code).digest('hex').slice(0, 16);
-    if (codeKeys.size >= CODE_KEYS_LIMIT) codeKeys.clear();
-    codeKeys.set(code, key);
-  }
-  return key;
-}
+const keyOf = (code: string): string => codeDigest(code).slice(0, 16);
 
 /**
  * A program's code and data, when it opens with its data and each value is written the way

@@ -24,6 +24,8 @@ import { withKnownVerdicts } from './resume.js';
 import { packageVersion } from './versions.js';
 import { CacheLog, flushCacheLogs } from './fs.js';
 import { verdictJson } from './journal.js';
+import { codeDigest, dataHeaderOf } from './data-header.js';
+import { stableJson } from './providers/response-cache.js';
 
 /** SHA-256 (hex) of files' contents (a missing file counts as empty) and of extra strings. */
 export function sourceFingerprint(files: readonly (string | URL)[], extra: readonly string[] = []): string {
@@ -61,19 +63,6 @@ export function gateCodeFingerprint(): string {
 
 /** Reasons that depend on the machine's moment, not on the program: never cached. */
 const MOMENTARY = new Set(['timeout', 'memory']);
-
-/** Stable JSON: object keys sorted. */
-function stable(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stable).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([k, v]) => `${JSON.stringify(k)}:${stable(v)}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
 /** One file of verdicts: one gate, one sandbox. */
 class VerdictFile {
@@ -130,15 +119,20 @@ export interface VerdictCacheOptions {
  */
 export function withVerdictCache(evaluate: Evaluator, options: VerdictCacheOptions): Evaluator {
   const files = new Map<string, VerdictFile>();
-  const sandboxes = new Map<Language, Promise<{ id: string; fingerprint: string } | undefined>>();
+  // Each language's cache file name (its sandbox's id and fingerprints), or undefined: not cacheable.
+  const names = new Map<Language, Promise<string | undefined>>();
   const gate = gateCodeFingerprint();
+  const fileName = async (language: Language): Promise<string | undefined> => {
+    const sandbox = await options.sandboxOf(language);
+    if (!sandbox) return undefined;
+    return `${sandbox.id.replace(/[^\w.-]/g, '_')}-${createHash('sha256').update(`${gate}\0${sandbox.fingerprint}`).digest('hex').slice(0, 16)}.jsonl`;
+  };
   return async (program, taskSeed, ctx) => {
     if (program.meta?.curated !== true || ctx.prior?.verdict(ctx.suite, program.id)) return evaluate(program, taskSeed, ctx);
-    let sandboxOf = sandboxes.get(program.language);
-    if (!sandboxOf) sandboxes.set(program.language, (sandboxOf = options.sandboxOf(program.language)));
-    const sandbox = await sandboxOf;
-    if (!sandbox) return evaluate(program, taskSeed, ctx);
-    const name = `${sandbox.id.replace(/[^\w.-]/g, '_')}-${createHash('sha256').update(`${gate}\0${sandbox.fingerprint}`).digest('hex').slice(0, 16)}.jsonl`;
+    let nameOf = names.get(program.language);
+    if (!nameOf) names.set(program.language, (nameOf = fileName(program.language)));
+    const name = await nameOf;
+    if (!name) return evaluate(program, taskSeed, ctx);
     let file = files.get(name);
     if (!file) files.set(name, (file = new VerdictFile(path.join(options.dir, name))));
     const key = verdictKey(program, taskSeed, ctx.limits);
@@ -163,8 +157,15 @@ export function withVerdictCache(evaluate: Evaluator, options: VerdictCacheOptio
 export function verdictKey(program: EnvironmentProgram, taskSeed: number, limits: unknown): string {
   const { origin, ...meta } = program.meta ?? {};
   void origin;
-  // The source is hashed as it is, after the rest (JSON-quoting a whole program, a few KiB, costs
-  // more than the gate of a dataset's task); its length first, so the two parts cannot run together.
-  const rest = stable({ language: program.language, meta, pythonPath: program.pythonPath, taskSeed, limits });
-  return createHash('sha256').update(rest).update(`\0${program.source.length}\0`).update(program.source).digest('hex');
+  const rest = stableJson({ language: program.language, meta, pythonPath: program.pythonPath, taskSeed, limits });
+  const hash = createHash('sha256').update(rest);
+  // A program that opens with its data is its code and its values (the source is made of them):
+  // the code a template's programs share is hashed once (codeDigest), then this program's values,
+  // one per line (a value is one line of JSON). Any other program is hashed whole, its length
+  // first, so the parts cannot run together. JSON-quoting a whole program, a few KiB, would cost
+  // more than the gate of a dataset's task.
+  const header = dataHeaderOf(program);
+  if (header) hash.update(`\0header\0${codeDigest(header.code)}\0${header.values.join('\n')}`);
+  else hash.update(`\0${program.source.length}\0`).update(program.source);
+  return hash.digest('hex');
 }

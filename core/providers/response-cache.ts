@@ -42,10 +42,10 @@ export interface CachedReply {
 
 /**
  * JSON with object keys sorted (by UTF-16 code units, as `<` orders strings), keys whose value
- * is undefined left out, so that equal parameters give equal keys. Built by appending: a request
- * is keyed on every call.
+ * is undefined left out, so that equal parameters give equal keys (of model requests here, of
+ * the gate's verdicts in core/verdict-cache.ts). Built by appending: a request is keyed on every call.
  */
-function stableJson(value: unknown): string {
+export function stableJson(value: unknown): string {
   if (Array.isArray(value)) {
     let text = '[';
     // A hole of a sparse array is written as nothing, as Array.prototype.join writes it.

@@ -72,6 +72,14 @@ test('the key: the program (not where it was read), its seed and the limits', ()
   assert.is.not(verdictKey(task(4), 3, {}), key);
   assert.is.not(verdictKey(task(3), 4, {}), key);
   assert.is.not(verdictKey(task(3), 3, { callTimeoutMs: 5 }), key);
+  // A templated program is keyed by its code and its values: the code after the values counts too.
+  const source = task(3).source;
+  assert.is.not(verdictKey({ ...task(3), source: source.replace('Correct.', 'Right.') }, 3, {}), key);
+  assert.is.not(verdictKey(answerProgram({ id: 'q/3', question: 'What is 3 + 3?', answer: '6', checker: 'numeric', family: 'q', origin: 'q.jsonl:4', hint: 'add' }), 3, {}), key);
+  // A program that does not open with data lines is keyed by its whole source.
+  const plain = { ...task(3), source: `'use strict';\n${source}` };
+  assert.is(verdictKey({ ...plain }, 3, {}), verdictKey(plain, 3, {}));
+  assert.is.not(verdictKey({ ...plain, source: `${plain.source}\n` }, 3, {}), verdictKey(plain, 3, {}));
   assert.match(gateCodeFingerprint(), /^[0-9a-f]{64}$/);
 });
 
