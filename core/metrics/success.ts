@@ -98,11 +98,17 @@ export function passAtKCurve(decided: readonly EpisodeResult[]): PassAtKPoint[] 
   const maxAttempts = environments.reduce((max, { n }) => Math.max(max, n), 0);
   return reportedKs(maxAttempts).map((k) => {
     const eligible = environments.filter(({ n }) => n >= k);
+    const at = eligible.map(({ n, c }) => passAtK(n, c, k));
+    const hat = eligible.map(({ n, c }) => passHatK(n, c, k));
+    const estimate = bootstrapMean(at, { seed: k });
+    // pass^k equals pass@k environment by environment at k = 1 (both c/n), and wherever each
+    // environment was always won or always lost: the same values and seed, the same bootstrap.
+    const same = at.every((value, i) => value === hat[i]);
     return {
       k,
       environments: eligible.length,
-      passAtK: bootstrapMean(eligible.map(({ n, c }) => passAtK(n, c, k)), { seed: k }),
-      passHatK: bootstrapMean(eligible.map(({ n, c }) => passHatK(n, c, k)), { seed: k }),
+      passAtK: estimate,
+      passHatK: same ? { mean: estimate.mean, interval: [estimate.interval[0], estimate.interval[1]] } : bootstrapMean(hat, { seed: k }),
     };
   });
 }

@@ -1,6 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { successMetrics, wilsonInterval } from '../../../core/metrics/index.js';
+import { bootstrapMean } from '../../../core/metrics/bootstrap.js';
+import { passAtK, passHatK } from '../../../core/metrics/pass-at-k.js';
 import type { EpisodeOutcome, EpisodeResult } from '../../../core/types.js';
 
 let counter = 0;
@@ -62,6 +64,20 @@ test('pass@k and pass^k averaged over environments', () => {
   assert.is(k2.passAtK.mean, 0.5);
   assert.ok(Math.abs(k2.passHatK.mean - 1 / 6) < 1e-12);
   assert.equal(metrics.passAtK!.map((p) => p.k), [1, 2, 3]);
+});
+
+test('each pass@k and pass^k interval is its own values\' seeded bootstrap, also where the two are equal', () => {
+  const attempt = (env: string, outcome: EpisodeOutcome): EpisodeResult => ({ ...episode(outcome, 1), environmentId: env });
+  // One attempt each: pass@1 and pass^1 are the same values. Three attempts: they differ by an
+  // ulp at k = 1 (1 - 2/3 against 1/3) and by more beyond.
+  const once = ['won', 'lost', 'won', 'won', 'lost'].map((outcome, i) => attempt(`o${i}`, outcome as EpisodeOutcome));
+  const thrice = ['won', 'won', 'lost', 'lost', 'lost', 'won', 'won', 'lost', 'won'].map((outcome, i) => attempt(`t${i % 3}`, outcome as EpisodeOutcome));
+  for (const [episodes, n, wins] of [[once, 1, [1, 0, 1, 1, 0]], [thrice, 3, [2, 1, 2]]] as const) {
+    for (const point of successMetrics(episodes).passAtK!) {
+      assert.equal(point.passAtK, bootstrapMean(wins.map((c) => passAtK(n, c, point.k)), { seed: point.k }));
+      assert.equal(point.passHatK, bootstrapMean(wins.map((c) => passHatK(n, c, point.k)), { seed: point.k }));
+    }
+  }
 });
 
 test.run();
