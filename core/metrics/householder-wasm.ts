@@ -6,8 +6,8 @@
  * ~50-80 (no bounds checks, no numbers boxed while V8 has not yet optimised the loops, and two
  * lanes at once in the update, whose elements are independent).
  *
- * The module is written out below, opcode by opcode, rather than shipped as a binary, so that
- * what runs can be read. Where WebAssembly is unavailable (`--jitless`) or rejects the SIMD
+ * The module is written out below, opcode by opcode (wasm-code.ts encodes it), rather than
+ * shipped as a binary, so that what runs can be read. Where WebAssembly is unavailable (`--jitless`) or rejects the SIMD
  * instructions, the module without them is used, or the JavaScript loops.
  *
  * A third function sums sparse outer products into T, for a caller that builds the matrix there
@@ -18,53 +18,10 @@
  * values and scaled values, n each, for the outer products.
  */
 
-const I32 = 0x7f;
-const F64 = 0x7c;
-const VOID = 0x40;
-const op = {
-  i32Load: 0x28, localGet: 0x20, localSet: 0x21, i32Const: 0x41, i32Add: 0x6a, i32Sub: 0x6b, i32Mul: 0x6c, i32Shl: 0x74, i32GeS: 0x4e,
-  f64Load: 0x2b, f64Store: 0x39, f64Const: 0x44, f64Add: 0xa0, f64Sub: 0xa1, f64Mul: 0xa2,
-  block: 0x02, loop: 0x03, br: 0x0c, brIf: 0x0d, end: 0x0b,
-} as const;
+import { access, at, F64, get, I32, increment, int, op, set, vector, whileBelow, wasmApi, wasmModuleBytes, type Code, type WasmFunction } from './wasm-code.js';
+
 /** SIMD instructions: the 0xfd prefix, then the instruction's number. */
 const simd = { v128Load: 0x00, v128Store: 0x0b, f64x2Splat: 0x14, f64x2Add: 0xf0, f64x2Sub: 0xf1, f64x2Mul: 0xf2 } as const;
-
-type Code = (number | Code)[];
-
-function unsignedLeb(value: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = value & 0x7f;
-    value >>>= 7;
-    if (value) byte |= 0x80;
-    out.push(byte);
-  } while (value);
-  return out;
-}
-
-function signedLeb(value: number): number[] {
-  const out: number[] = [];
-  for (;;) {
-    const byte = value & 0x7f;
-    value >>= 7;
-    if ((value === 0 && !(byte & 0x40)) || (value === -1 && byte & 0x40)) return [...out, byte];
-    out.push(byte | 0x80);
-  }
-}
-
-const get = (local: number): Code => [op.localGet, local];
-const set = (local: number): Code => [op.localSet, local];
-const int = (value: number): Code => [op.i32Const, ...signedLeb(value)];
-const vector = (instruction: number): Code => [0xfd, ...unsignedLeb(instruction)];
-/** A load or store of 8-byte-aligned doubles (alignment 2^3, offset 0). */
-const access = (instruction: Code | number): Code => [instruction, 3, 0];
-/** The byte address of double number `index` (a local) from the byte address `base` (a local). */
-const at = (base: number, index: number): Code => [get(base), get(index), int(3), op.i32Shl, op.i32Add];
-/** `while (counter < bound) { body }`. */
-const whileBelow = (counter: number, bound: number, body: Code): Code => [
-  op.block, VOID, op.loop, VOID, get(counter), get(bound), op.i32GeS, op.brIf, 1, body, op.br, 0, op.end, op.end,
-];
-const increment = (local: number, by = 1): Code => [get(local), int(by), op.i32Add, set(local)];
 
 // Both functions take (n, i, dBase, eBase): the matrix's side, the reduction's step, and the byte
 // addresses of d and e (T starts at byte 0).
@@ -77,7 +34,7 @@ const N = 0, I = 1, D = 2, E = 3;
  *     for (k = j + 1; k < i; k++) { v = T[j*n + k]; g += v * d[k]; e[k] = e[k] + v * f; }
  *     e[j] = g; }
  */
-function productFunction(): { locals: [number, number][]; body: Code } {
+function productFunction(): WasmFunction {
   const j = 4, k = 5, column = 6, f = 7, g = 8, v = 9;
   return {
     locals: [[3, I32], [3, F64]],
@@ -109,7 +66,7 @@ function productFunction(): { locals: [number, number][]; body: Code } {
  *     d[j] = T[j*n + i - 1]; T[j*n + i] = 0; }
  * With `lanes`, the k loop takes two elements at a time (each lane the same operations).
  */
-function updateFunction(lanes: boolean): { locals: [number, number][]; body: Code } {
+function updateFunction(lanes: boolean): WasmFunction {
   const j = 4, k = 5, column = 6, last = 7, f = 8, g = 9;
   const one: Code = [
     at(column, k), at(column, k), access(op.f64Load), get(f), at(E, k), access(op.f64Load), op.f64Mul,
@@ -150,7 +107,7 @@ function updateFunction(lanes: boolean): { locals: [number, number][]; body: Cod
  *     for (a = b; a < count; a++) T[column + ids[a]] = T[column + ids[a]] + scaled[a] * v; }
  * Parameters (n, count, idsBase, valuesBase); the scaled values follow the values.
  */
-function outerFunction(): { locals: [number, number][]; body: Code } {
+function outerFunction(): WasmFunction {
   const COUNT = 1, IDS = 2, VALUES = 3;
   const b = 4, a = 5, column = 6, cell = 7, scaled = 8, v = 9;
   const idAt = (index: number): Code => [get(IDS), get(index), int(2), op.i32Shl, op.i32Add, op.i32Load, 2, 0];
@@ -175,25 +132,9 @@ function outerFunction(): { locals: [number, number][]; body: Code } {
   };
 }
 
-const flat = (code: Code): number[] => code.flatMap((item) => (typeof item === 'number' ? [item] : flat(item)));
-const section = (id: number, content: number[]): number[] => [id, ...unsignedLeb(content.length), ...content];
-const name = (text: string): number[] => [...unsignedLeb(text.length), ...[...text].map((c) => c.charCodeAt(0))];
-
 /** The module: memory imported as `m.memory`, functions `product`, `update` and `outer` exported. */
 export function householderModuleBytes(lanes: boolean): Uint8Array {
-  const functions = [productFunction(), updateFunction(lanes), outerFunction()];
-  const body = (fn: { locals: [number, number][]; body: Code }): number[] => {
-    const code = [...unsignedLeb(fn.locals.length), ...fn.locals.flatMap(([count, type]) => [...unsignedLeb(count), type]), ...flat(fn.body)];
-    return [...unsignedLeb(code.length), ...code];
-  };
-  return new Uint8Array([
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, [1, 0x60, 4, I32, I32, I32, I32, 0]), // one type: (i32, i32, i32, i32) -> ()
-    ...section(2, [1, ...name('m'), ...name('memory'), 0x02, 0x00, 1]), // memory, at least one page
-    ...section(3, [3, 0, 0, 0]), // three functions of that type
-    ...section(7, [3, ...name('product'), 0x00, 0, ...name('update'), 0x00, 1, ...name('outer'), 0x00, 2]),
-    ...section(10, [3, ...functions.flatMap(body)]),
-  ]);
+  return wasmModuleBytes({ product: productFunction(), update: updateFunction(lanes), outer: outerFunction() });
 }
 
 /** The working arrays of one reduction, in the module's memory, and its two loops. */
@@ -213,18 +154,12 @@ export interface HouseholderKernels {
   outer(count: number): void;
 }
 
-/** What this file uses of the WebAssembly API (the project's TypeScript libraries do not declare it). */
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: Record<string, Record<string, unknown>>) => { exports: Record<string, unknown> };
-  Memory: new (descriptor: { initial: number }) => { buffer: ArrayBuffer };
-}
 type Loop = (n: number, i: number, dBase: number, eBase: number) => void;
 
 let compiled: object | null | undefined;
 
 /** The module, with SIMD if this engine takes it; null without WebAssembly. */
-function householderModule(wasm: WasmApi | undefined): object | null {
+function householderModule(wasm: ReturnType<typeof wasmApi>): object | null {
   if (compiled !== undefined) return compiled;
   compiled = null;
   if (!wasm) return compiled;
@@ -245,7 +180,7 @@ function householderModule(wasm: WasmApi | undefined): object | null {
 export function householderKernels(n: number): HouseholderKernels | undefined {
   const bytes = (n * n + 5 * n) * 8;
   if (n < 2 || bytes > 2 ** 31) return undefined;
-  const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+  const wasm = wasmApi();
   const module = householderModule(wasm);
   if (!wasm || !module) return undefined;
   try {
