@@ -28,6 +28,28 @@ export function deriveSeed(base: number, ...parts: (string | number)[]): number 
 }
 
 /**
+ * deriveSeed(base, index) for a non-negative integer index below 2^53, without making the
+ * index's text: the Vendi score's feature hashing derives one seed per feature id, tens of
+ * thousands of them. Its decimal digits are hashed, most significant first, as deriveSeed hashes
+ * the text.
+ */
+export function deriveSeedFromIndex(base: number, index: number): number {
+  let h = 0x811c9dc5 ^ (base >>> 0);
+  let scale = 1;
+  while (scale * 10 <= index) scale *= 10;
+  for (let rest = index; scale >= 1; scale /= 10) {
+    const digit = Math.floor(rest / scale);
+    rest -= digit * scale;
+    h ^= 0x30 + digit;
+    h = Math.imul(h, 0x01000193);
+  }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x45d9f3b);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/**
  * mulberry32: a small, fast PRNG returning floats in [0, 1). Its state lives in a Uint32Array
  * (which wraps the addition mod 2^32 on store): a closure variable holding a number above 2^30
  * would be a new heap number per draw, and a bootstrap draws millions.

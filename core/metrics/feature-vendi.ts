@@ -15,7 +15,7 @@
  */
 import { lowerTriangleEigenvalues, symmetricEigenvalues } from './eigenvalues.js';
 import { vendiFromEigenvalues } from './vendi.js';
-import { deriveSeed } from '../random.js';
+import { deriveSeedFromIndex } from '../random.js';
 
 /** Largest matrix side decomposed exactly (an O(side^3) eigen-decomposition). */
 export const EXACT_LIMIT = 400;
@@ -180,7 +180,7 @@ function hashingOf(prepared: PreparedFeatures): { bucket: Int32Array; sign: Int8
     const bucket = new Int32Array(prepared.dimension);
     const sign = new Int8Array(prepared.dimension);
     for (let id = 0; id < prepared.dimension; id++) {
-      const hash = deriveSeed(0, id);
+      const hash = deriveSeedFromIndex(0, id);
       bucket[id] = hash % HASHED_DIMENSION;
       sign[id] = (hash >>> 16) & 1 ? -1 : 1;
     }

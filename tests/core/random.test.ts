@@ -2,7 +2,7 @@
 // every rewrite (seeded results, caches and resumed runs depend on it).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { deriveSeed, mulberry32 } from '../../core/random.js';
+import { deriveSeed, deriveSeedFromIndex, mulberry32 } from '../../core/random.js';
 
 test('mulberry32 draws the recorded sequence: draws 1001-1003 for seeds inside and outside 32 bits', () => {
   const recorded: [number, number[]][] = [
@@ -38,6 +38,15 @@ test('deriveSeed depends on every label and on the base', () => {
   assert.is(deriveSeed(1, 'a', 2), deriveSeed(1, 'a', 2));
   assert.is.not(deriveSeed(1, 'a', 2), deriveSeed(1, 'a', 3));
   assert.is.not(deriveSeed(1, 'a', 2), deriveSeed(2, 'a', 2));
+});
+
+test('deriveSeedFromIndex is deriveSeed of the index', () => {
+  const indices = [0, 1, 9, 10, 99, 100, 12345, 999_999, 1_000_000, 2 ** 31, 2 ** 32 + 5, 10 ** 15 - 1, 10 ** 15, Number.MAX_SAFE_INTEGER];
+  for (let i = 0; i < 70_000; i++) indices.push(i * 37);
+  for (const base of [0, 7, 0xffffffff]) {
+    const differ = indices.find((index) => deriveSeedFromIndex(base, index) !== deriveSeed(base, index));
+    assert.is(differ, undefined, `base ${base}, index ${differ}`);
+  }
 });
 
 test.run();
