@@ -4,10 +4,9 @@
  * O(n^3), robust for the positive semi-definite kernels the diversity metrics build.
  */
 
-import { householderKernels, type HouseholderKernels } from './householder-wasm.js';
+import { householderKernels, MAX_QL_ITERATIONS, type HouseholderKernels } from './householder-wasm.js';
 
 const EPS = 2 ** -52;
-const MAX_QL_ITERATIONS = 60;
 
 /**
  * All eigenvalues of the symmetric matrix `A` (only its lower triangle is read), ascending.
@@ -52,7 +51,11 @@ export function lowerTriangleEigenvalues(n: number, fill: (T: Float64Array, kern
   for (let i = 0; i < n; i++) {
     if (!Number.isFinite(d[i]!) || !Number.isFinite(e[i]!)) throw new RangeError('the matrix has an entry that is not a finite number');
   }
-  tridiagonalQL(d, e);
+  if (kernels) {
+    if (!kernels.ql()) throw new Error(QL_FAILED);
+  } else {
+    tridiagonalQL(d, e);
+  }
   return Array.from(d).sort((a, b) => a - b);
 }
 
@@ -145,7 +148,9 @@ export function hypot(a: number, b: number): number {
   return Math.sqrt(nx * nx + ny * ny) * max;
 }
 
-/** Implicit QL on the tridiagonal matrix (d, e); leaves the eigenvalues in d. */
+const QL_FAILED = 'symmetricEigenvalues: QL iteration did not converge';
+
+/** Implicit QL on the tridiagonal matrix (d, e); leaves the eigenvalues in d (householder-wasm.ts: qlFunction is the same loop). */
 function tridiagonalQL(d: Float64Array, e: Float64Array): void {
   const n = d.length;
   for (let i = 1; i < n; i++) e[i - 1] = e[i]!;
@@ -159,7 +164,7 @@ function tridiagonalQL(d: Float64Array, e: Float64Array): void {
     if (m > l) {
       let iterations = 0;
       do {
-        if (++iterations > MAX_QL_ITERATIONS) throw new Error('symmetricEigenvalues: QL iteration did not converge');
+        if (++iterations > MAX_QL_ITERATIONS) throw new Error(QL_FAILED);
         let g = d[l]!;
         let p = (d[l + 1]! - g) / (2 * e[l]!);
         let r = hypot(p, 1);

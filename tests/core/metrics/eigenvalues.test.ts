@@ -64,6 +64,8 @@ test('the WebAssembly loops give the JavaScript loops\' eigenvalues to the bit',
     return A;
   };
   const matrices = [gram(2, 1), gram(3, 2), gram(7, 7, 3), gram(64, 40), gram(65, 80, 0), gram(131, 30), symmetric(50), symmetric(97)];
+  // Every side up to 40, for the QL iteration's branches (its sweeps, the sign of p, converged rows).
+  for (let n = 2; n <= 40; n++) matrices.push(n % 2 ? symmetric(n) : gram(n, 1 + (n % 7)));
   for (const A of matrices) {
     const fast = symmetricEigenvalues(A);
     const plain = symmetricEigenvalues(A, { wasm: false });
