@@ -44,6 +44,8 @@ test('a program that opens with its data has the structure of the whole program,
     `// a template\nconst QUESTION = "How many legs?";\nconst P = {"n":-4.5e3,"flag":true};\n${code}`,
     `const QUESTION = "a";\n'use strict';\n${code}`,
     `const QUESTION = "say \\"hi\\" \\u00e9 \\\\";\nconst P = {"b":[1,{"c":-0.5}],"1":2,"x":[[],{}],"f":false,"e":1e+21};\n${code}`,
+    // Quotes after runs of backslashes: escaped after an odd run, closing after an even one.
+    `const QUESTION = "ends in a backslash \\\\";\nconst P = {"k\\\\\\"e":"\\\\\\\\","w":["\\\\\\"",1,"\\"\\""],"z":["\\\\",{"a":[2]}]};\n${code}`,
   ];
   for (const source of programs) assert.equal(programNodeTypes({ source, language: 'javascript' }), javascriptNodeTypes(source), source.slice(0, 40));
   // A program that does not parse has no structure, data header or not.
