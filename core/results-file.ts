@@ -116,10 +116,11 @@ class SuiteTables {
 function storeEnvironment(summary: EnvironmentSummary, tables: SuiteTables): StoredEnvironment {
   const stored: Record<string, unknown> = {};
   const parts = programParts(summary);
-  for (const [key, value] of Object.entries(summary)) {
+  // By key, so that a source made when read (a dataset task's, run-suite.ts) is made only when stored.
+  for (const key of Object.keys(summary)) {
     if (key === 'checks') stored.checks = summary.checks.map((c) => tables.check(c));
-    else if (key !== 'source') stored[key] = value;
-    else if (!parts) stored.source = value;
+    else if (key !== 'source') stored[key] = summary[key as keyof EnvironmentSummary];
+    else if (!parts) stored.source = summary.source;
     else {
       tables.codes[parts.key] = parts.code;
       stored.code = parts.key;
@@ -211,10 +212,18 @@ export function readResults(location: string): RunResults {
 /** An environment summary as the journal stores it (checks, task and sample are in its verdict and episode lines). */
 export function journalEnvironment(summary: EnvironmentSummary): { environment: JournaledEnvironment; code?: { key: string; code: string } } {
   const parts = programParts(summary);
-  const { checks, task, sample, source, ...rest } = summary;
-  void checks, task, sample;
-  if (!parts) return { environment: { ...rest, source } };
-  return { environment: { ...rest, code: parts.key, data: parts.data }, code: { key: parts.key, code: parts.code } };
+  // By key, so that a source made when read (a dataset task's, run-suite.ts) is made only when journaled.
+  const rest: Record<string, unknown> = {};
+  for (const key of Object.keys(summary)) {
+    if (key !== 'checks' && key !== 'task' && key !== 'sample' && key !== 'source') rest[key] = summary[key as keyof EnvironmentSummary];
+  }
+  if (!parts) {
+    rest.source = summary.source;
+    return { environment: rest as JournaledEnvironment };
+  }
+  rest.code = parts.key;
+  rest.data = parts.data;
+  return { environment: rest as JournaledEnvironment, code: { key: parts.key, code: parts.code } };
 }
 
 /** What journaledEnvironments() reads: code, verdict, episode and environment lines (others are passed over). */
