@@ -5,8 +5,8 @@
 
 /**
  * A 32-bit seed derived from a base seed and any labels (FNV-1a over their text, one step per
- * code point, with its first UTF-16 unit). Read by index, not with a string iterator, which
- * made a string per character: the Vendi score's feature hashing derives one seed per feature.
+ * code point, with its first UTF-16 unit, then a final mix). Read by index, not with a string
+ * iterator, which made a string per character.
  */
 export function deriveSeed(base: number, ...parts: (string | number)[]): number {
   let h = 0x811c9dc5 ^ (base >>> 0);
@@ -21,10 +21,7 @@ export function deriveSeed(base: number, ...parts: (string | number)[]): number 
       if (next >= 0xdc00 && next <= 0xdfff) i++;
     }
   }
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x45d9f3b);
-  h ^= h >>> 16;
-  return h >>> 0;
+  return finalMix(h);
 }
 
 /**
@@ -43,6 +40,11 @@ export function deriveSeedFromIndex(base: number, index: number): number {
     h ^= 0x30 + digit;
     h = Math.imul(h, 0x01000193);
   }
+  return finalMix(h);
+}
+
+/** The last step of both derivations: spreads the FNV-1a state's bits, as an unsigned 32-bit seed. */
+function finalMix(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x45d9f3b);
   h ^= h >>> 16;

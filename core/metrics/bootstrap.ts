@@ -24,7 +24,7 @@ export function percentileInterval(replicates: readonly number[]): [number, numb
 
 /**
  * The replicates' means as a WebAssembly loop (wasm-code.ts), the same operations in the same
- * order as the JavaScript loop of bootstrapMean(), mulberry32 included (random.ts: its 32-bit
+ * order as the JavaScript loop of replicateMeans(), mulberry32 included (random.ts: its 32-bit
  * additions and multiplications wrap alike, and its draw is the same double), so the means are
  * the same to the bit. A run's 1,000 replicates of 1,319 tasks are 1.3 million draws: V8 runs
  * the JavaScript loop unoptimised until it has compiled it, which took ~30-45 ms of a GSM8K run.

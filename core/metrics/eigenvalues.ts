@@ -4,9 +4,7 @@
  * O(n^3), robust for the positive semi-definite kernels the diversity metrics build.
  */
 
-import { householderKernels, MAX_QL_ITERATIONS, type HouseholderKernels } from './householder-wasm.js';
-
-const EPS = 2 ** -52;
+import { householderKernels, MAX_QL_ITERATIONS, QL_EPS as EPS, type HouseholderKernels } from './householder-wasm.js';
 
 /**
  * All eigenvalues of the symmetric matrix `A` (only its lower triangle is read), ascending.

@@ -1,16 +1,18 @@
 /**
- * The two O(n^3) loops of the Householder reduction (eigenvalues.ts: tridiagonalize) as a small
- * WebAssembly module. Each does the same IEEE-754 double operations, in the same order, as the
- * JavaScript loops it replaces (WebAssembly neither fuses nor reorders them), so the eigenvalues
- * are the same to the bit; a run's one 400 x 400 decomposition takes ~15-20 ms instead of
- * ~50-80 (no bounds checks, no numbers boxed while V8 has not yet optimised the loops, and two
- * lanes at once in the update, whose elements are independent).
+ * The eigen-decomposition's loops (eigenvalues.ts) as a small WebAssembly module: the two O(n^3)
+ * loops of the Householder reduction (tridiagonalize), and the QL iteration on the tridiagonal
+ * form (tridiagonalQL). Each does the same IEEE-754 double operations, in the same order, as the
+ * JavaScript it replaces (WebAssembly neither fuses nor reorders them), so the eigenvalues are
+ * the same to the bit; a run's one 400 x 400 decomposition takes ~15-20 ms instead of ~50-80 (no
+ * bounds checks, no numbers boxed while V8 has not yet optimised the loops, and two lanes at
+ * once in the update, whose elements are independent).
  *
  * The module is written out below, opcode by opcode (wasm-code.ts encodes it), rather than
- * shipped as a binary, so that what runs can be read. Where WebAssembly is unavailable (`--jitless`) or rejects the SIMD
- * instructions, the module without them is used, or the JavaScript loops.
+ * shipped as a binary, so that what runs can be read. Where WebAssembly is unavailable
+ * (`--jitless`) or rejects the SIMD instructions, the module without them is used, or the
+ * JavaScript loops.
  *
- * A third function sums sparse outer products into T, for a caller that builds the matrix there
+ * One more function sums sparse outer products into T, for a caller that builds the matrix there
  * (a covariance, feature-vendi.ts).
  *
  * Memory layout (in 8-byte slots): T, the n x n working matrix by columns (T[j * n + k]), then d,
@@ -20,8 +22,10 @@
 
 import { access, at, double, F64, get, I32, increment, int, op, set, vector, VOID, whileBelow, wasmApi, wasmModuleBytes, type Code, type WasmFunction } from './wasm-code.js';
 
-/** Sweeps of the QL iteration for one eigenvalue before it is given up (as eigenvalues.ts). */
+/** Sweeps of the QL iteration for one eigenvalue before it is given up (here and in eigenvalues.ts). */
 export const MAX_QL_ITERATIONS = 60;
+/** The QL iteration's tolerance: an off-diagonal entry below QL_EPS times the norm so far is zero. */
+export const QL_EPS = 2 ** -52;
 
 /** SIMD instructions: the 0xfd prefix, then the instruction's number. */
 const simd = { v128Load: 0x00, v128Store: 0x0b, f64x2Splat: 0x14, f64x2Add: 0xf0, f64x2Sub: 0xf1, f64x2Mul: 0xf2 } as const;
@@ -147,7 +151,6 @@ function qlFunction(): WasmFunction {
   const l = 4, m = 5, i = 6, iterations = 7, last = 8;
   const f = 9, tst1 = 10, g = 11, p = 12, r = 13, h = 14, dl1 = 15, c = 16, c2 = 17, c3 = 18, el1 = 19, s = 20, s2 = 21;
   const x = 22, y = 23, max = 24, nx = 25, ny = 26;
-  const F64_RESULT = F64;
   /** The byte address of element (local + plus) of the array at `base`. */
   const element = (base: number, local: number, plus = 0): Code => [get(base), get(local), int(plus), op.i32Add, int(3), op.i32Shl, op.i32Add];
   const load = (base: number, local: number, plus = 0): Code => [element(base, local, plus), access(op.f64Load)];
@@ -156,21 +159,22 @@ function qlFunction(): WasmFunction {
   const hypot = (a: Code, b: Code): Code => [
     a, op.f64Abs, set(x), b, op.f64Abs, set(y),
     get(x), double(Infinity), op.f64Eq, get(y), double(Infinity), op.f64Eq, op.i32Or,
-    op.if, F64_RESULT, double(Infinity),
+    // Each `if` gives a double (block type f64).
+    op.if, F64, double(Infinity),
     op.else,
     get(x), get(x), op.f64Ne, get(y), get(y), op.f64Ne, op.i32Or,
-    op.if, F64_RESULT, double(Number.NaN),
+    op.if, F64, double(Number.NaN),
     op.else,
     get(x), get(y), get(x), get(y), op.f64Gt, op.select, set(max),
     get(max), double(0), op.f64Eq,
-    op.if, F64_RESULT, double(0),
+    op.if, F64, double(0),
     op.else,
     get(x), get(max), op.f64Div, set(nx), get(y), get(max), op.f64Div, set(ny),
     get(nx), get(nx), op.f64Mul, get(ny), get(ny), op.f64Mul, op.f64Add, op.f64Sqrt, get(max), op.f64Mul,
     op.end, op.end, op.end,
   ];
   /** |value| > EPS * tst1, as an i32 on the stack. */
-  const aboveTolerance = (value: Code): Code => [value, op.f64Abs, double(2 ** -52), get(tst1), op.f64Mul, op.f64Gt];
+  const aboveTolerance = (value: Code): Code => [value, op.f64Abs, double(QL_EPS), get(tst1), op.f64Mul, op.f64Gt];
   return {
     locals: [[5, I32], [18, F64]],
     body: [

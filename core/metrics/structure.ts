@@ -148,7 +148,7 @@ function jsonNodeTypes(text: string, at: number, types: string[]): number {
  * backslashes precede (a dataset's questions are a few hundred characters, so the quotes are
  * found with indexOf rather than character by character).
  */
-export function skipString(text: string, at: number): number {
+function skipString(text: string, at: number): number {
   for (let i = text.indexOf('"', at + 1); i >= 0; i = text.indexOf('"', i + 1)) {
     let slashes = 0;
     while (text.charCodeAt(i - 1 - slashes) === 0x5c) slashes++;

@@ -13,7 +13,7 @@ export const F64 = 0x7c;
 export const VOID = 0x40;
 export const op = {
   i32Load: 0x28, localGet: 0x20, localSet: 0x21, localTee: 0x22, i32Const: 0x41,
-  i32Add: 0x6a, i32Sub: 0x6b, i32Mul: 0x6c, i32Or: 0x72, i32Xor: 0x73, i32Shl: 0x74, i32ShrU: 0x76, i32GeS: 0x4e, i32GeU: 0x4f,
+  i32Add: 0x6a, i32Sub: 0x6b, i32Mul: 0x6c, i32Or: 0x72, i32Xor: 0x73, i32Shl: 0x74, i32ShrU: 0x76, i32GeS: 0x4e,
   i32LtS: 0x48, i32GtS: 0x4a, i32Eqz: 0x45,
   i32TruncF64U: 0xab,
   f64Load: 0x2b, f64Store: 0x39, f64Const: 0x44, f64Add: 0xa0, f64Sub: 0xa1, f64Mul: 0xa2, f64Div: 0xa3, f64Floor: 0x9c,
@@ -30,7 +30,7 @@ export interface WasmFunction {
   body: Code;
 }
 
-export function unsignedLeb(value: number): number[] {
+function unsignedLeb(value: number): number[] {
   const out: number[] = [];
   do {
     let byte = value & 0x7f;
@@ -41,7 +41,7 @@ export function unsignedLeb(value: number): number[] {
   return out;
 }
 
-export function signedLeb(value: number): number[] {
+function signedLeb(value: number): number[] {
   const out: number[] = [];
   for (;;) {
     const byte = value & 0x7f;
