@@ -121,4 +121,25 @@ test('every path scores the same to the bit with its loops in WebAssembly or in 
   }
 });
 
+test('subsets of one pool (the equal-size comparison) score the same to the bit in WebAssembly, one after another', () => {
+  // The WebAssembly inner products keep their memory from call to call: a subset whose features
+  // reach far past the last one's must not read what that one left there.
+  const random = mulberry32(8);
+  const bag = (vocabulary: number, offset: number) => Array.from({ length: 4 + Math.floor(random() * 30) }, () => `w${offset + Math.floor(random() * vocabulary)}`);
+  // The first 60 items share 40 words (low feature ids); the next 200 draw from 30,000 others.
+  const prepared = prepareFeatures([...Array.from({ length: 60 }, () => bag(40, 0)), ...Array.from({ length: 200 }, () => bag(30_000, 100))]);
+  const subsets = [
+    Array.from({ length: 60 }, (_, i) => i),
+    Array.from({ length: 150 }, (_, i) => 110 + i),
+    Array.from({ length: 64 }, () => Math.floor(random() * 260)),
+    Array.from({ length: 30 }, (_, i) => i * 2),
+    Array.from({ length: 64 }, () => Math.floor(random() * 260)),
+  ];
+  for (const [k, subset] of subsets.entries()) {
+    const fast = preparedVendi(prepared, subset);
+    const plain = preparedVendi(prepared, subset, 1, { wasm: false });
+    assert.ok(Object.is(fast.vendi, plain.vendi), `subset ${k}: ${fast.vendi} against ${plain.vendi}`);
+  }
+});
+
 test.run();
