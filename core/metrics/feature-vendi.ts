@@ -205,7 +205,8 @@ function normalised(ids: Int32Array, values: Float64Array): SparseUnit {
  * scattered once into a dense array, and every earlier vector b is read against it. Over b's
  * features in ascending order, the sum takes the same products in the same order as a merge of
  * the two sparse vectors (a feature of b alone adds 0 x value, which leaves the sum as it is),
- * so the result is the same to the bit, without a merge per pair.
+ * so the result is the same to the bit, without a merge per pair. The same loop runs in
+ * WebAssembly where it can (wasmInnerProducts), unless `wasm: false`.
  */
 function innerProducts(vectors: readonly SparseUnit[], options: { wasm?: boolean }): Float64Array {
   const fast = options.wasm === false ? undefined : wasmInnerProducts(vectors);
@@ -234,10 +235,12 @@ function innerProducts(vectors: readonly SparseUnit[], options: { wasm?: boolean
  * order, so the same numbers to the bit. The equal-size comparison scores 30 resamples of 64 task
  * texts, each a fresh 64 x 64 kernel: V8 ran the JavaScript loop unoptimised for most of them.
  *
- * inner(m, offsets, values, out): vector a's entries are k = offsets[a] .. offsets[a + 1] - 1
- * (32-bit integers from byte `offsets`), its ids follow the m + 1 offsets, its values are doubles
- * from byte `values`; from byte 0, zeroed room for a double per id (left zeroed); G is written
- * from byte `out`, m x m, but for its diagonal.
+ * inner(m, offsets, values, out), on memory laid out as:
+ *   byte 0        a zeroed double per feature id, where vector a is scattered (zeroed again after);
+ *   byte out      G, m x m, written but for its diagonal;
+ *   byte values   the vectors' values (doubles), one after another;
+ *   byte offsets  m + 1 32-bit offsets (vector a's entries are offsets[a] .. offsets[a + 1] - 1),
+ *                 then the vectors' ids (32-bit), entry for entry with the values.
  */
 function innerFunction(): WasmFunction {
   const M = 0, OFFSETS = 1, VALUES = 2, OUT = 3;
@@ -299,7 +302,7 @@ function wasmInnerProducts(vectors: readonly SparseUnit[]): Float64Array | undef
     entries += ids.length;
     if (ids.length > 0) width = Math.max(width, ids[ids.length - 1]! + 1);
   }
-  // Dense and G, then the values (doubles), then offsets and ids (32-bit).
+  // innerFunction's layout: the room for ids, G, the values, the offsets and ids.
   const out = width * 8;
   const valuesAt = out + m * m * 8;
   const offsets = valuesAt + entries * 8;

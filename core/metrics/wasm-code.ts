@@ -1,8 +1,7 @@
 /**
  * A small WebAssembly encoder for the metrics' hot loops (householder-wasm.ts, bootstrap.ts,
- * feature-vendi.ts):
- * each loop is written out here opcode by opcode, rather than shipped as a binary, so that what
- * runs can be read. WebAssembly neither fuses nor reorders double operations, so a loop written
+ * feature-vendi.ts): each loop is written out here opcode by opcode, rather than shipped as a
+ * binary, so that what runs can be read. WebAssembly neither fuses nor reorders double operations, so a loop written
  * as the JavaScript one it stands for gives the same numbers to the bit.
  *
  * Every function of such a module takes four 32-bit integers and returns nothing; it reads and

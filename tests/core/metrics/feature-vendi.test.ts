@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { EXACT_LIMIT, featureVendi, vendiScore } from '../../../core/metrics/index.js';
-import { prepareFeatures, preparedVendi } from '../../../core/metrics/feature-vendi.js';
+import { innerModuleBytes, prepareFeatures, preparedVendi } from '../../../core/metrics/feature-vendi.js';
 import { mulberry32 } from '../../../core/random.js';
 
 const close = (actual: number, expected: number, tolerance = 1e-9) =>
@@ -123,7 +123,9 @@ test('every path scores the same to the bit with its loops in WebAssembly or in 
 
 test('subsets of one pool (the equal-size comparison) score the same to the bit in WebAssembly, one after another', () => {
   // The WebAssembly inner products keep their memory from call to call: a subset whose features
-  // reach far past the last one's must not read what that one left there.
+  // reach far past the last one's must not read what that one left there. (An invalid module
+  // would leave every call to JavaScript, and the comparison below would prove nothing.)
+  assert.ok((globalThis as unknown as { WebAssembly: { validate(bytes: Uint8Array): boolean } }).WebAssembly.validate(innerModuleBytes()), 'the module is valid');
   const random = mulberry32(8);
   const bag = (vocabulary: number, offset: number) => Array.from({ length: 4 + Math.floor(random() * 30) }, () => `w${offset + Math.floor(random() * vocabulary)}`);
   // The first 60 items share 40 words (low feature ids); the next 200 draw from 30,000 others.
