@@ -46,6 +46,16 @@ export interface GateOptions {
   keep?: (environment: LoadedEnvironment) => void;
   /** Throw a collateral SandboxError (another environment's fault) instead of giving a verdict. */
   rethrowCollateral?: boolean;
+  /**
+   * Programs of spade-bench's own code (meta.trustedCode), in a sandbox that does not run SPADE's
+   * loader itself: the strict reading goes on with the instance SPADE's checks passed on, rather
+   * than loading the program a second time (default true; false loads it again, as for every
+   * other program). That code's reset(seed) sets everything an episode reads and its turn
+   * budget is its own (meta.horizon), so the verdict is the same either way (the tests compare
+   * them); only SPADE's few calls count towards the instance's call limit too. A model's
+   * program always gets a fresh instance.
+   */
+  reuseSpadeInstance?: boolean;
 }
 
 /** Every reason code the gate can give a rejected (or unproven) environment. */
@@ -65,7 +75,13 @@ export async function validateEnvironment(
   const started = performance.now();
   const gate = options.gate ?? 'strict';
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
-  const spade = await spadeReading(sandbox, program, { limits: options.limits, rethrowCollateral: options.rethrowCollateral });
+  let lent: LoadedEnvironment | undefined;
+  const reuse = options.reuseSpadeInstance !== false && program.meta?.trustedCode === true;
+  const spade = await spadeReading(sandbox, program, {
+    limits: options.limits,
+    rethrowCollateral: options.rethrowCollateral,
+    ...(reuse ? { lend: (environment: LoadedEnvironment) => (lent = environment) } : {}),
+  });
   const strict = await strictReading(sandbox, program, spade, {
     seed: options.seed ?? 0,
     maxTurns,
@@ -73,6 +89,7 @@ export async function validateEnvironment(
     limits: options.limits,
     keep: options.keep !== undefined,
     rethrowCollateral: options.rethrowCollateral,
+    ...(lent ? { environment: lent } : {}),
   });
   const deciding = gate === 'spade' ? spade : strict.reading;
   // The environment the strict reading kept is played only if the deciding reading passed too.

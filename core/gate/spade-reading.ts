@@ -47,8 +47,17 @@ function programFailure(error: unknown, prefix: string, kind: NonNullable<SpadeV
   return new Rejected(`${prefix}${why(error)}`, contract ? 'contract' : kind);
 }
 
-/** SPADE's checks through LoadedEnvironment, for sandboxes that do not run SPADE's loader. */
-export async function spadeValidateThroughContract(sandbox: Sandbox, program: EnvironmentProgram, limits?: Partial<SandboxLimits>): Promise<SpadeValidation> {
+/**
+ * SPADE's checks through LoadedEnvironment, for sandboxes that do not run SPADE's loader. `lend`,
+ * when given, receives the loaded environment once the checks passed (its owner then disposes
+ * it); otherwise it is disposed here.
+ */
+export async function spadeValidateThroughContract(
+  sandbox: Sandbox,
+  program: EnvironmentProgram,
+  limits?: Partial<SandboxLimits>,
+  lend?: (environment: LoadedEnvironment) => void,
+): Promise<SpadeValidation> {
   let env: LoadedEnvironment;
   try {
     env = await sandbox.load(program, limits, { maxTurns: SPADE_VALIDATION_TURNS });
@@ -64,6 +73,7 @@ export async function spadeValidateThroughContract(sandbox: Sandbox, program: En
     { method: 'reset', argument: 0 },
     ...SPADE_SMOKE_ACTIONS.map((action) => ({ method: 'step' as const, argument: action, loop: 2 })),
   ]);
+  let lent = false;
   try {
     try {
       const { observation } = await env.reset(42);
@@ -104,30 +114,35 @@ export async function spadeValidateThroughContract(sandbox: Sandbox, program: En
       const step = await quietly(() => env.step(action));
       if (!step || step.terminated || step.truncated) break;
     }
+    if (lend) {
+      lend(env);
+      lent = true;
+    }
     return { accepted: true };
   } catch (error) {
     if (error instanceof Rejected) return { accepted: false, message: error.message, kind: error.kind };
     throw error;
   } finally {
-    await env.dispose();
+    if (!lent) await env.dispose();
   }
 }
 
 /**
  * SPADE's verdict on `program`, as a reading. A failure of the sandbox's own (timeout, memory,
  * an escape attempt) rejects it with that kind; a collateral one (another environment broke the
- * shared isolate) is thrown when asked, so the caller can try again.
+ * shared isolate) is thrown when asked, so the caller can try again. `lend`: as for
+ * spadeValidateThroughContract (a sandbox that runs SPADE's loader itself lends nothing).
  */
 export async function spadeReading(
   sandbox: Sandbox,
   program: EnvironmentProgram,
-  options: { limits?: Partial<SandboxLimits>; rethrowCollateral?: boolean },
+  options: { limits?: Partial<SandboxLimits>; rethrowCollateral?: boolean; lend?: (environment: LoadedEnvironment) => void },
 ): Promise<Reading> {
   let validation: SpadeValidation;
   try {
     validation = sandbox.spadeValidate
       ? await sandbox.spadeValidate(program, options.limits)
-      : await spadeValidateThroughContract(sandbox, program, options.limits);
+      : await spadeValidateThroughContract(sandbox, program, options.limits, options.lend);
   } catch (error) {
     if (!(error instanceof SandboxError)) {
       return { verdict: 'invalid', reason: 'crash', detail: `unexpected ${(error as Error)?.name ?? 'error'}: ${why(error)}` };

@@ -54,6 +54,11 @@ export interface StrictOptions {
   limits?: Partial<SandboxLimits>;
   /** Keep the loaded environment when the reading passes (the caller then disposes it). */
   keep: boolean;
+  /**
+   * The program already loaded, to read instead of loading it again: this reading then owns it
+   * (and disposes it, unless kept).
+   */
+  environment?: LoadedEnvironment;
   rethrowCollateral?: boolean;
 }
 
@@ -153,6 +158,7 @@ export async function strictReading(sandbox: Sandbox, program: EnvironmentProgra
   };
   // SPADE's checks come first: what SPADE rejects, strict rejects, for SPADE's reason.
   if (spade.verdict === 'invalid') {
+    await options.environment?.dispose();
     checks.push({ name: 'spade', ok: false, detail: spade.detail ?? spade.reason ?? 'rejected' });
     return { reading: { verdict: 'invalid', reason: spade.reason ?? 'crash', detail: spade.detail }, checks };
   }
@@ -165,7 +171,7 @@ export async function strictReading(sandbox: Sandbox, program: EnvironmentProgra
   let capabilities: EnvironmentCapabilities | undefined;
   let gameType: GameType | undefined;
   try {
-    env = await sandbox.load(program, options.limits, { maxTurns });
+    env = options.environment ?? await sandbox.load(program, options.limits, { maxTurns });
     capabilities = env.capabilities;
     const abilities = Object.entries(capabilities).filter(([, has]) => has).map(([name]) => name);
     pass('load', abilities.length ? `has ${abilities.join(', ')}` : 'no solution, hint or referenceAction');
