@@ -4,9 +4,12 @@
  * when a run dies. The lines of one turn of the event loop go out in one write() (flushed to
  * the OS) as soon as that turn ends, rather than one write() each: thousands of small writes
  * cost more than the work they record (a run killed mid-turn redoes at most that turn's work
- * on --resume); fsync at checkpoints (end of a round or suite, and on close).
+ * on --resume). At checkpoints (end of a round or suite) the lines are written and synced to
+ * disk by a thread of the pool while the run goes on (a suite's metrics, the next round), not
+ * on the main thread: a suite's journal is megabytes, and the sync waits for the disk. Closing
+ * syncs on the spot, so a closed journal is on disk.
  */
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { GateVerdict, ReviewRecord, RoundSummary } from './results.js';
 import type { JournaledEnvironment } from './results-file.js';
@@ -56,6 +59,10 @@ export class Journal {
   /** Lines appended in this turn of the event loop, not yet written. */
   private pending: string[] = [];
   private scheduled = false;
+  /** Checkpoint syncs still running on the pool: the descriptor is closed only after them. */
+  private syncing = 0;
+  private closeWhenSynced = false;
+  private whenSynced: (() => void)[] = [];
 
   /** `onFailure` is told once when a write fails; appending then does nothing, so a run can stop cleanly. */
   constructor(dir: string, private readonly onFailure?: (error: NodeJS.ErrnoException) => void) {
@@ -95,15 +102,36 @@ export class Journal {
     if (!this.failure) this.guard(() => writeSync(this.fd!, text));
   }
 
+  /** Write what is pending and sync it to disk in the background. */
   checkpoint(): void {
     this.flush();
-    if (this.fd !== undefined && !this.failure) this.guard(() => fsyncSync(this.fd!));
+    if (this.fd === undefined || this.failure) return;
+    const fd = this.fd;
+    this.syncing++;
+    fsync(fd, (error) => {
+      this.syncing--;
+      if (error && !this.failure) {
+        this.failure = error;
+        this.onFailure?.(error);
+      }
+      if (this.syncing > 0) return;
+      if (this.closeWhenSynced) closeSync(fd);
+      for (const resolve of this.whenSynced.splice(0)) resolve();
+    });
   }
 
+  /** Resolves when the checkpoints' background syncs are done (their failure, if any, then told). */
+  settled(): Promise<void> {
+    return this.syncing === 0 ? Promise.resolve() : new Promise((resolve) => this.whenSynced.push(resolve));
+  }
+
+  /** Write what is pending, sync it on the spot, and close (the descriptor once the background syncs are done). */
   close(): void {
     if (this.fd === undefined) return;
-    this.checkpoint();
-    closeSync(this.fd);
+    this.flush();
+    if (!this.failure) this.guard(() => fsyncSync(this.fd!));
+    if (this.syncing > 0) this.closeWhenSynced = true;
+    else closeSync(this.fd);
     this.fd = undefined;
   }
 

@@ -187,6 +187,8 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
     }
     journal.append({ type: 'end', finishedAt: info.finishedAt, complete: info.complete });
     journal.close();
+    // A checkpoint's sync that failed stops the run as a failed write does.
+    await journal.settled();
   }
   if (stopError) throw new RunStoppedError(stopError);
   return results;
