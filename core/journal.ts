@@ -115,7 +115,13 @@ export class Journal {
         this.onFailure?.(error);
       }
       if (this.syncing > 0) return;
-      if (this.closeWhenSynced) closeSync(fd);
+      if (this.closeWhenSynced) {
+        try {
+          closeSync(fd);
+        } catch {
+          // close() synced every line already: nothing is lost
+        }
+      }
       for (const resolve of this.whenSynced.splice(0)) resolve();
     });
   }
