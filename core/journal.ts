@@ -4,10 +4,10 @@
  * when a run dies. The lines of one turn of the event loop go out in one write() (flushed to
  * the OS) as soon as that turn ends, rather than one write() each: thousands of small writes
  * cost more than the work they record (a run killed mid-turn redoes at most that turn's work
- * on --resume). At checkpoints (end of a round or suite) the lines are written and synced to
- * disk by a thread of the pool while the run goes on (a suite's metrics, the next round), not
- * on the main thread: a suite's journal is megabytes, and the sync waits for the disk. Closing
- * syncs on the spot, so a closed journal is on disk.
+ * on --resume). At checkpoints (end of a round or suite) the pending lines are written at once
+ * and synced to disk by a thread of the pool while the run goes on (the next round or suite,
+ * the results files), not on the main thread: a suite's journal is megabytes, and the sync waits
+ * for the disk. Closing syncs on the spot, so a closed journal is on disk.
  */
 import { closeSync, existsSync, fsync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
 import path from 'node:path';

@@ -1,10 +1,11 @@
 /**
  * Comparing runs: results.json without what depends on the clock, and the episodes a journal
- * holds. Resume, shard, thread and distributed tests all check "the same run" this way.
+ * holds. Resume, shard, thread and distributed tests all check "the same run" this way; the
+ * gate's tests compare verdicts without their wall time.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { RunResults } from '../../core/results.js';
+import type { GateVerdict, RunResults } from '../../core/results.js';
 
 /** results.json of a run folder without run ids, clock times, the output folder or throughput. */
 export function comparable(dir: string): unknown {
@@ -26,4 +27,11 @@ export function journaledEpisodes(dir: string): string[] {
     .filter((r) => r.type === 'episode')
     .map(({ episode: e }) => `${e!.suite}/${e!.environmentId}/${e!.attempt}/${e!.withHint}`)
     .sort();
+}
+
+/** A gate verdict without its wall time, the one part of it that depends on the clock. */
+export function verdictWithoutTime(verdict: GateVerdict): Omit<GateVerdict, 'wallMs'> {
+  const { wallMs, ...rest } = verdict;
+  void wallMs;
+  return rest;
 }

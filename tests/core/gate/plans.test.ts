@@ -11,12 +11,12 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { validateEnvironment } from '../../../core/gate.js';
 import type { EnvironmentProgram, LoadedEnvironment, PlannedCall, Sandbox } from '../../../core/types.js';
-import type { GateVerdict } from '../../../core/results.js';
 import { createIsolatedVmSandbox } from '../../../plugins/sandboxes/isolated-vm.js';
 import { createProceduralSuite } from '../../../benchmarks/procedural.js';
 import { createGsm8kSuite } from '../../../benchmarks/gsm8k.js';
 import { fixture, fixtureNames } from '../../fixtures/programs/load.js';
 import { repoRoot } from '../../helpers/cli.js';
+import { verdictWithoutTime } from '../../helpers/results.js';
 
 const limits = { callTimeoutMs: 150, memoryMb: 16 };
 const planned = createIsolatedVmSandbox({ limits, plans: 'every' });
@@ -44,19 +44,13 @@ function counting(sandbox: Sandbox): { sandbox: Sandbox; plans: () => number } {
   };
 }
 
-const withoutTime = (verdict: GateVerdict): Omit<GateVerdict, 'wallMs'> => {
-  const { wallMs, ...rest } = verdict;
-  void wallMs;
-  return rest;
-};
-
 async function sameVerdicts(programs: readonly EnvironmentProgram[], seedOf: (p: EnvironmentProgram) => number = () => 0): Promise<number> {
   const counted = counting(planned);
   for (const program of programs) {
     const seed = seedOf(program);
     const a = await validateEnvironment(counted.sandbox, program, { seed });
     const b = await validateEnvironment(oneByOne, program, { seed });
-    assert.equal(withoutTime(a), withoutTime(b), program.id);
+    assert.equal(verdictWithoutTime(a), verdictWithoutTime(b), program.id);
   }
   return counted.plans();
 }

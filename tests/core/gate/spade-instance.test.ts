@@ -12,7 +12,6 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { validateEnvironment } from '../../../core/gate.js';
 import type { EnvironmentProgram, LoadedEnvironment, Sandbox } from '../../../core/types.js';
-import type { GateVerdict } from '../../../core/results.js';
 import { createIsolatedVmSandbox } from '../../../plugins/sandboxes/isolated-vm.js';
 import { createReferenceDesigner } from '../../../plugins/reference/designer.js';
 import { FAMILIES } from '../../../plugins/reference/families/index.js';
@@ -20,6 +19,7 @@ import { createProceduralSuite } from '../../../benchmarks/procedural.js';
 import { createGsm8kSuite } from '../../../benchmarks/gsm8k.js';
 import { fixture, fixtureNames } from '../../fixtures/programs/load.js';
 import { repoRoot } from '../../helpers/cli.js';
+import { verdictWithoutTime } from '../../helpers/results.js';
 
 const sandbox = createIsolatedVmSandbox({ limits: { callTimeoutMs: 150, memoryMb: 16 } });
 
@@ -48,12 +48,6 @@ function counting(inner: Sandbox): { sandbox: Sandbox; loads: () => number; open
   };
 }
 
-const withoutTime = (verdict: GateVerdict): Omit<GateVerdict, 'wallMs'> => {
-  const { wallMs, ...rest } = verdict;
-  void wallMs;
-  return rest;
-};
-
 const trusted = (program: EnvironmentProgram): EnvironmentProgram => ({ ...program, meta: { ...program.meta, trustedCode: true } });
 
 /** Gate each program with and without reuse; the same verdicts, and how many loads reuse saved. */
@@ -67,7 +61,7 @@ async function sameVerdicts(programs: readonly EnvironmentProgram[], seedOf: (p:
     const a = await validateEnvironment(reusing.sandbox, program, { seed, keep: (env) => kept.push(env) });
     const b = await validateEnvironment(fresh.sandbox, program, { seed, reuseSpadeInstance: false, keep: (env) => kept.push(env) });
     for (const env of kept) await env.dispose();
-    assert.equal(withoutTime(a), withoutTime(b), program.id);
+    assert.equal(verdictWithoutTime(a), verdictWithoutTime(b), program.id);
   }
   assert.is(reusing.open(), 0, 'every environment loaded with reuse was disposed');
   assert.is(fresh.open(), 0, 'every environment loaded without reuse was disposed');
@@ -99,7 +93,7 @@ test("a program that keeps state across reset() is why only spade-bench's own co
   assert.is.not(reused.firstObservation, fresh.firstObservation);
   // As a model's program, it is loaded afresh whatever the option says.
   const designed = fixture(STATEFUL);
-  assert.equal(withoutTime(await validateEnvironment(sandbox, designed, { seed: 0 })), withoutTime(fresh));
+  assert.equal(verdictWithoutTime(await validateEnvironment(sandbox, designed, { seed: 0 })), verdictWithoutTime(fresh));
 });
 
 test("the reference designer's programs, every family: the same verdicts with and without reuse", async () => {
