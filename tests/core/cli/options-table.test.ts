@@ -1,26 +1,26 @@
-// One table of options: the config's schema, the run flags, --help and the README's option
-// table all come from core/options.ts, so an option added there appears everywhere.
+// One table of options: the config's schema, the run flags, --help and docs/cli.md's option
+// table all come from core/config/options.ts, so an option added there appears everywhere.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { flatten, INVOCATION_OPTIONS, RUN_OPTIONS, defaultValue } from '../../../core/options.js';
-import { DEFAULT_CONFIG, resolveConfig, validateConfig } from '../../../core/config.js';
+import { flatten, INVOCATION_OPTIONS, RUN_OPTIONS, defaultValue } from '../../../core/config/options.js';
+import { DEFAULT_CONFIG, resolveConfig, validateConfig } from '../../../core/config/config.js';
 import { flagsToConfig, optionsMarkdown } from '../../../core/cli/run-options.js';
 import { repoRoot, runCli } from '../../helpers/cli.js';
 
-const README = path.join(repoRoot, 'README.md');
+const DOC = path.join(repoRoot, 'docs', 'cli.md');
 const START = '<!-- options-table:start -->';
 const END = '<!-- options-table:end -->';
 
-test("the README's option table is the table of options", () => {
-  const text = readFileSync(README, 'utf8');
+test("docs/cli.md's option table is the table of options", () => {
+  const text = readFileSync(DOC, 'utf8');
   const [before, rest] = text.split(START);
-  assert.ok(rest?.includes(END), `README.md has ${START} ... ${END}`);
+  assert.ok(rest?.includes(END), `docs/cli.md has ${START} ... ${END}`);
   const [current, after] = rest!.split(END);
   const expected = `\n${optionsMarkdown()}\n`;
-  if (process.env.UPDATE_README === '1' && current !== expected) writeFileSync(README, `${before}${START}${expected}${END}${after}`);
-  else assert.fixture(current!, expected, 'the README table is out of date: UPDATE_README=1 node tests/run.mjs options-table');
+  if (process.env.UPDATE_DOCS === '1' && current !== expected) writeFileSync(DOC, `${before}${START}${expected}${END}${after}`);
+  else assert.fixture(current!, expected, "docs/cli.md's table is out of date: UPDATE_DOCS=1 node tests/run.mjs options-table");
 });
 
 test('every flag of the table is in --help, with its default', async () => {
