@@ -5,7 +5,8 @@
  * and ends the episode; solution() is the reference answer; hint() the privileged hint, if any.
  * GSM8K and every `jsonl:`/`parquet:`/`hf:` dataset are exposed this way.
  */
-import { DATA_PARAMETER, declareDataHeader, type DataHeader, type EnvironmentProgram } from '../index.js';
+import { DATA_PARAMETER, declareDataHeader, type DataHeader } from '../core/results/data-header.js';
+import type { EnvironmentProgram } from '../core/concepts/environment.js';
 import { PRELUDE } from '../plugins/reference/families/prelude.js';
 
 /**
@@ -114,7 +115,7 @@ const CODE = { withHint: codeAfterData(true), withoutHint: codeAfterData(false) 
 const NAMES = { withHint: ['QUESTION', 'ANSWER', 'CHECKER', 'INSTRUCTION', 'HINT'], withoutHint: ['QUESTION', 'ANSWER', 'CHECKER', 'INSTRUCTION'] };
 
 /**
- * Each variant's code as splitDataHeader gives it (core/data-header.ts): the data lines with
+ * Each variant's code as splitDataHeader gives it (core/results/data-header.ts): the data lines with
  * their values taken out, then the code. One string per variant, shared by every task's header.
  */
 const HEADER_CODE = {
@@ -125,7 +126,7 @@ const HEADER_CODE = {
 /**
  * The environment program for one question. The task's values come first, as data lines
  * (`const NAME = <JSON>;`): every task of a dataset is then one compiled program in the
- * isolated-vm sandbox (core/data-header.ts). The source is made when read, from the task's data
+ * isolated-vm sandbox (core/results/data-header.ts). The source is made when read, from the task's data
  * lines and the code every task shares, so a suite of thousands of tasks keeps one copy of that
  * code rather than one per task. The program's data header is declared with it, as splitting
  * the source would give it, so nothing splits thousands of sources to find it.

@@ -5,7 +5,7 @@
  * Each record becomes a single-answer JavaScript environment (see answer-program.ts).
  */
 import path from 'node:path';
-import { UsageError } from '../index.js';
+import { UsageError } from '../core/errors.js';
 import { ANSWER_CHECKERS, answerProgram, type AnswerChecker } from './answer-program.js';
 import type { DataOptions } from './download.js';
 import { ensureHuggingFaceRows, type HuggingFaceOptions } from './huggingface.js';

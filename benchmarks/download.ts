@@ -8,7 +8,9 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DataError, UsageError, writeFileAtomic, defaultDataDir } from '../index.js';
+import { DataError, UsageError } from '../core/errors.js';
+import { writeFileAtomic } from '../core/results/fs.js';
+import { defaultDataDir } from '../core/config/options.js';
 
 /** One upstream file a suite needs. */
 export interface DataFile {

@@ -5,7 +5,8 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { DataError, UsageError, writeFileAtomic } from '../index.js';
+import { DataError, UsageError } from '../core/errors.js';
+import { writeFileAtomic } from '../core/results/fs.js';
 import { cachedPath, fetchBytes, isOffline, OFFLINE_ENV, type DataFile, type DataOptions } from './download.js';
 
 export const HF_DATASETS_SERVER = 'https://datasets-server.huggingface.co';

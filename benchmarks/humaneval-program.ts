@@ -15,7 +15,7 @@
  * docstring body) must lose, and the gate's wrong answers cover that. step() is a pure
  * function of (seed, reply), so a repeated reply reuses its recent result.
  */
-import type { EnvironmentProgram } from '../index.js';
+import type { EnvironmentProgram } from '../core/concepts/environment.js';
 
 export interface HumanEvalProblem {
   task_id: string;

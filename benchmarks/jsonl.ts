@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
-import { DataError, UsageError } from '../index.js';
+import { DataError, UsageError } from '../core/errors.js';
 
 export interface JsonLinesOptions {
   /** Skip malformed lines and count them, instead of stopping at the first one. */

@@ -3,7 +3,7 @@
  * one JSON line, so Parquet and JSON Lines share the record checks and the `file:row` errors.
  */
 import { existsSync } from 'node:fs';
-import { DataError } from '../index.js';
+import { DataError } from '../core/errors.js';
 
 /** The rows of a Parquet file as JSON Lines text (big integers as numbers when exact, else text). */
 export async function parquetAsJsonLines(file: string): Promise<string> {

@@ -6,7 +6,8 @@
  * they are made for (8 and 16), TOOL_USE_INSTANCES tasks per family and difficulty, on top of
  * the others. Tasks are interleaved across horizons, so any `limit` takes a balanced prefix.
  */
-import type { EnvironmentProgram, Suite, SuiteLoadOptions, SuiteTask } from '../index.js';
+import type { EnvironmentProgram } from '../core/concepts/environment.js';
+import type { Suite, SuiteLoadOptions, SuiteTask } from '../core/concepts/suite.js';
 import type { Family } from '../plugins/reference/family.js';
 import { FAMILIES } from '../plugins/reference/families/index.js';
 

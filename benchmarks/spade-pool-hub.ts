@@ -10,7 +10,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CHECKSUMS_FILE, DataError, MANIFEST_FILE, UsageError, insidePool, parseChecksums, writeFileAtomic } from '../index.js';
+import { CHECKSUMS_FILE, MANIFEST_FILE, insidePool, parseChecksums } from '../core/results/pool-layout.js';
+import { DataError, UsageError } from '../core/errors.js';
+import { writeFileAtomic } from '../core/results/fs.js';
 import { cachedPath, ensureDataFile, fetchBytes, isOffline, OFFLINE_ENV, type DataFile, type DataOptions } from './download.js';
 
 export const HF_HUB = 'https://huggingface.co';

@@ -1,5 +1,5 @@
 /**
- * Reading a pool in SPADE's layout (core/pool-layout.ts): `DIR/games` read recursively (`.py`,
+ * Reading a pool in SPADE's layout (core/results/pool-layout.ts): `DIR/games` read recursively (`.py`,
  * and the `.js` spade-bench writes beside them), `DIR/manifest.jsonl` where present (a game's
  * skill and id), `DIR/checksums.sha256` where present (every file it lists must be there with
  * that digest, as `sha256sum -c` checks it). The paper's GPT-5.5 pool loads as it is published.
@@ -7,10 +7,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  CHECKSUMS_FILE, DataError, GAMES_FOLDER, MANIFEST_FILE, insidePool, parseChecksums, parseGameFileName, sha256Hex, skillName,
-  type Language, type SuiteTask,
-} from '../index.js';
+import { CHECKSUMS_FILE, GAMES_FOLDER, MANIFEST_FILE, insidePool, parseChecksums, parseGameFileName, sha256Hex } from '../core/results/pool-layout.js';
+import { DataError } from '../core/errors.js';
+import { skillName } from '../core/selfplay/skills.js';
+import type { Language } from '../core/concepts/environment.js';
+import type { SuiteTask } from '../core/concepts/suite.js';
 import { objectRecord, readJsonLines } from './jsonl.js';
 import type { LoadedTasks } from './static-suite.js';
 

@@ -13,7 +13,8 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { DataError, UsageError, type SuiteTask } from '../index.js';
+import { DataError, UsageError } from '../core/errors.js';
+import type { SuiteTask } from '../core/concepts/suite.js';
 import { objectRecord, readJsonLines, RecordError } from './jsonl.js';
 import { defineStaticSuite, uniqueIds, type LoadedTasks, type StaticSuite } from './static-suite.js';
 import { hasPoolLayout, loadPoolLayout, MAX_PROGRAM_BYTES } from './spade-pool-layout.js';

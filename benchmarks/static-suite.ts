@@ -3,7 +3,9 @@
  * order cut by `limit`, and the count of malformed records skipped (with `skipBad`), so a
  * suite that lost lines says so instead of reporting a silent smaller pool.
  */
-import type { Language, SandboxLimits, Suite, SuiteLoadOptions, SuiteTask } from '../index.js';
+import type { Language } from '../core/concepts/environment.js';
+import type { SandboxLimits } from '../core/concepts/sandbox.js';
+import type { Suite, SuiteLoadOptions, SuiteTask } from '../core/concepts/suite.js';
 
 export interface StaticSuite extends Suite {
   /** Malformed records skipped by the last tasks() call (0 unless `skipBad`). */

@@ -14,4 +14,4 @@ export type * from './concepts/roles.js';
 export type * from './concepts/suite.js';
 export type * from './concepts/episode.js';
 export { SandboxError } from './errors.js';
-export { DEFAULT_LIMITS } from './options.js';
+export { DEFAULT_LIMITS } from './config/options.js';

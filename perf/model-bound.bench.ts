@@ -17,8 +17,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Bench } from 'tinybench';
-import { run } from '../core/api.js';
-import type { RunResults } from '../core/results.js';
+import { run } from '../core/setup/api.js';
+import type { RunResults } from '../core/results/results.js';
 
 const DELAY_MS = 250;
 const SLOTS = 32;

@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Bench } from 'tinybench';
-import { validateEnvironment } from '../core/gate.js';
-import { mapLimit } from '../core/concurrency.js';
+import { validateEnvironment } from '../core/gate/gate.js';
+import { mapLimit } from '../core/run/concurrency.js';
 import { createRlveSuite } from '../benchmarks/rlve/suite.js';
 import { createCpythonSandbox } from '../plugins/sandboxes/cpython/sandbox.js';
 

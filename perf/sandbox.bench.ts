@@ -9,7 +9,7 @@ import vm from 'node:vm';
 import { Bench } from 'tinybench';
 import { createIsolatedVmSandbox } from '../plugins/sandboxes/isolated-vm.js';
 import { prepareScript } from '../plugins/sandboxes/program.js';
-import { validateEnvironment } from '../core/gate.js';
+import { validateEnvironment } from '../core/gate/gate.js';
 import type { EnvironmentProgram, LoadedEnvironment } from '../core/types.js';
 
 const source = readFileSync(new URL('../tests/fixtures/programs/valid/sum-single-answer.js', import.meta.url), 'utf8');

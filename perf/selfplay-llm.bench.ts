@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { Bench } from 'tinybench';
 import { extractProgram } from '../core/roles/code-extraction.js';
 import { designUserPrompt } from '../core/roles/prompts/designer.js';
-import { repetitionPenalties } from '../core/repetition-penalty.js';
+import { repetitionPenalties } from '../core/selfplay/repetition-penalty.js';
 import type { EnvironmentRecord } from '../core/types.js';
 
 const reply = (name: string): string => readFileSync(new URL(`../tests/fixtures/llm/${name}.md`, import.meta.url), 'utf8');

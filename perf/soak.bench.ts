@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RunResults } from '../core/results.js';
+import type { RunResults } from '../core/results/results.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const attempts = process.argv[2] ?? '32';

@@ -17,8 +17,8 @@ import { createReferenceAgent } from '../plugins/reference/agent.js';
 import { FAMILIES } from '../plugins/reference/families/index.js';
 import { gridKeysDoors } from '../plugins/reference/families/grid-keys-doors.js';
 import { archiveSearch } from '../plugins/reference/families/archive-search.js';
-import { validateEnvironment } from '../core/gate.js';
-import { evaluateEnvironment, type EvaluationContext } from '../core/evaluate.js';
+import { validateEnvironment } from '../core/gate/gate.js';
+import { evaluateEnvironment, type EvaluationContext } from '../core/run/evaluate.js';
 import type { EnvironmentProgram } from '../core/types.js';
 
 const sandbox = createIsolatedVmSandbox({ limits: { maxCalls: Number.POSITIVE_INFINITY } });

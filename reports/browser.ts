@@ -3,9 +3,9 @@
  * and a sample trajectory, searchable and filterable by run, pool, game type and verdict (a
  * small inline script; everything is readable without it). Large pools are capped, and the page says how many are shown of how many.
  */
-import type { EnvironmentSummary, RunResults } from '../core/results.js';
-import { GAME_TYPES } from '../core/game-type.js';
-import { countToolCalls } from '../core/tool-calls.js';
+import type { EnvironmentSummary, RunResults } from '../core/results/results.js';
+import { GAME_TYPES } from '../core/run/game-type.js';
+import { countToolCalls } from '../core/run/tool-calls.js';
 import { escapeHtml, truncate } from './escape.js';
 import { percent } from './format.js';
 import { gameTypeOfSummary } from './game-types.js';

@@ -5,8 +5,8 @@
  * diversity, self-play's designer reward, and the solve rate of each game type per round (its
  * legend says how many of each type were designed); one line per pool of each run.
  */
-import type { RunResults, SuiteResult } from '../core/results.js';
-import { GAME_TYPES } from '../core/game-type.js';
+import type { RunResults, SuiteResult } from '../core/results/results.js';
+import { GAME_TYPES } from '../core/run/game-type.js';
 import { gameTypeOfSummary } from './game-types.js';
 import { equalSizeDiversity } from '../core/metrics/index.js';
 import { escapeHtml } from './escape.js';

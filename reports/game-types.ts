@@ -4,14 +4,14 @@
  * and the static suites compare type by type. Results written before game types were recorded
  * have no split; their pools are left out here.
  */
-import type { EnvironmentSummary, GameTypeMetrics } from '../core/results.js';
+import type { EnvironmentSummary, GameTypeMetrics } from '../core/results/results.js';
 import type { GameType } from '../core/types.js';
-import { GAME_TYPES, gameTypeOf } from '../core/game-type.js';
+import { GAME_TYPES, gameTypeOf } from '../core/run/game-type.js';
 import { escapeHtml } from './escape.js';
 import { number, percent, percentInterval } from './format.js';
 import { barChart, type BarRow } from './chart-specs.js';
 import { renderChart } from './charts.js';
-import type { PoolRow } from './overview.js';
+import type { PoolRow } from './pools.js';
 
 /** An environment's game type, as recorded, else as its program and horizon say (results written before game types were). */
 export function gameTypeOfSummary(env: EnvironmentSummary): GameType {

@@ -4,7 +4,7 @@
  */
 import { lineChart, type PointRow } from './chart-specs.js';
 import { renderChart } from './charts.js';
-import type { PoolRow } from './overview.js';
+import type { PoolRow } from './pools.js';
 
 export async function horizonSection(rows: readonly PoolRow[], multipleRuns: boolean): Promise<string> {
   const byHorizon: PointRow[] = [];

@@ -5,12 +5,13 @@
  * of defence behind escaping every string that comes from results.
  */
 import { createHash } from 'node:crypto';
-import type { RunResults } from '../core/results.js';
+import type { RunResults } from '../core/results/results.js';
 import { escapeHtml } from './escape.js';
 import { STYLE } from './style.js';
 import { runNames } from './runs.js';
 import { runCard } from './run-card.js';
-import { overviewSection, poolRows } from './overview.js';
+import { overviewSection } from './overview.js';
+import { poolRows } from './pools.js';
 import { curriculumSection } from './curriculum.js';
 import { horizonSection } from './horizon.js';
 import { BROWSER_SCRIPT, browserSection, DEFAULT_BROWSER_LIMITS, type BrowserLimits } from './browser.js';

@@ -2,11 +2,11 @@
  * The Markdown summary (for CI step summaries): per run, one table of every pool on the four
  * axes, and one of each pool split by game type. Strings from results are escaped for Markdown tables and cannot inject HTML.
  */
-import type { RunResults } from '../core/results.js';
+import type { RunResults } from '../core/results/results.js';
 import { escapeHtml } from './escape.js';
 import { number, percent, percentInterval } from './format.js';
 import { isReferenceRole, runNames } from './runs.js';
-import { GAME_TYPES } from '../core/game-type.js';
+import { GAME_TYPES } from '../core/run/game-type.js';
 
 /** Safe inside a Markdown table cell: HTML-escaped, pipes and newlines neutralised. */
 function cell(value: unknown): string {

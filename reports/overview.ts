@@ -5,24 +5,13 @@
  * success by SPADE's skill (cognitive, or tool-use for tool-use games); and SPADE's difficulty bands; then split by game type
  * (game-types.ts).
  */
-import type { EqualSizeDiversity, RunResults, SuiteResult } from '../core/results.js';
-import { addEqualSizeDiversity } from '../core/metrics/index.js';
+import type { RunResults, SuiteResult } from '../core/results/results.js';
 import { escapeHtml } from './escape.js';
 import { number, numberInterval, percent, percentInterval } from './format.js';
 import { barChart, type BarRow } from './chart-specs.js';
 import { renderChart } from './charts.js';
 import { gameTypeSection } from './game-types.js';
-
-export interface PoolRow {
-  run: string;
-  suite: SuiteResult;
-  /** Diversity of the pool at the size common to every pool of the report. */
-  equalSize?: EqualSizeDiversity;
-}
-
-/** Self-play first, then curriculum pools, then static suites (each kept in run order). */
-const KIND_ORDER: Record<SuiteResult['kind'], number> = { selfplay: 0, curriculum: 1, static: 2 };
-export const KIND_LABEL: Record<SuiteResult['kind'], string> = { selfplay: 'self-play', curriculum: 'curriculum', static: 'static' };
+import { KIND_LABEL, type PoolRow } from './pools.js';
 
 /** RLVE's pool of environments (`rlve`), the diversity yardstick when a report has it. */
 const YARDSTICK = 'rlve';
@@ -32,30 +21,6 @@ const families = (suite: SuiteResult): number | undefined => {
   const named = suite.environments.filter((e) => e.verdict !== 'invalid' && e.family !== undefined).map((e) => e.family);
   return named.length ? new Set(named).size : undefined;
 };
-
-/**
- * The pools of all runs, self-play first within each run. Equal-size diversity comes from the
- * results when every pool has it at one size; otherwise it is measured here, all pools together.
- */
-export function poolRows(runs: readonly RunResults[], names: readonly string[]): PoolRow[] {
-  const rows = runs.flatMap((results, i) =>
-    [...results.suites]
-      .sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind])
-      .map((suite): PoolRow => ({ run: names[i]!, suite, equalSize: suite.metrics.diversity.equalSize })),
-  );
-  const sizes = new Set(rows.map((row) => row.equalSize?.size));
-  if (sizes.size !== 1 || sizes.has(undefined)) {
-    // Measure on shallow copies so the caller's results are not changed.
-    const copies = rows.map((row, i) => ({
-      ...row.suite,
-      id: String(i),
-      metrics: { ...row.suite.metrics, diversity: { ...row.suite.metrics.diversity, equalSize: undefined } },
-    }));
-    addEqualSizeDiversity(copies);
-    copies.forEach((copy, i) => (rows[i]!.equalSize = copy.metrics.diversity.equalSize));
-  }
-  return rows;
-}
 
 const poolCell = (row: PoolRow, multipleRuns: boolean) =>
   `<td><strong>${escapeHtml(row.suite.id)}</strong> <small>${KIND_LABEL[row.suite.kind]}</small>${

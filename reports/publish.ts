@@ -4,8 +4,8 @@
  * atomically, so a half-written site is never served.
  */
 import path from 'node:path';
-import type { RunResults } from '../core/results.js';
-import { writeFileAtomic } from '../core/fs.js';
+import type { RunResults } from '../core/results/results.js';
+import { writeFileAtomic } from '../core/results/fs.js';
 import { renderHtmlReport } from './html.js';
 import { runNames } from './runs.js';
 

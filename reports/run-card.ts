@@ -2,7 +2,7 @@
  * One card per run: designer and agent (labelled as what they are), sandbox and its
  * protections, and prominent warnings when the sandbox is not a security boundary.
  */
-import type { RunResults } from '../core/results.js';
+import type { RunResults } from '../core/results/results.js';
 import { escapeHtml } from './escape.js';
 import { isReferenceRole } from './runs.js';
 

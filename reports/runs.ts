@@ -2,7 +2,7 @@
  * What the report needs to know about each run beyond its numbers: a unique short name for
  * legends, and whether a role is the offline reference policy rather than a model.
  */
-import type { RunInfo, RunResults } from '../core/results.js';
+import type { RunInfo, RunResults } from '../core/results/results.js';
 
 /** One unique series name per run (its id; repeated ids get `#2`, `#3`...). */
 export function runNames(runs: readonly RunResults[]): string[] {

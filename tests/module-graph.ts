@@ -7,7 +7,7 @@ import path from 'node:path';
 import { repoRoot } from './helpers/cli.js';
 
 export interface Edge {
-  /** The imported module, as a path from the repository root (`core/run.ts`), or a package name. */
+  /** The imported module, as a path from the repository root (`core/run/run.ts`), or a package name. */
   to: string;
   /** `import type` / `export type`: erased when compiled. */
   typeOnly: boolean;
@@ -79,4 +79,42 @@ export function findCycle(files: readonly string[], options: { types?: boolean }
     if (cycle) return cycle;
   }
   return undefined;
+}
+
+/**
+ * Every set of `files` that import each other in a circle (strongly connected components of more
+ * than one file, or a file importing itself), following type-only and dynamic imports too.
+ */
+export function importCircles(files: readonly string[]): string[][] {
+  const inside = new Set(files);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const circles: string[][] = [];
+  let counter = 0;
+  const visit = (f: string): void => {
+    index.set(f, counter);
+    low.set(f, counter++);
+    stack.push(f);
+    onStack.add(f);
+    for (const { to } of importsOf(f)) {
+      if (!inside.has(to)) continue;
+      if (!index.has(to)) {
+        visit(to);
+        low.set(f, Math.min(low.get(f)!, low.get(to)!));
+      } else if (onStack.has(to)) low.set(f, Math.min(low.get(f)!, index.get(to)!));
+    }
+    if (low.get(f) !== index.get(f)) return;
+    const component: string[] = [];
+    let top: string;
+    do {
+      top = stack.pop()!;
+      onStack.delete(top);
+      component.push(top);
+    } while (top !== f);
+    if (component.length > 1 || importsOf(f).some((e) => e.to === f)) circles.push(component.sort());
+  };
+  for (const f of files) if (!index.has(f)) visit(f);
+  return circles;
 }

@@ -7,7 +7,7 @@
  * By default the 16 environments of SPADE's RLVE runs (`official16`); `suiteOptions
  * ["rlve-adaptive"].environments` may name others, or `all`.
  */
-import type { CurriculumPool, Suite, SuiteLoadOptions, SuiteTask } from '../../index.js';
+import type { CurriculumPool, Suite, SuiteLoadOptions, SuiteTask } from '../../core/concepts/suite.js';
 import type { RlveEnvironment } from './catalog.js';
 import { baseSeedOf, chooseEnvironments, runnable, type RlveOptions } from './options.js';
 import { generatedTask, loadRlve, problemSeed, RLVE_LIMITS } from './suite.js';

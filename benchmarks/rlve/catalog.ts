@@ -3,7 +3,7 @@
  * identifier of `identifier2environment` with the package and class of its environment and of
  * its ParameterController, and the third-party packages its code imports.
  */
-import { DataError } from '../../index.js';
+import { DataError } from '../../core/errors.js';
 import type { Gym } from './gym.js';
 
 /** Third-party packages RLVE's environments import; the Python sandbox may lack some. */

@@ -8,7 +8,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DataError, UsageError, type Suite, type SuiteLoadOptions, type SuiteTask } from '../../index.js';
+import { DataError, UsageError } from '../../core/errors.js';
+import type { Suite, SuiteLoadOptions, SuiteTask } from '../../core/concepts/suite.js';
 import { ensureDataFile } from '../download.js';
 import type { RlveEnvironment } from './catalog.js';
 import { HELDOUT_FILE } from './gym.js';

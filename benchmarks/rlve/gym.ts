@@ -16,7 +16,9 @@ import { chmodSync, createReadStream, existsSync, lstatSync, mkdirSync, mkdtempS
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { DataError, UsageError, defaultDataDir, writeFileAtomic } from '../../index.js';
+import { DataError, UsageError } from '../../core/errors.js';
+import { defaultDataDir } from '../../core/config/options.js';
+import { writeFileAtomic } from '../../core/results/fs.js';
 import { cachedPath, isOffline, type DataFile, type DataOptions } from '../download.js';
 import { blobId, treeId, type TreeFile } from './git-tree.js';
 import { readTarGz, writeTarGz } from './tar.js';

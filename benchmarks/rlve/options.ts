@@ -3,7 +3,7 @@
  * checked with messages that name the key, and what they choose: which environments, which
  * difficulties, how many seeds, and which tasks cannot run in the Python sandbox in force.
  */
-import { UsageError } from '../../index.js';
+import { UsageError } from '../../core/errors.js';
 import { OFFICIAL16, type RlveEnvironment } from './catalog.js';
 import type { GymOptions } from './gym.js';
 

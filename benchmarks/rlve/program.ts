@@ -14,7 +14,7 @@
  * is in the step's info. solution() is RLVE's reference answer, present only when RLVE gives
  * one (construction problems have none: such a task is `unproven`).
  */
-import type { EnvironmentProgram } from '../../index.js';
+import type { EnvironmentProgram } from '../../core/concepts/environment.js';
 import { RLVE_COMMIT } from './gym.js';
 import type { RlveEnvironment } from './catalog.js';
 

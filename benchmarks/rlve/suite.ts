@@ -5,7 +5,8 @@
  * (`all`, `official16`, identifiers), difficulties and seeds per level. Environments whose
  * packages the Python sandbox lacks are left out and counted with the reason.
  */
-import { deriveSeed, type Suite, type SuiteLoadOptions, type SuiteTask } from '../../index.js';
+import { deriveSeed } from '../../core/run/random.js';
+import type { Suite, SuiteLoadOptions, SuiteTask } from '../../core/concepts/suite.js';
 import { readCatalog, type RlveEnvironment } from './catalog.js';
 import { loadGym, type Gym } from './gym.js';
 import { baseSeedOf, chooseEnvironments, difficultiesOf, runnable, seedsPerLevelOf, type RlveOptions } from './options.js';

@@ -2,9 +2,9 @@
  * `spade-bench bench RUN_DIR`: what an RL trainer pays per step. Each valid environment of the
  * run is loaded in its sandbox and its `reset` and `reset`+`step` are timed with tinybench.
  */
-import { resolveConfig, validateConfig } from '../config.js';
+import { resolveConfig, validateConfig } from '../config/config.js';
 import { EXIT, UsageError } from '../errors.js';
-import { createRegistry, createSandboxSet } from '../setup.js';
+import { createRegistry, createSandboxSet } from '../setup/setup.js';
 import type { Language } from '../types.js';
 import { percentiles } from '../metrics/percentiles.js';
 import { readResults } from './report-command.js';

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { EXIT, UsageError } from '../errors.js';
-import { exportEpisodes, exportPool } from '../export.js';
+import { exportEpisodes, exportPool } from '../results/export.js';
 import type { FlagSpec, PositionalSpec } from './commands.js';
 
 export interface ExportArgs {

@@ -1,10 +1,10 @@
 /**
  * `spade-bench list`: every plugin with a line of description.
  */
-import { loadConfigFile, type UserConfig } from '../config.js';
-import { chooseSandbox, createRegistry } from '../setup.js';
+import { loadConfigFile, type UserConfig } from '../config/config.js';
+import { chooseSandbox, createRegistry } from '../setup/setup.js';
 import { EXIT } from '../errors.js';
-import type { PluginKind, SandboxPlugin } from '../plugin.js';
+import type { PluginKind, SandboxPlugin } from '../config/plugin.js';
 
 const TITLES: Record<PluginKind, string> = {
   designer: 'Designers',

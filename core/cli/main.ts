@@ -12,7 +12,7 @@ import { exportCommand, exportOptions, exportPositionals, type ExportArgs } from
 import { reportCommand, reportOptions, reportPositionals, type ReportArgs } from './report-command.js';
 import { benchCommand, benchOptions, benchPositionals, type BenchArgs } from './bench-command.js';
 import { validateCommand, validateOptions, validatePositionals, type ValidateArgs } from './validate-command.js';
-import { packageVersion } from '../versions.js';
+import { packageVersion } from '../results/versions.js';
 
 export const PROGRAM: ProgramSpec = {
   name: 'spade-bench',

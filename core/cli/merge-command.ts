@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { EXIT, UsageError } from '../errors.js';
 import { mergeShardRuns } from '../scale/merge.js';
-import { renderReport } from '../builtins.js';
+import { renderReport } from '../setup/builtins.js';
 import type { FlagSpec, PositionalSpec } from './commands.js';
 
 export interface MergeArgs {

@@ -2,7 +2,7 @@
  * Progress on the terminal: one redrawn status line on a TTY (rounds, environments,
  * episodes, model calls in flight, ETA), plain lines otherwise (one per round and per suite).
  */
-import type { ProgressEvent } from '../run.js';
+import type { ProgressEvent } from '../run/run-setup.js';
 
 export interface ProgressDisplay {
   onEvent(event: ProgressEvent): void;

@@ -5,8 +5,8 @@
 import type { FlagSpec, PositionalSpec } from './commands.js';
 import path from 'node:path';
 import { EXIT, UsageError } from '../errors.js';
-import { readResults } from '../results-file.js';
-import { writeFileAtomic } from '../fs.js';
+import { readResults } from '../results/results-file.js';
+import { writeFileAtomic } from '../results/fs.js';
 
 export const reportPositionals: PositionalSpec[] = [
   { name: 'runs', variadic: true, describe: 'Run folders (or their results.json files); several are shown side by side' },

@@ -3,15 +3,15 @@
  * progress line, signals and exit codes. The flags come from the table of options.
  */
 import path from 'node:path';
-import { loadConfigFile, resolveConfig, type RenamedKey, type SpadeConfig } from '../config.js';
+import { loadConfigFile, resolveConfig, type RenamedKey, type SpadeConfig } from '../config/config.js';
 import { EXIT } from '../errors.js';
-import { resumedRun, runResolved } from '../api.js';
-import type { PriorWork } from '../resume.js';
+import { resumedRun, runResolved } from '../setup/api.js';
+import type { PriorWork } from '../results/resume.js';
 import { createProgress } from './progress.js';
 import { flagsToConfig, runEpilogue, runOptions, type RunArgs } from './run-options.js';
 
 export { flagsToConfig, runEpilogue, runOptions, type RunArgs };
-export { prepareOutDir } from '../api.js';
+export { prepareOutDir } from '../setup/api.js';
 
 /** A key or flag given under its older name still works, with a line saying the new one. */
 const warnRenamed = (key: RenamedKey): void => {

@@ -1,12 +1,12 @@
 /**
  * The flags of `spade-bench run`, their --help and the README's option table, all produced from
- * the table of options (core/options.ts); and the flags given, turned into a partial config
+ * the table of options (core/config/options.ts); and the flags given, turned into a partial config
  * that is validated like a config file.
  */
 import { UsageError } from '../errors.js';
-import { bool } from '../schema.js';
-import { validateConfig, type RenamedKey, type UserConfig } from '../config.js';
-import { defaultValue, flatten, INVOCATION_OPTIONS, RUN_OPTIONS, type Option } from '../options.js';
+import { bool } from '../config/schema.js';
+import { validateConfig, type RenamedKey, type UserConfig } from '../config/config.js';
+import { defaultValue, flatten, INVOCATION_OPTIONS, RUN_OPTIONS, type Option } from '../config/options.js';
 import type { FlagSpec } from './commands.js';
 
 /** The flags `spade-bench run` reads itself (the others become config keys). */

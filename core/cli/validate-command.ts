@@ -6,15 +6,15 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { resolveConfig, validateConfig } from '../config.js';
-import { RUN_OPTIONS, turnBudget } from '../options.js';
+import { resolveConfig, validateConfig } from '../config/config.js';
+import { RUN_OPTIONS, turnBudget } from '../config/options.js';
 import { flagOption } from './run-options.js';
 import type { FlagSpec, PositionalSpec } from './commands.js';
 import { EXIT, UsageError } from '../errors.js';
-import { validateEnvironment } from '../gate.js';
-import { chooseSandbox, createRegistry, createSandboxSet } from '../setup.js';
+import { validateEnvironment } from '../gate/gate.js';
+import { chooseSandbox, createRegistry, createSandboxSet } from '../setup/setup.js';
 import type { Language } from '../types.js';
-import type { GateVerdict } from '../results.js';
+import type { GateVerdict } from '../results/results.js';
 
 export const validatePositionals: PositionalSpec[] = [
   { name: 'files', variadic: true, describe: 'Environment programs: .js/.mjs (JavaScript) or .py (Python, SPADE format)' },

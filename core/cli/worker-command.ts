@@ -5,7 +5,7 @@
  * URL` on any machine fans its jobs out to them.
  */
 import { EXIT, UsageError } from '../errors.js';
-import { WORKER_OPTIONS } from '../options.js';
+import { WORKER_OPTIONS } from '../config/options.js';
 import { flagOption } from './run-options.js';
 import type { FlagSpec } from './commands.js';
 

@@ -1,6 +1,6 @@
 /**
  * Environment programs: the source code of one environment with SPADE's interface, and what
- * its reset() and step() return. Types only; the contract checks are in core/contract.ts.
+ * its reset() and step() return. Types only; the contract checks are in core/gate/contract.ts.
  */
 export type Language = 'javascript' | 'python';
 
@@ -49,7 +49,7 @@ export interface EnvironmentMeta {
   horizon?: number;
   /** Where the program came from: `reference-designer`, `openai:gpt-4.1-mini`, `procedural`, a file path... */
   origin?: string;
-  /** The cognitive skill the environment exercises (SPADE's skills: core/skills.ts). */
+  /** The cognitive skill the environment exercises (SPADE's skills: core/selfplay/skills.ts). */
   skill?: string;
   /** Free-form parameters of the generator. */
   params?: Record<string, unknown>;
@@ -63,7 +63,7 @@ export interface EnvironmentMeta {
   curated?: boolean;
   /**
    * The program's code is spade-bench's own (a reference family's, a dataset template's): only
-   * the data in its data header (core/data-header.ts) is particular to it. The isolated-vm
+   * the data in its data header (core/results/data-header.ts) is particular to it. The isolated-vm
    * sandbox runs such programs side by side in one context (each with its own instance and
    * random state) instead of a fresh context each. Never set on a program a model or a user
    * wrote: those get a fresh context, as hostile code.

@@ -1,6 +1,6 @@
 /**
  * Episodes: one agent playing one loaded environment from reset() to its end, and what is
- * recorded of it. Types only; core/episode.ts plays them.
+ * recorded of it. Types only; core/run/episode.ts plays them.
  */
 import type { ChatMessage, TokenUsage } from './provider.js';
 import type { SandboxFailureKind } from './sandbox.js';

@@ -91,7 +91,7 @@ export interface AgentEpisodeContext {
   /**
    * A tool-use environment's tools, read after reset() (what its get_tools() returned). The
    * agent calls one per turn by replying `<tool_call>{"name": ..., "arguments": {...}}</tool_call>`
-   * (core/tool-calls.ts writes it), and ends with `<answer>...</answer>`. Absent for other games.
+   * (core/run/tool-calls.ts writes it), and ends with `<answer>...</answer>`. Absent for other games.
    */
   tools?: ToolDefinition[];
   signal?: AbortSignal;
@@ -126,7 +126,7 @@ export interface Agent {
    * Episodes the agent plays well at once: a model-driven agent's provider requests in flight
    * (`providers[id].requestsInFlight`). Set, the harness plays an environment's attempts at once,
    * each on its own loaded environment, and keeps environments in flight until that many
-   * episodes are in play (core/play-schedule.ts). Unset (the offline reference policy, which keeps
+   * episodes are in play (core/run/play-schedule.ts). Unset (the offline reference policy, which keeps
    * a core busy), an environment's attempts are played one after another.
    */
   readonly capacity?: number;

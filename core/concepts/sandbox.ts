@@ -1,7 +1,7 @@
 /**
  * Sandboxes: load an environment program and run its methods under limits. A failure is a
  * classified result (SandboxFailureKind, thrown as core/errors.ts's SandboxError), never a
- * crash of the run. Types only; the default limits are in core/options.ts.
+ * crash of the run. Types only; the default limits are in core/config/options.ts.
  */
 import type { EnvironmentProgram, Language, ResetResult, StepResult } from './environment.js';
 import type { FunctionToolSchema } from './tools.js';
@@ -52,7 +52,7 @@ export interface LoadedEnvironment {
   referenceAction(observation: string): Promise<string>;
   /**
    * The environment's tools after the last reset(), as OpenAI function schemas (SPADE's
-   * get_tools()), checked by the contract (core/contract.ts: toToolSchemas). Present on
+   * get_tools()), checked by the contract (core/gate/contract.ts: toToolSchemas). Present on
    * sandboxes that run tool-use programs; call it only when `capabilities.tools` is true.
    */
   getTools?(): Promise<FunctionToolSchema[]>;

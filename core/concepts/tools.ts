@@ -3,7 +3,7 @@
  * environment declares them and as a model calls them. One vendor-neutral shape is shared by
  * environments (getTools()), agents (AgentEpisodeContext.tools) and providers (ChatRequest.tools,
  * ChatResponse.toolCalls); each provider maps it to its vendor's wire format. Types only; the
- * checks and the `<tool_call>` text protocol are in core/contract.ts and core/tool-calls.ts.
+ * checks and the `<tool_call>` text protocol are in core/gate/contract.ts and core/run/tool-calls.ts.
  */
 
 /** A JSON Schema object (`{ type: 'object', properties: {...}, required: [...] }` for parameters). */

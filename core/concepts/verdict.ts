@@ -1,6 +1,6 @@
 /**
  * The validation gate's verdict on one environment program: valid, unproven or invalid, the
- * reason code of the first failed check, and every check. Types only; core/gate.ts gives it.
+ * reason code of the first failed check, and every check. Types only; core/gate/gate.ts gives it.
  */
 import type { GameType } from './environment.js';
 import type { EnvironmentCapabilities, SandboxFailureKind } from './sandbox.js';
@@ -52,7 +52,7 @@ export interface GateVerdict {
   firstObservation?: string;
   /** Horizon: meta.horizon, or what reset() reported, or the reference's episode length. */
   horizon?: number;
-  /** The program's game type, as far as the gate got (core/game-type.ts). */
+  /** The program's game type, as far as the gate got (core/run/game-type.ts). */
   gameType?: GameType;
   wallMs: number;
 }

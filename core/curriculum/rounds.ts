@@ -7,16 +7,16 @@
  * it, so a resumed run makes the same tasks and finds their work in the journal.
  */
 import type { CurriculumPool, Suite } from '../types.js';
-import type { RoundSummary } from '../results.js';
-import type { SpadeConfig } from '../config.js';
-import { DEFAULTS } from '../options.js';
-import type { Evaluation, EvaluationContext, Evaluator, SandboxSet } from '../evaluate.js';
-import type { Journal } from '../journal.js';
-import type { ProgressEvent } from '../run.js';
-import { mapLimit } from '../concurrency.js';
-import { environmentsInFlight } from '../play-schedule.js';
-import { deriveSeed, mulberry32 } from '../random.js';
-import { skippedNotice, suiteLoadOptions, type SuitePlan } from '../run-suite.js';
+import type { RoundSummary } from '../results/results.js';
+import type { SpadeConfig } from '../config/config.js';
+import { DEFAULTS } from '../config/options.js';
+import type { Evaluation, EvaluationContext, Evaluator, SandboxSet } from '../run/evaluate.js';
+import type { Journal } from '../results/journal.js';
+import type { ProgressEvent } from '../run/run-setup.js';
+import { mapLimit } from '../run/concurrency.js';
+import { environmentsInFlight } from '../run/play-schedule.js';
+import { deriveSeed, mulberry32 } from '../run/random.js';
+import { skippedNotice, suiteLoadOptions, type SuitePlan } from '../run/run-suite.js';
 import { SlidingWindow, type SlidingWindowSettings } from './sliding-window.js';
 
 /** A curriculum pool's settings, each from `curriculum.*` in the config, else its default. */

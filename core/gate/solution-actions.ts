@@ -3,7 +3,7 @@
  *   - a tool-use solution: `<tool_call>{...}</tool_call>` blocks, then `<answer>...</answer>`
  *     (SPADE's ToolUseBaseEnv games): each block is one action, in order;
  *   - a sequence: two or more lines, each holding one `\boxed{...}` action (an interactive game's
- *     winning moves; a list returned by solution() arrives this way, see core/contract.ts);
+ *     winning moves; a list returned by solution() arrives this way, see core/gate/contract.ts);
  *   - otherwise one answer: the content of its last `\boxed{...}`, else the whole text, sent as
  *     `\boxed{answer}`.
  */

@@ -17,7 +17,7 @@
  * lets through.
  */
 import type { EnvironmentProgram, LoadedEnvironment, Sandbox, SandboxLimits, SpadeValidation } from '../types.js';
-import type { ReadingVerdict } from '../results.js';
+import type { ReadingVerdict } from '../results/results.js';
 import { SandboxError } from '../errors.js';
 
 /** One reading of the gate: its verdict, its reason code, and the failed check's words. */

@@ -29,11 +29,11 @@
  * Any SandboxError ends it `invalid` with its kind as the reason code.
  */
 import type { EnvironmentCapabilities, EnvironmentProgram, GameType, Info, LoadedEnvironment, Sandbox, SandboxLimits, StepResult } from '../types.js';
-import type { GateCheck, GateReason } from '../results.js';
+import type { GateCheck, GateReason } from '../results/results.js';
 import { SandboxError } from '../errors.js';
-import { gameTypeOf } from '../game-type.js';
-import { answerText, readToolAction } from '../tool-calls.js';
-import { deriveSeed, mulberry32 } from '../random.js';
+import { gameTypeOf } from '../run/game-type.js';
+import { answerText, readToolAction } from '../run/tool-calls.js';
+import { deriveSeed, mulberry32 } from '../run/random.js';
 import { answerLeaked, leaksAnswer, revealingSeeds, type SeededTask } from './answer-leak.js';
 import { boxed, solutionPlan, type SolutionPlan } from './solution-actions.js';
 import type { Reading } from './spade-reading.js';

@@ -2,8 +2,8 @@
  * Bootstrap resampling with a seeded generator: percentile intervals for a mean, and the
  * resampling helper the equal-size diversity comparison uses.
  */
-import type { Estimate } from '../results.js';
-import { mulberry32 } from '../random.js';
+import type { Estimate } from '../results/results.js';
+import { mulberry32 } from '../run/random.js';
 import { percentiles } from './percentiles.js';
 import { at, F64, get, I32, increment, int, op, set, double, whileBelow, wasmApi, wasmModuleBytes, type Code, type WasmFunction } from './wasm-code.js';
 

@@ -4,7 +4,7 @@
  * about 0 for identical texts and about 1 for unrelated ones (slightly above 1 is possible).
  */
 import { constants, deflateRawSync, DeflateRaw } from 'node:zlib';
-import { mulberry32 } from '../random.js';
+import { mulberry32 } from '../run/random.js';
 
 /** Pairs measured at most: beyond, a seeded random sample of pairs (an unbiased estimate). */
 export const MAX_NCD_PAIRS = 2000;

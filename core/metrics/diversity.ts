@@ -8,11 +8,11 @@
  * The Vendi score (q = 1) of K is the effective number of distinct items; vendiPerN divides it
  * by the pool size (1 = all different, 1/n = all the same).
  */
-import type { DiversityMetrics } from '../results.js';
+import type { DiversityMetrics } from '../results/results.js';
 import { ngrams, words } from './ngrams.js';
 import { meanPairwiseNcd } from './compression.js';
 import { dataNodeTypes, programNodeTypes, structureFeatures, type ProgramForStructure } from './structure.js';
-import { dataHeaderOf } from '../data-header.js';
+import { dataHeaderOf } from '../results/data-header.js';
 import { EMPTY_FEATURE, prepareFeatures, prepareIdBags, preparedVendi, type PreparedFeatures } from './feature-vendi.js';
 
 /**

@@ -5,9 +5,9 @@
  * through the same estimator, so the numbers are comparable with each other (not with the
  * full-pool scores, which resampling duplicates lower slightly).
  */
-import type { EqualSizeDiversity, Estimate, SuiteResult } from '../results.js';
+import type { EqualSizeDiversity, Estimate, SuiteResult } from '../results/results.js';
 import type { Language } from '../types.js';
-import { mulberry32 } from '../random.js';
+import { mulberry32 } from '../run/random.js';
 import { prepareFeatures, prepareIdBags, preparedVendi } from './feature-vendi.js';
 import { distinct2Of, programFeatures, textFeatureIds, type PreparedDiversity } from './diversity.js';
 import { percentileInterval, resample } from './bootstrap.js';

@@ -15,7 +15,7 @@
  */
 import { lowerTriangleEigenvalues, symmetricEigenvalues } from './eigenvalues.js';
 import { vendiFromEigenvalues } from './vendi.js';
-import { deriveSeedFromIndex } from '../random.js';
+import { deriveSeedFromIndex } from '../run/random.js';
 import { at, get, I32, F64, increment, int, op, set, double, whileBelow, wasmApi, wasmModuleBytes, type Code, type WasmFunction } from './wasm-code.js';
 
 /** Largest matrix side decomposed exactly (an O(side^3) eigen-decomposition). */

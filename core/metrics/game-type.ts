@@ -3,8 +3,8 @@
  * success on each, measured as the whole pool's are (no-hint episodes; errored ones apart).
  */
 import type { EpisodeResult, GameType } from '../types.js';
-import type { GameTypeMetrics, Verdict } from '../results.js';
-import { GAME_TYPES } from '../game-type.js';
+import type { GameTypeMetrics, Verdict } from '../results/results.js';
+import { GAME_TYPES } from '../run/game-type.js';
 import { wilsonInterval } from './intervals.js';
 
 export interface GameTypedEnvironment {

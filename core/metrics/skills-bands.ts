@@ -4,7 +4,7 @@
  * whose mean episode reward without the hint is above 0.8 (easy), below 0.2 (hard) or between,
  * and the share whose plays all got the same reward.
  */
-import type { DifficultyBands, EnvironmentSummary, SkillMetrics } from '../results.js';
+import type { DifficultyBands, EnvironmentSummary, SkillMetrics } from '../results/results.js';
 import type { EpisodeResult } from '../types.js';
 
 /** One environment as these metrics read it: its summary and its plays. */

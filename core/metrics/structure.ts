@@ -5,7 +5,7 @@
  */
 import { parse } from 'acorn';
 import type { Language } from '../types.js';
-import { dataHeaderOf } from '../data-header.js';
+import { dataHeaderOf } from '../results/data-header.js';
 
 export interface ProgramForStructure {
   source: string;
@@ -67,7 +67,7 @@ const CODE_TYPES_LIMIT = 256;
 
 /**
  * Node types of a JavaScript program, the same as javascriptNodeTypes(source). A program that
- * opens with its data (core/data-header.ts; every task of a dataset, every program of a
+ * opens with its data (core/results/data-header.ts; every task of a dataset, every program of a
  * reference family) is parsed in two parts: its data lines on their own (a few hundred
  * characters), and the code after them once per distinct code. A program's statements are its
  * header's followed by its code's, and the header parses alike as a script or a module, so the

@@ -2,7 +2,7 @@
  * Long-horizon success: how often the agent wins, overall and by horizon.
  */
 import type { EpisodeResult } from '../types.js';
-import type { DifficultyBucket, HorizonBucket, PassAtKPoint, SuccessMetrics } from '../results.js';
+import type { DifficultyBucket, HorizonBucket, PassAtKPoint, SuccessMetrics } from '../results/results.js';
 import { wilsonInterval } from './intervals.js';
 import { passAtK, passHatK } from './pass-at-k.js';
 import { bootstrapMean } from './bootstrap.js';

@@ -2,7 +2,7 @@
  * Throughput: episodes and environment steps per second of wall time.
  */
 import type { EpisodeResult } from '../types.js';
-import type { LatencySummary, ThroughputMetrics } from '../results.js';
+import type { LatencySummary, ThroughputMetrics } from '../results/results.js';
 import { percentiles } from './percentiles.js';
 
 export interface ThroughputExtras {

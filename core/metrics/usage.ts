@@ -2,7 +2,7 @@
  * Token usage and cost of model calls.
  */
 import type { TokenUsage } from '../types.js';
-import type { UsageMetrics } from '../results.js';
+import type { UsageMetrics } from '../results/results.js';
 
 /** One model call (a ChatResponse fits), or several folded together with `calls`. */
 export interface UsageRecord {

@@ -3,7 +3,7 @@
  * reading that decided what was played, and under each of its two readings side by side
  * (spade: exactly SPADE's own checks; strict: SPADE's and ours).
  */
-import type { GateVerdict, ReadingValidity, ReadingVerdict, ValidityMetrics } from '../results.js';
+import type { GateVerdict, ReadingValidity, ReadingVerdict, ValidityMetrics } from '../results/results.js';
 import { wilsonInterval } from './intervals.js';
 
 /** Validity under one reading: valid, unproven, their rates, and the reason codes of the rest. */

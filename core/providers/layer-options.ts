@@ -3,8 +3,8 @@
  * entry (`providers["openai:gpt-4.1-mini"]: { requestsInFlight: 16, timeoutMs: 60000, ... }`).
  */
 import { UsageError } from '../errors.js';
-import { PROVIDER_DEFAULTS } from '../options.js';
-import type { ProviderOptions } from '../plugin.js';
+import { PROVIDER_DEFAULTS } from '../config/options.js';
+import type { ProviderOptions } from '../config/plugin.js';
 import type { RetryPolicy } from './backoff.js';
 import type { FailureKind } from './provider-error.js';
 import type { ModelPrice, PriceTable } from './prices.js';

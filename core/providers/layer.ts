@@ -5,7 +5,7 @@
  * connections, usage and cost per call, per-provider stats, and redaction of keys.
  */
 import type { ChatRequest, ChatResponse, Provider, TokenUsage, ToolCall } from '../types.js';
-import { flushCacheLogs } from '../fs.js';
+import { flushCacheLogs } from '../results/fs.js';
 import { DEFAULT_RETRY, backoffDelay, sleep, type RetryPolicy } from './backoff.js';
 import { InFlightLimit } from './in-flight-limit.js';
 import { UnusableReplyError, classifyFailure, type Failure } from './failures.js';

@@ -16,7 +16,7 @@ import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, read
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TokenUsage, ToolCall, ToolDefinition } from '../types.js';
-import { CacheLog, flushCacheLogs } from '../fs.js';
+import { CacheLog, flushCacheLogs } from '../results/fs.js';
 import { redact, redactDeep } from './redact.js';
 
 const CACHE_FORMAT = 1;
@@ -43,7 +43,7 @@ export interface CachedReply {
 /**
  * JSON with object keys sorted (by UTF-16 code units, as `<` orders strings), keys whose value
  * is undefined left out, so that equal parameters give equal keys (of model requests here, of
- * the gate's verdicts in core/verdict-cache.ts). Built by appending: a request is keyed on every call.
+ * the gate's verdicts in core/gate/verdict-cache.ts). Built by appending: a request is keyed on every call.
  */
 export function stableJson(value: unknown): string {
   if (Array.isArray(value)) {

@@ -2,7 +2,7 @@
  * Per-provider usage and latency: what results carry as `metrics.usage`, and the latency
  * percentiles reported per provider.
  */
-import type { UsageMetrics } from '../results.js';
+import type { UsageMetrics } from '../results/results.js';
 import type { TokenUsage } from '../types.js';
 
 export interface LatencySummary {

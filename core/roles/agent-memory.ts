@@ -14,7 +14,7 @@
  */
 import type { ChatMessage } from '../types.js';
 import { boxedAction } from './boxed-action.js';
-import { readToolAction } from '../tool-calls.js';
+import { readToolAction } from '../run/tool-calls.js';
 
 export type AgentMemory = { kind: 'full' } | { kind: 'window'; turns: number } | { kind: 'summary'; turns: number };
 

@@ -13,7 +13,7 @@
  *   text    SPADE's text protocol, for providers without tool support: the tools are listed in
  *           the system prompt and the model writes `<tool_call>` blocks, in JSON or in the XML
  *           form (`<function=NAME><parameter=KEY>VALUE</parameter></function>`), read as
- *           SPADE's orchestrator reads them (core/tool-calls.ts); the observation comes back as
+ *           SPADE's orchestrator reads them (core/run/tool-calls.ts); the observation comes back as
  *           a user message.
  * Either way, as in SPADE's orchestrator, an `<answer>` in the reply's text is read first (the
  * reply goes to the environment as it is); and a `<tool_call>` that cannot be read goes to the
@@ -21,7 +21,7 @@
  * the observation, so the model can write the call again.
  */
 import type { ChatMessage, ToolCall, ToolDefinition } from '../types.js';
-import { readToolCallsInText, toolCallText } from '../tool-calls.js';
+import { readToolCallsInText, toolCallText } from '../run/tool-calls.js';
 
 /** The feedback after a call the environment could not read (SPADE's `[FORMAT]` marker, in spade-bench's words). */
 export const FORMAT_FEEDBACK =

@@ -7,7 +7,7 @@
  * `step`); the last such block wins, since models revise as they go.
  */
 import type { Language } from '../types.js';
-import { extendsToolUseBase } from '../game-type.js';
+import { extendsToolUseBase } from '../run/game-type.js';
 
 /** A block that defines an environment class: a class, and methods named reset and step (or step inherited from ToolUseBaseEnv). */
 export function definesEnvironment(code: string, language: Language): boolean {

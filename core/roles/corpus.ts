@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { DataError, UsageError } from '../errors.js';
-import { mulberry32 } from '../random.js';
+import { mulberry32 } from '../run/random.js';
 
 /** Longest excerpt of a document put in a prompt, in characters. */
 export const MAX_DOCUMENT_CHARS = 4000;

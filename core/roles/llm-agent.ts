@@ -22,7 +22,7 @@ import type { Agent, AgentEpisode, AgentEpisodeContext, ChatMessage, Provider } 
 import { SPADE_AGENT_SAMPLING, spadeAction, spadeFirstTurn, type AgentProtocolName } from './agent-protocol.js';
 import { parseAgentMemory, rememberedHistory, type AgentMemory } from './agent-memory.js';
 import { readToolTurn, textProtocolInstructions, toolUseSystemPrompt } from './agent-tools.js';
-import { DEFAULTS } from '../options.js';
+import { DEFAULTS } from '../config/options.js';
 import { DEFAULT_REQUESTS_IN_FLIGHT } from '../providers/layer-options.js';
 
 export { OMITTED_TURNS, SUMMARY_RECENT_TURNS, parseAgentMemory, recentHistory, rememberedHistory, type AgentMemory } from './agent-memory.js';

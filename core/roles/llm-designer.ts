@@ -10,16 +10,16 @@
  * round counts it as proposed and invalid, with the reason in the report.
  */
 import type { ChatMessage, Designer, DesignRequest, EnvironmentProgram, Language, Provider, RepairRequest } from '../types.js';
-import type { GateVerdict } from '../results.js';
-import { deriveSeed } from '../random.js';
-import { mapLimit } from '../concurrency.js';
-import { DEFAULTS } from '../options.js';
+import type { GateVerdict } from '../results/results.js';
+import { deriveSeed } from '../run/random.js';
+import { mapLimit } from '../run/concurrency.js';
+import { DEFAULTS } from '../config/options.js';
 import { extractProgram } from './code-extraction.js';
 import { sampleDocument, type CorpusDocument } from './corpus.js';
 import { designUserPrompt, designerSystemPrompt, repairMessages } from './prompts/designer.js';
 import { toolUseDesignUserPrompt, toolUseDesignerSystemPrompt, toolUseDifficulty } from './prompts/tool-use-designer.js';
 import { memoryContext } from './prompts/memory-context.js';
-import { isToolUseSkill } from '../skills.js';
+import { isToolUseSkill } from '../selfplay/skills.js';
 
 export interface LLMDesignerOptions {
   /** Language of the programs (default `python`). */

@@ -5,7 +5,7 @@
  * a "hint" field is read from it). The run journals the hint, so a resumed run reuses it.
  */
 import type { EnvironmentProgram, GameType, Provider } from '../types.js';
-import { deriveSeed } from '../random.js';
+import { deriveSeed } from '../run/random.js';
 import { hintMessages } from './prompts/hint.js';
 
 export interface HintWriter {

@@ -7,7 +7,7 @@
  * clear bugs, and the reason says why it did not run.
  */
 import type { EnvironmentProgram, Provider } from '../types.js';
-import type { GateVerdict, ReviewRecord } from '../results.js';
+import type { GateVerdict, ReviewRecord } from '../results/results.js';
 import { boxedAction } from './boxed-action.js';
 import { reviewMessages } from './prompts/reviewer.js';
 

@@ -14,9 +14,9 @@ import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { Queue, QueueEvents } from 'bullmq';
-import type { SpadeConfig } from '../config.js';
-import type { Evaluator } from '../evaluate.js';
-import { recordedConfig } from '../run.js';
+import type { SpadeConfig } from '../config/config.js';
+import type { Evaluator } from '../run/evaluate.js';
+import { recordedConfig } from '../run/run.js';
 import { deliverFreshWork, toEvaluationJob, unpackEvaluation, type EvaluationJob, type JobOutcome } from './evaluation-job.js';
 import { connectRedis, EVALUATION_QUEUE } from './redis-connection.js';
 

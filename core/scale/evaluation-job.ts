@@ -4,11 +4,11 @@
  * EvaluationContext, and the work already journaled for that environment), how the other side
  * runs it, and how its fresh work is handed back to the run's journal on the main thread.
  */
-import type { GateVerdict } from '../results.js';
+import type { GateVerdict } from '../results/results.js';
 import type { EnvironmentProgram, EpisodeResult } from '../types.js';
-import type { JournalRecord } from '../journal.js';
-import { evaluateEnvironment, type Evaluation, type EvaluationContext } from '../evaluate.js';
-import { PriorWork } from '../resume.js';
+import type { JournalRecord } from '../results/journal.js';
+import { evaluateEnvironment, type Evaluation, type EvaluationContext } from '../run/evaluate.js';
+import { PriorWork } from '../results/resume.js';
 import type { WorkerParts } from './worker-parts.js';
 
 /** The serialisable parts of an EvaluationContext, with the program and its task seed. */

@@ -11,7 +11,7 @@
 import { hostname } from 'node:os';
 import { Worker } from 'bullmq';
 import { connectRedis, EVALUATION_QUEUE } from './redis-connection.js';
-import { WORKER_DEFAULTS } from '../options.js';
+import { WORKER_DEFAULTS } from '../config/options.js';
 import { runEvaluationJob, type JobOutcome } from './evaluation-job.js';
 import { WorkerPartsCache } from './worker-parts.js';
 import type { EvaluationJobData } from './distributed-evaluator.js';

@@ -13,7 +13,7 @@ import { mkdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Suite, SuiteLoadOptions, SuiteTask } from '../types.js';
 import { UsageError } from '../errors.js';
-import { writeFileAtomic } from '../fs.js';
+import { writeFileAtomic } from '../results/fs.js';
 
 export interface Shard {
   /** 0-based: shard `1/n` on the command line has index 0. */

@@ -4,7 +4,7 @@
  * back as it is done (the journal stays on the main thread).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { SpadeConfig } from '../config.js';
+import type { SpadeConfig } from '../config/config.js';
 import { runEvaluationJob, type EvaluationJob, type FreshWork, type PackedEvaluation } from './evaluation-job.js';
 import { createWorkerParts } from './worker-parts.js';
 

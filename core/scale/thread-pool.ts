@@ -17,8 +17,8 @@
 import type { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import type { SpadeConfig } from '../config.js';
-import { evaluateEnvironment, type Evaluation, type EvaluationContext, type Evaluator } from '../evaluate.js';
+import type { SpadeConfig } from '../config/config.js';
+import { evaluateEnvironment, type Evaluation, type EvaluationContext, type Evaluator } from '../run/evaluate.js';
 import type { EnvironmentProgram } from '../types.js';
 import { deliverFreshWork, toEvaluationJob, unpackEvaluation } from './evaluation-job.js';
 import type { FromThread, ThreadData, ToThread } from './thread-entry.js';

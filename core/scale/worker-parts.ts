@@ -4,8 +4,8 @@
  * same setup as a run (plugins, provider keys from this process's environment), without the
  * designer and the suites, which stay with the run.
  */
-import { resolveConfig, type SpadeConfig } from '../config.js';
-import { createRegistry, resolveAgentParts, type AgentParts } from '../setup.js';
+import { resolveConfig, type SpadeConfig } from '../config/config.js';
+import { createRegistry, resolveAgentParts, type AgentParts } from '../setup/setup.js';
 
 /** What a worker evaluates environments with. */
 export type WorkerParts = AgentParts;

@@ -5,20 +5,14 @@
  * Retries, timeouts, limits and the cache belong to the shared layer, so the SDK's own
  * retries are off.
  */
-import {
-  definePlugin,
-  UnusableReplyError,
-  resolveApiKey,
-  DEFAULT_TIMEOUT_MS,
-  layerOptionsFrom,
-  withProviderLayer,
-  keepAliveFetch,
-  type ProviderOptions,
-  type ManagedProvider,
-  type ChatMessage,
-  type ChatRequest,
-  type ToolCall,
-} from '../../index.js';
+import { definePlugin, type ProviderOptions } from '../../core/config/plugin.js';
+import { UnusableReplyError } from '../../core/providers/failures.js';
+import { resolveApiKey } from '../../core/providers/keys.js';
+import { DEFAULT_TIMEOUT_MS, layerOptionsFrom } from '../../core/providers/layer-options.js';
+import { withProviderLayer, type ManagedProvider } from '../../core/providers/layer.js';
+import { keepAliveFetch } from '../../core/providers/http-fetch.js';
+import type { ChatMessage, ChatRequest } from '../../core/concepts/provider.js';
+import type { ToolCall } from '../../core/concepts/tools.js';
 
 /** The Messages API requires an output limit; this one applies when neither request nor params set it. */
 export const DEFAULT_MAX_TOKENS = 4096;

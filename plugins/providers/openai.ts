@@ -6,20 +6,14 @@
  * Retries, timeouts, limits and the cache belong to the shared layer, so the SDK's own
  * retries are off.
  */
-import {
-  definePlugin,
-  DEFAULT_TIMEOUT_MS,
-  layerOptionsFrom,
-  withProviderLayer,
-  keepAliveFetch,
-  resolveApiKey,
-  UnusableReplyError,
-  type ProviderOptions,
-  type ManagedProvider,
-  type ChatMessage,
-  type ChatRequest,
-  type ToolCall,
-} from '../../index.js';
+import { definePlugin, type ProviderOptions } from '../../core/config/plugin.js';
+import { DEFAULT_TIMEOUT_MS, layerOptionsFrom } from '../../core/providers/layer-options.js';
+import { withProviderLayer, type ManagedProvider } from '../../core/providers/layer.js';
+import { keepAliveFetch } from '../../core/providers/http-fetch.js';
+import { resolveApiKey } from '../../core/providers/keys.js';
+import { UnusableReplyError } from '../../core/providers/failures.js';
+import type { ChatMessage, ChatRequest } from '../../core/concepts/provider.js';
+import type { ToolCall } from '../../core/concepts/tools.js';
 
 /** How one OpenAI-protocol provider finds its server and key. */
 export interface OpenAIProtocolSettings {

@@ -7,7 +7,7 @@
  *   llamacpp:<model>   llama.cpp's `llama-server`        http://127.0.0.1:8080/v1
  *   freetoken:<model>  FreeToken's `ft serve` (OpenAI protocol of the two it speaks)  http://127.0.0.1:1919/v1
  */
-import { definePlugin, type ProviderOptions, type ProviderPlugin } from '../../index.js';
+import { definePlugin, type ProviderOptions, type ProviderPlugin } from '../../core/config/plugin.js';
 import { createOpenAIProtocolProvider, type OpenAIProtocolSettings } from './openai.js';
 
 function preset(settings: OpenAIProtocolSettings, server: string): ProviderPlugin {

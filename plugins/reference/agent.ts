@@ -6,7 +6,7 @@
  * tools its schemas describe and the turn budget bounds its search. Tasks it cannot read get
  * `\boxed{?}` (a loss).
  */
-import type { Agent, AgentEpisode, AgentEpisodeContext } from '../../index.js';
+import type { Agent, AgentEpisode, AgentEpisodeContext } from '../../core/concepts/roles.js';
 import { createRandom } from './random.js';
 import { GIVE_UP_REPLY } from './solvers/solver.js';
 import { solverFor } from './solvers/index.js';

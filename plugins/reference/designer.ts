@@ -8,7 +8,9 @@
  * tool-use skills only (a `--game-type tool-use` run, as SPADE's tool-use runs) is spread over
  * its tool-use families only.
  */
-import { isToolUseSkill, type Designer, type DesignRequest, type EnvironmentProgram, type EnvironmentRecord } from '../../index.js';
+import { isToolUseSkill } from '../../core/selfplay/skills.js';
+import type { Designer, DesignRequest, EnvironmentRecord } from '../../core/concepts/roles.js';
+import type { EnvironmentProgram } from '../../core/concepts/environment.js';
 import { clampDifficulty, type Family } from './family.js';
 import { createRandom, randomInt } from './random.js';
 

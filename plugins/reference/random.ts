@@ -1,4 +1,4 @@
-import { mulberry32 } from '../../index.js';
+import { mulberry32 } from '../../core/run/random.js';
 
 /** The reference agent's own seeded randomness (mulberry32): same seed, same choices. */
 export type Random = () => number;

@@ -3,21 +3,11 @@
  * isolated-vm-bootstrap.ts, which documents the tags) into a raw value or a SandboxError.
  * Shared by the JavaScript sandboxes that run that dispatcher.
  */
-import {
-  SandboxError,
-  toResetResult,
-  toToolSchemas,
-  toStepResult,
-  toText,
-  type EnvironmentCapabilities,
-  type FunctionToolSchema,
-  type LoadedEnvironment,
-  type PlannedCall,
-  type ResetResult,
-  type SandboxFailureKind,
-  type SandboxLimits,
-  type StepResult,
-} from '../../index.js';
+import { SandboxError } from '../../core/errors.js';
+import { toResetResult, toToolSchemas, toStepResult, toText } from '../../core/gate/contract.js';
+import type { EnvironmentCapabilities, LoadedEnvironment, PlannedCall, SandboxFailureKind, SandboxLimits } from '../../core/concepts/sandbox.js';
+import type { FunctionToolSchema } from '../../core/concepts/tools.js';
+import type { ResetResult, StepResult } from '../../core/concepts/environment.js';
 
 /** A ReferenceError naming one of these means the program looked for the host. */
 const HOST_GLOBALS = /^(process|require|module|exports|__dirname|__filename|global|Buffer|fetch|XMLHttpRequest|WebSocket|importScripts|Deno|Bun) is not defined/;

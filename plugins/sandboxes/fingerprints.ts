@@ -6,7 +6,7 @@
  */
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { siblingFiles, sourceFingerprint } from '../../index.js';
+import { siblingFiles, sourceFingerprint } from '../../core/gate/verdict-cache.js';
 
 const require = createRequire(import.meta.url);
 

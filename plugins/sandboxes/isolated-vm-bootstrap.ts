@@ -49,7 +49,7 @@ export const BOOTSTRAP_SOURCE = `(function () {
   const now = Date.now;
   const FIXED_TIME = ${FIXED_TIME_MS};
 
-  // mulberry32, as in core/random.ts; reseeded from reset(seed).
+  // mulberry32, as in core/run/random.ts; reseeded from reset(seed).
   let state = 0;
   const random = function random() {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -94,7 +94,7 @@ ${TOOL_USE_BASE_ENV_SOURCE}
   let instance;
   // This environment's Math.random state, put in place for each of its calls.
   let own = 0;
-  // data: the JSON array of the program's header values (see core/data-header.ts), or undefined.
+  // data: the JSON array of the program's header values (see core/results/data-header.ts), or undefined.
   const create = (factory, data) => {
     const Environment = data === undefined ? factory() : factory(parse(data));
     if (typeof Environment !== 'function') return 'Lthe default export is not a class';

@@ -18,18 +18,11 @@
  * gets a new isolate.
  */
 import ivm from 'isolated-vm';
-import {
-  dataArray,
-  DATA_PARAMETER,
-  DEFAULT_LIMITS,
-  SandboxError,
-  type EnvironmentCapabilities,
-  type EnvironmentProgram,
-  type LoadedEnvironment,
-  type Sandbox,
-  type SandboxLimits,
-  dataHeaderOf,
-} from '../../index.js';
+import { dataArray, DATA_PARAMETER, dataHeaderOf } from '../../core/results/data-header.js';
+import { DEFAULT_LIMITS } from '../../core/config/options.js';
+import { SandboxError } from '../../core/errors.js';
+import type { EnvironmentCapabilities, LoadedEnvironment, Sandbox, SandboxLimits } from '../../core/concepts/sandbox.js';
+import type { EnvironmentProgram } from '../../core/concepts/environment.js';
 import { prepareScript } from './program.js';
 import { BOOTSTRAP_SOURCE } from './isolated-vm-bootstrap.js';
 import { capabilitiesOf, DispatchedEnvironment, readReply, replyFailure, type NumberedCall } from './dispatch-reply.js';
@@ -47,7 +40,7 @@ export interface IsolatedVmSandboxOptions {
 
 /**
  * Compiled programs kept per isolate, so that loading the same program again skips parsing.
- * Programs that open with their data (core/data-header.ts) are kept by their code without the data,
+ * Programs that open with their data (core/results/data-header.ts) are kept by their code without the data,
  * so every task of a template shares one compiled script.
  */
 const SCRIPT_CACHE_SIZE = 256;

@@ -10,7 +10,7 @@
  */
 import { parse } from 'acorn';
 import type { Node, Program } from 'acorn';
-import { SandboxError } from '../../index.js';
+import { SandboxError } from '../../core/errors.js';
 
 export interface PreparedScript {
   /**
@@ -60,7 +60,7 @@ export function parseProgram(source: string): Program {
 
 /**
  * Prepare a JavaScript environment program for a sandbox; throws SandboxError (`syntax`, `load`,
- * `escape-attempt`). `parameter` names the factory function's parameter (see core/data-header.ts).
+ * `escape-attempt`). `parameter` names the factory function's parameter (see core/results/data-header.ts).
  */
 export function prepareScript(source: string, parameter = ''): PreparedScript {
   const program = parseProgram(source);

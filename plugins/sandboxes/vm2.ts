@@ -11,15 +11,10 @@
  * through `vm.run`, the only way vm2 applies its timeout (functions it returns run unlimited).
  */
 import vm2 from 'vm2';
-import {
-  DEFAULT_LIMITS,
-  SandboxError,
-  type EnvironmentCapabilities,
-  type EnvironmentProgram,
-  type LoadedEnvironment,
-  type Sandbox,
-  type SandboxLimits,
-} from '../../index.js';
+import { DEFAULT_LIMITS } from '../../core/config/options.js';
+import { SandboxError } from '../../core/errors.js';
+import type { EnvironmentCapabilities, LoadedEnvironment, Sandbox, SandboxLimits } from '../../core/concepts/sandbox.js';
+import type { EnvironmentProgram } from '../../core/concepts/environment.js';
 import { prepareScript } from './program.js';
 import { BOOTSTRAP_SOURCE } from './isolated-vm-bootstrap.js';
 import { capabilitiesOf, DispatchedEnvironment, readReply } from './dispatch-reply.js';

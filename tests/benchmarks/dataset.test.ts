@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Sandbox, SuiteTask } from '../../core/types.js';
 import { DataError, UsageError } from '../../core/errors.js';
-import { validateEnvironment } from '../../core/gate.js';
+import { validateEnvironment } from '../../core/gate/gate.js';
 import { createDatasetSuite, parseFieldMapping } from '../../benchmarks/dataset.js';
 import { createIsolatedVmSandbox } from '../../plugins/sandboxes/isolated-vm.js';
 import { startFileServer } from './file-server.js';

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoadedEnvironment, Sandbox, SuiteTask } from '../../core/types.js';
-import { validateEnvironment } from '../../core/gate.js';
+import { validateEnvironment } from '../../core/gate/gate.js';
 import { RecordError } from '../../benchmarks/jsonl.js';
 import { createGsm8kSuite, gsm8kProblem } from '../../benchmarks/gsm8k.js';
 import { createIsolatedVmSandbox } from '../../plugins/sandboxes/isolated-vm.js';

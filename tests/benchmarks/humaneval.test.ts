@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Sandbox, SuiteTask } from '../../core/types.js';
-import { validateEnvironment } from '../../core/gate.js';
+import { validateEnvironment } from '../../core/gate/gate.js';
 import { RecordError } from '../../benchmarks/jsonl.js';
 import { createHumanEvalSuite, humanEvalProblem } from '../../benchmarks/humaneval.js';
 import { createPyodideSandbox } from '../../plugins/sandboxes/pyodide/sandbox.js';

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DataError, UsageError } from '../../core/errors.js';
-import { checksumLine, gameFileText, sha256Hex } from '../../core/pool-layout.js';
+import { checksumLine, gameFileText, sha256Hex } from '../../core/results/pool-layout.js';
 import { createSpadePoolSuite } from '../../benchmarks/spade-pool.js';
 import { hubPoolFolder } from '../../benchmarks/spade-pool-hub.js';
 import { repoRoot, tempDir } from '../helpers/cli.js';

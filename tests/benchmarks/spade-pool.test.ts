@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DataError, UsageError } from '../../core/errors.js';
-import { validateEnvironment } from '../../core/gate.js';
+import { validateEnvironment } from '../../core/gate/gate.js';
 import { createSpadePoolSuite } from '../../benchmarks/spade-pool.js';
 import { createPyodideSandbox } from '../../plugins/sandboxes/pyodide/sandbox.js';
 

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { GateVerdict, RunResults } from '../../core/results.js';
+import type { GateVerdict, RunResults } from '../../core/results/results.js';
 
 /** results.json of a run folder without run ids, clock times, the output folder or throughput. */
 export function comparable(dir: string): unknown {

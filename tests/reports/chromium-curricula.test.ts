@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import type { RunResults } from '../../core/results.js';
+import type { RunResults } from '../../core/results/results.js';
 import { checkJail } from '../../plugins/sandboxes/cpython/jail.js';
 import { repoRoot, runCli, tempDir } from '../helpers/cli.js';
 

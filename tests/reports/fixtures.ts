@@ -4,12 +4,12 @@
  * the real metric builders from synthetic episodes and gate verdicts.
  */
 import type { EpisodeResult, EpisodeStep } from '../../core/types.js';
-import type { EnvironmentSummary, GateVerdict, RoundSummary, RunResults, SuiteResult } from '../../core/results.js';
-import { SCHEMA_VERSION } from '../../core/results.js';
-import { mulberry32 } from '../../core/random.js';
+import type { EnvironmentSummary, GateVerdict, RoundSummary, RunResults, SuiteResult } from '../../core/results/results.js';
+import { SCHEMA_VERSION } from '../../core/results/results.js';
+import { mulberry32 } from '../../core/run/random.js';
 import { difficultyBands, diversityMetrics, gameTypeMetrics, skillMetrics, successMetrics, throughputMetrics, usageMetrics, validityMetrics, type GameTypedEnvironment } from '../../core/metrics/index.js';
-import { playReward } from '../../core/evaluate.js';
-import { SKILL_NAMES } from '../../core/skills.js';
+import { playReward } from '../../core/run/evaluate.js';
+import { SKILL_NAMES } from '../../core/selfplay/skills.js';
 
 export interface FixtureOptions {
   runId?: string;

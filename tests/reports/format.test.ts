@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { grouped, number } from '../../reports/format.js';
-import { mulberry32 } from '../../core/random.js';
+import { mulberry32 } from '../../core/run/random.js';
 
 const intl = (value: number, decimals: number): string => value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
 

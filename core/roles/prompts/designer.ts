@@ -5,11 +5,11 @@
  * agent's solve rates; and the repair prompt, which feeds the gate's reason back.
  */
 import type { ChatMessage, EnvironmentProgram, EnvironmentRecord, Language } from '../../types.js';
-import type { GateVerdict } from '../../results.js';
+import type { GateVerdict } from '../../results/results.js';
 import { exampleProgram } from './examples.js';
 import { memoryContext } from './memory-context.js';
-import { isToolUseSkill, skillDescription } from '../../skills.js';
-import { extendsToolUseBase } from '../../game-type.js';
+import { isToolUseSkill, skillDescription } from '../../selfplay/skills.js';
+import { extendsToolUseBase } from '../../run/game-type.js';
 import { toolUseDesignerSystemPrompt } from './tool-use-designer.js';
 
 const FENCE: Record<Language, string> = { python: '```python', javascript: '```javascript' };

@@ -8,7 +8,7 @@
  * won without doing the task), and keep what is merely hard.
  */
 import type { ChatMessage, EnvironmentProgram, GameType } from '../../types.js';
-import { extendsToolUseBase } from '../../game-type.js';
+import { extendsToolUseBase } from '../../run/game-type.js';
 
 const GENERAL_SYSTEM = [
   'You review training environments written for a reasoning agent. Each one has already passed automatic checks: it loads, its methods keep their contract, it is deterministic, its reference solution wins and wrong answers lose.',

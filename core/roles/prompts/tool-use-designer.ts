@@ -12,7 +12,7 @@
  * game winnable (SPADE's example describes the calls in words, which proves nothing).
  */
 import type { Language } from '../../types.js';
-import { toolUseSkill } from '../../skills.js';
+import { toolUseSkill } from '../../selfplay/skills.js';
 import { toolUseExampleProgram } from './examples.js';
 
 const FENCE: Record<Language, string> = { python: '```python', javascript: '```javascript' };

@@ -13,7 +13,9 @@
  * This one answers without a network: it repeats the last line of the last user message inside
  * \boxed{...}, and counts words as tokens.
  */
-import { definePlugin, layerOptionsFrom, withProviderLayer, type ProviderOptions } from '../../../index.js';
+import { definePlugin, type ProviderOptions } from '../../../core/config/plugin.js';
+import { layerOptionsFrom } from '../../../core/providers/layer-options.js';
+import { withProviderLayer } from '../../../core/providers/layer.js';
 
 const countWords = (text: string) => text.split(/\s+/).filter(Boolean).length;
 

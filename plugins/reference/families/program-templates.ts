@@ -28,7 +28,7 @@ export interface ProgramSpec {
 /**
  * The family's name and parameters come first, as data lines (`const NAME = <JSON>;`): the
  * isolated-vm sandbox then compiles a family's code once for all its parameters
- * (core/data-header.ts).
+ * (core/results/data-header.ts).
  */
 function header(spec: ProgramSpec): string {
   return `// Environment family "${spec.family}" (spade-bench reference designer).\nconst FAMILY = ${JSON.stringify(spec.family)};\nconst P = ${JSON.stringify(spec.params)};\n${PRELUDE}\n${spec.body}\n`;

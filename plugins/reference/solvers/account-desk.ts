@@ -5,7 +5,7 @@
  * it tries them in a seeded random order and knows it picked wrong when the request does not
  * show as complete, which costs a turn. The hint names the right tool for each job.
  */
-import type { ToolDefinition } from '../../../index.js';
+import type { ToolDefinition } from '../../../core/concepts/tools.js';
 import { ACCOUNT_DESK_TITLE } from '../families/account-desk.js';
 import type { Solver } from './solver.js';
 import { answerReply, callReply, parametersOf, rankTools, resultJson, toolResult, toolsNamedIn } from './tool-use.js';

@@ -4,7 +4,7 @@
  * are searched in a seeded random order, until turns run out; the hint (folders named by year and
  * quarter) sends it to the folder of the record's date first.
  */
-import type { ToolDefinition } from '../../../index.js';
+import type { ToolDefinition } from '../../../core/concepts/tools.js';
 import { ARCHIVE_SEARCH_TITLE } from '../families/archive-search.js';
 import { GIVE_UP_REPLY, type Solver } from './solver.js';
 import { answerReply, callReply, parameterNamed, rankTools, requiredOf, resultJson, shuffled, toolResult } from './tool-use.js';

@@ -5,7 +5,7 @@
  * Suppliers are quoted in a seeded random order; the hint (wholesale suppliers are cheapest)
  * makes it quote those first.
  */
-import type { ToolDefinition } from '../../../index.js';
+import type { ToolDefinition } from '../../../core/concepts/tools.js';
 import { RESTOCK_ORDER_TITLE } from '../families/restock-order.js';
 import { GIVE_UP_REPLY, type Solver } from './solver.js';
 import { answerReply, callReply, parameterNamed, rankTools, resultJson, shuffled, toolResult } from './tool-use.js';

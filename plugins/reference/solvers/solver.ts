@@ -2,7 +2,7 @@
  * How the reference agent plays one family: it recognises the family by the observation's
  * title, reads only observations (and the hint when given), and searches within a budget.
  */
-import type { ToolDefinition } from '../../../index.js';
+import type { ToolDefinition } from '../../../core/concepts/tools.js';
 import type { Random } from '../random.js';
 import type { IntRange } from '../search.js';
 

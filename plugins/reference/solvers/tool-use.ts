@@ -4,7 +4,8 @@
  * `<tool_call>` action, and reading a tool's result back from the observation. A player never
  * sees a program's state: only observations, the schemas and the hint.
  */
-import { answerText, toolCallText, type ToolDefinition } from '../../../index.js';
+import { answerText, toolCallText } from '../../../core/run/tool-calls.js';
+import type { ToolDefinition } from '../../../core/concepts/tools.js';
 import type { Random } from '../random.js';
 
 /** The words of a text: lower case, plurals and possessives folded (accounts, account's -> account). */

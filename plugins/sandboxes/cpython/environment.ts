@@ -10,8 +10,8 @@
  * memory (the interpreter's memory holds what its neighbours left too), is made once more the
  * same way, in a fresh sandbox; only if it fails again is it the call's own failure.
  */
-import { SandboxError } from '../../../index.js';
-import type { EnvironmentCapabilities, SandboxLimits, SpadeValidation } from '../../../index.js';
+import { SandboxError } from '../../../core/errors.js';
+import type { EnvironmentCapabilities, SandboxLimits, SpadeValidation } from '../../../core/concepts/sandbox.js';
 import { capabilitiesOf, LOAD_ALLOWANCE_MS, PythonEnvironment, SPADE_VALIDATION_CALLS, type PythonMethod } from '../python/environment.js';
 import type { CallLimits, JailedInterpreter, Reply } from './jailed-interpreter.js';
 

@@ -23,7 +23,7 @@ import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, mkd
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeFileAtomic } from '../../../index.js';
+import { writeFileAtomic } from '../../../core/results/fs.js';
 import { PYTHON_DIR } from '../python/files.js';
 
 export const PYTHON = '/usr/bin/python3';

@@ -9,9 +9,11 @@
  * Where the jail cannot be set up, creating the sandbox fails with a UsageError that names the
  * fix (the command line exits 2): it never runs a program unjailed.
  */
-import { DEFAULT_LIMITS, SandboxError } from '../../../index.js';
-import type { EnvironmentProgram, LoadedEnvironment, LoadOptions, Sandbox, SandboxLimits, SpadeValidation } from '../../../index.js';
-import { UsageError } from '../../../index.js';
+import { DEFAULT_LIMITS } from '../../../core/config/options.js';
+import { SandboxError } from '../../../core/errors.js';
+import type { EnvironmentProgram } from '../../../core/concepts/environment.js';
+import type { LoadedEnvironment, LoadOptions, Sandbox, SandboxLimits, SpadeValidation } from '../../../core/concepts/sandbox.js';
+import { UsageError } from '../../../core/errors.js';
 import { ALLOWED_VARIABLES, PACKAGES, SANDBOX_ID, checkJail, missingPackagesNote, planJail } from './jail.js';
 import { JailedInterpreter, type ReadyFacts } from './jailed-interpreter.js';
 import { CpythonEnvironment, loadInto, spadeValidateIn } from './environment.js';

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeFileAtomic } from '../../../index.js';
+import { writeFileAtomic } from '../../../core/results/fs.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** child last: its presence means the folder is complete. */

@@ -7,7 +7,8 @@
  * environment is loaded again and its episode replayed (reset and the steps since) before the
  * next call, so environments are deterministic: an innocent neighbour's episode goes on.
  */
-import { SandboxError, type EnvironmentCapabilities, type SandboxLimits, type SpadeValidation } from '../../../index.js';
+import { SandboxError } from '../../../core/errors.js';
+import type { EnvironmentCapabilities, SandboxLimits, SpadeValidation } from '../../../core/concepts/sandbox.js';
 import { capabilitiesOf, LOAD_ALLOWANCE_MS, PythonEnvironment, SPADE_VALIDATION_CALLS } from '../python/environment.js';
 import type { InterpreterProcess } from './interpreter-process.js';
 import { reviveFloats } from './protocol.js';

@@ -10,16 +10,10 @@
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import {
-  DEFAULT_LIMITS,
-  SandboxError,
-  type EnvironmentProgram,
-  type LoadedEnvironment,
-  type LoadOptions,
-  type Sandbox,
-  type SandboxLimits,
-  type SpadeValidation,
-} from '../../../index.js';
+import { DEFAULT_LIMITS } from '../../../core/config/options.js';
+import { SandboxError } from '../../../core/errors.js';
+import type { EnvironmentProgram } from '../../../core/concepts/environment.js';
+import type { LoadedEnvironment, LoadOptions, Sandbox, SandboxLimits, SpadeValidation } from '../../../core/concepts/sandbox.js';
 import { planJail } from './jail.js';
 import { resolveChildEntry } from './child-entry.js';
 import type { JailPlan } from './jail.js';

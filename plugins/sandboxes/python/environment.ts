@@ -4,8 +4,11 @@
  * loader's reply to a load says the program has. How a call reaches the interpreter (and how an
  * environment comes back after its interpreter is replaced) is each sandbox's own `call()`.
  */
-import { SandboxError, toResetResult, toStepResult, toText, toToolSchemas } from '../../../index.js';
-import type { EnvironmentCapabilities, FunctionToolSchema, LoadedEnvironment, ResetResult, SandboxLimits, StepResult } from '../../../index.js';
+import { SandboxError } from '../../../core/errors.js';
+import { toResetResult, toStepResult, toText, toToolSchemas } from '../../../core/gate/contract.js';
+import type { EnvironmentCapabilities, LoadedEnvironment, SandboxLimits } from '../../../core/concepts/sandbox.js';
+import type { FunctionToolSchema } from '../../../core/concepts/tools.js';
+import type { ResetResult, StepResult } from '../../../core/concepts/environment.js';
 
 /** The methods of a Python environment a sandbox calls. */
 export type PythonMethod = 'reset' | 'step' | 'solution' | 'hint' | 'referenceAction' | 'getTools';

@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { RunResults } from '../../../core/results.js';
+import type { RunResults } from '../../../core/results/results.js';
 import { createRlveAdaptiveSuite } from '../../../benchmarks/rlve/adaptive.js';
 import { OFFICIAL16 } from '../../../benchmarks/rlve/catalog.js';
 import { checkJail } from '../../../plugins/sandboxes/cpython/jail.js';

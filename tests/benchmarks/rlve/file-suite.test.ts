@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { RunResults } from '../../../core/results.js';
+import type { RunResults } from '../../../core/results/results.js';
 import { DataError } from '../../../core/errors.js';
 import { createRlveFileSuite, createRlveHeldoutSuite } from '../../../benchmarks/rlve/file-suite.js';
 import { GYM_ARCHIVE, HELDOUT_FILE } from '../../../benchmarks/rlve/gym.js';

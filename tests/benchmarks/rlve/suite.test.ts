@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import path from 'node:path';
 import type { Sandbox, SuiteTask } from '../../../core/types.js';
 import { UsageError } from '../../../core/errors.js';
-import { validateEnvironment } from '../../../core/gate.js';
+import { validateEnvironment } from '../../../core/gate/gate.js';
 import { createRlveSuite } from '../../../benchmarks/rlve/suite.js';
 import { OFFICIAL16 } from '../../../benchmarks/rlve/catalog.js';
 import { loadRlve } from '../../../benchmarks/rlve/suite.js';

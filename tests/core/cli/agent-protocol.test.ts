@@ -8,8 +8,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCli, tempDir } from '../../helpers/cli.js';
 import { startWireServer, type RecordedRequest } from '../../helpers/wire-servers.js';
-import type { EpisodeLine } from '../../../core/export.js';
-import type { RunResults } from '../../../core/results.js';
+import type { EpisodeLine } from '../../../core/results/export.js';
+import type { RunResults } from '../../../core/results/results.js';
 
 const program = readFileSync(new URL('../../fixtures/llm/no-hint.md', import.meta.url), 'utf8');
 const jsonLines = <T>(file: string): T[] => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as T);

@@ -10,7 +10,7 @@ import { renderHelp, wrap } from '../../../core/cli/help.js';
 import { PROGRAM } from '../../../core/cli/main.js';
 import { flagsToConfig } from '../../../core/cli/run-options.js';
 import { UsageError } from '../../../core/errors.js';
-import { flatten, INVOCATION_OPTIONS, RUN_OPTIONS } from '../../../core/options.js';
+import { flatten, INVOCATION_OPTIONS, RUN_OPTIONS } from '../../../core/config/options.js';
 import { repoRoot, runCli } from '../../helpers/cli.js';
 
 const USAGE = '\nRun "spade-bench --help" for usage.';

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCli, tempDir } from '../../helpers/cli.js';
 import { startWireServer, type Protocol } from '../../helpers/wire-servers.js';
-import type { RunResults } from '../../../core/results.js';
+import type { RunResults } from '../../../core/results/results.js';
 
 const KEY = 'sk-test-DO-NOT-LEAK-4f9c2b7e1a';
 

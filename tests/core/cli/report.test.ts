@@ -4,8 +4,8 @@ import * as assert from 'uvu/assert';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCli, tempDir } from '../../helpers/cli.js';
-import type { RunResults } from '../../../core/results.js';
-import { readResults } from '../../../core/results-file.js';
+import type { RunResults } from '../../../core/results/results.js';
+import { readResults } from '../../../core/results/results-file.js';
 
 const dir = tempDir();
 const runA = path.join(dir, 'a');

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { existsSync, readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { packagesLoadedBy, runCli, tempDir } from '../../helpers/cli.js';
-import type { RunResults } from '../../../core/results.js';
+import type { RunResults } from '../../../core/results/results.js';
 
 const small = ['--rounds', '2', '--envs-per-round', '6', '--attempts', '2', '--limit', '14', '--concurrency', '2'];
 

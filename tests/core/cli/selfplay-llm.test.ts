@@ -7,8 +7,8 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCli, tempDir } from '../../helpers/cli.js';
 import { startWireServer } from '../../helpers/wire-servers.js';
-import { codeHash, type EpisodeLine, type PoolManifestLine } from '../../../core/export.js';
-import type { RunResults } from '../../../core/results.js';
+import { codeHash, type EpisodeLine, type PoolManifestLine } from '../../../core/results/export.js';
+import type { RunResults } from '../../../core/results/results.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/llm/${name}.md`, import.meta.url), 'utf8');
 const jsonLines = <T>(file: string): T[] => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as T);

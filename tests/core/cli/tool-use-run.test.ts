@@ -11,7 +11,7 @@ import path from 'node:path';
 import { repoRoot, runCli, tempDir } from '../../helpers/cli.js';
 import { startWireServer, type RecordedRequest } from '../../helpers/wire-servers.js';
 import { inventoryModel, ticketDeskModel, viewOf } from '../../helpers/tool-use-models.js';
-import type { RunResults } from '../../../core/results.js';
+import type { RunResults } from '../../../core/results/results.js';
 
 const game = (name: string): string => readFileSync(path.join(repoRoot, 'tests/fixtures/spade-format', name), 'utf8');
 const reply = (source: string): string => `Here is the environment.\n\n\`\`\`python\n${source}\`\`\`\n`;

@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SlidingWindow } from '../../../core/curriculum/sliding-window.js';
 import { drawWithoutReplacement } from '../../../core/curriculum/rounds.js';
-import { mulberry32 } from '../../../core/random.js';
+import { mulberry32 } from '../../../core/run/random.js';
 
 const settings = { tauAcc: 0.75, tauNum: 4, width: 3, maxDifficulty: 5 };
 

@@ -9,7 +9,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { validateEnvironment } from '../../../core/gate.js';
+import { validateEnvironment } from '../../../core/gate/gate.js';
 import type { EnvironmentProgram, LoadedEnvironment, PlannedCall, Sandbox } from '../../../core/types.js';
 import { createIsolatedVmSandbox } from '../../../plugins/sandboxes/isolated-vm.js';
 import { createProceduralSuite } from '../../../benchmarks/procedural.js';

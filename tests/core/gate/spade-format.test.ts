@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot, runCli, tempDir } from '../../helpers/cli.js';
-import type { RunResults } from '../../../core/results.js';
+import type { RunResults } from '../../../core/results/results.js';
 import { checkJail } from '../../../plugins/sandboxes/cpython/jail.js';
 
 const folder = path.join(repoRoot, 'tests/fixtures/spade-format');

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { validateEnvironment } from '../../../core/gate.js';
+import { validateEnvironment } from '../../../core/gate/gate.js';
 import type { EnvironmentProgram, LoadedEnvironment, Sandbox } from '../../../core/types.js';
 import { createIsolatedVmSandbox } from '../../../plugins/sandboxes/isolated-vm.js';
 import { createReferenceDesigner } from '../../../plugins/reference/designer.js';

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { bootstrapMean, equalSizeDiversity } from '../../../core/metrics/index.js';
 import { bootstrapModuleBytes, replicateMeans } from '../../../core/metrics/bootstrap.js';
-import { mulberry32 } from '../../../core/random.js';
+import { mulberry32 } from '../../../core/run/random.js';
 
 test('bootstrap mean: exact mean, interval around it, seeded', () => {
   const values = [0, 1, 0, 1, 1, 0, 1, 1, 0, 1];

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { deflateRawSync } from 'node:zlib';
 import { meanPairwiseNcd, normalizedCompressionDistance } from '../../../core/metrics/index.js';
 import { deflatedSize, handleDeflate } from '../../../core/metrics/compression.js';
-import { mulberry32 } from '../../../core/random.js';
+import { mulberry32 } from '../../../core/run/random.js';
 
 const C = (s: string) => deflateRawSync(Buffer.from(s), { level: 9 }).length;
 

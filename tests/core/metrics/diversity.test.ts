@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { distinctN, diversityMetrics, featureVendi, prepareFeatures, preparedVendi } from '../../../core/metrics/index.js';
 import { distinct2Of, textFeatureIds, textFeatures } from '../../../core/metrics/diversity.js';
 import { prepareIdBags } from '../../../core/metrics/feature-vendi.js';
-import { mulberry32 } from '../../../core/random.js';
+import { mulberry32 } from '../../../core/run/random.js';
 
 const close = (actual: number, expected: number, tolerance = 1e-9) =>
   assert.ok(Math.abs(actual - expected) <= tolerance, `expected ${expected}, got ${actual}`);

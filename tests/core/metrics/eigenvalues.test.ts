@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { symmetricEigenvalues } from '../../../core/metrics/index.js';
 import { householderKernels, householderModuleBytes } from '../../../core/metrics/householder-wasm.js';
 import { hypot } from '../../../core/metrics/eigenvalues.js';
-import { mulberry32 } from '../../../core/random.js';
+import { mulberry32 } from '../../../core/run/random.js';
 
 const close = (actual: number, expected: number, tolerance = 1e-10) =>
   assert.ok(Math.abs(actual - expected) <= tolerance, `expected ${expected}, got ${actual}`);

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { EXACT_LIMIT, featureVendi, vendiScore } from '../../../core/metrics/index.js';
 import { innerModuleBytes, prepareFeatures, preparedVendi } from '../../../core/metrics/feature-vendi.js';
-import { mulberry32 } from '../../../core/random.js';
+import { mulberry32 } from '../../../core/run/random.js';
 
 const close = (actual: number, expected: number, tolerance = 1e-9) =>
   assert.ok(Math.abs(actual - expected) <= tolerance, `expected ${expected}, got ${actual}`);

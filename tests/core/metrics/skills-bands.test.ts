@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { difficultyBands, skillMetrics, type PlayedEnvironment } from '../../../core/metrics/index.js';
-import { playReward } from '../../../core/evaluate.js';
+import { playReward } from '../../../core/run/evaluate.js';
 import type { EpisodeResult } from '../../../core/types.js';
 
 /** A play: its per-step rewards and whether it terminated (a win is a terminated play with a positive last reward). */

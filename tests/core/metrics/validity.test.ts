@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { validityMetrics, wilsonInterval } from '../../../core/metrics/index.js';
-import type { GateVerdict } from '../../../core/results.js';
+import type { GateVerdict } from '../../../core/results/results.js';
 
 const verdict = (v: GateVerdict['verdict'], reason?: GateVerdict['reason']): GateVerdict => ({ verdict: v, reason, checks: [], wallMs: 1 });
 

@@ -9,7 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FORMAT_FEEDBACK, NOT_RUN_ANSWERED, NOT_RUN_EXTRA_CALL, ONE_CALL_NOTE, readToolTurn, toolUseSystemPrompt } from '../../../core/roles/agent-tools.js';
 import { OMITTED_TURNS, rememberedHistory } from '../../../core/roles/agent-memory.js';
-import { readToolAction } from '../../../core/tool-calls.js';
+import { readToolAction } from '../../../core/run/tool-calls.js';
 import { chatCompletionBody } from '../../../plugins/providers/openai.js';
 import { messagesBody } from '../../../plugins/providers/anthropic.js';
 import { wireRequestProblem } from '../../helpers/wire-servers.js';

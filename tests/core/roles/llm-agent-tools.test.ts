@@ -23,7 +23,7 @@ import { createCpythonSandbox } from '../../../plugins/sandboxes/cpython/sandbox
 import { checkJail } from '../../../plugins/sandboxes/cpython/jail.js';
 import { createLLMAgent } from '../../../core/roles/llm-agent.js';
 import { FORMAT_FEEDBACK, NOT_RUN_EXTRA_CALL } from '../../../core/roles/agent-tools.js';
-import { playEpisode } from '../../../core/episode.js';
+import { playEpisode } from '../../../core/run/episode.js';
 import { statsOf } from '../../../core/providers/layer.js';
 import type { EnvironmentProgram, EpisodeResult, Provider, Sandbox } from '../../../core/types.js';
 

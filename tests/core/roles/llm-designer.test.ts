@@ -10,7 +10,7 @@ import openai from '../../../plugins/providers/openai.js';
 import { createLLMDesigner } from '../../../core/roles/llm-designer.js';
 import { loadCorpus } from '../../../core/roles/corpus.js';
 import type { DesignRequest, EnvironmentRecord, Provider } from '../../../core/types.js';
-import type { GateVerdict } from '../../../core/results.js';
+import type { GateVerdict } from '../../../core/results/results.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/llm/${name}.md`, import.meta.url), 'utf8');
 const request = (extra: Partial<DesignRequest> = {}): DesignRequest => ({ round: 2, count: 2, seed: 5, memory: [], recentSolveRates: [], ...extra });

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { startWireServer } from '../../helpers/wire-servers.js';
 import openai from '../../../plugins/providers/openai.js';
 import { createLLMReviewer, reviewDecision } from '../../../core/roles/llm-reviewer.js';
-import type { GateVerdict } from '../../../core/results.js';
+import type { GateVerdict } from '../../../core/results/results.js';
 
 const program = { id: 'r0-e1', language: 'python' as const, source: 'class ProductEnv: ...' };
 const verdict: GateVerdict = { verdict: 'valid', checks: [], firstObservation: 'Compute 12 times 34.', wallMs: 1 };

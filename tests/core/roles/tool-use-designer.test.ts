@@ -9,13 +9,13 @@ import openai from '../../../plugins/providers/openai.js';
 import { createLLMDesigner } from '../../../core/roles/llm-designer.js';
 import { toolUseExampleProgram } from '../../../core/roles/prompts/examples.js';
 import { toolUseDifficulty } from '../../../core/roles/prompts/tool-use-designer.js';
-import { validateEnvironment } from '../../../core/gate.js';
+import { validateEnvironment } from '../../../core/gate/gate.js';
 import { createIsolatedVmSandbox } from '../../../plugins/sandboxes/isolated-vm.js';
 import { createCpythonSandbox } from '../../../plugins/sandboxes/cpython/sandbox.js';
 import { checkJail } from '../../../plugins/sandboxes/cpython/jail.js';
-import { defaultSkills, skillName, skillsForRound, TOOL_USE_SKILL_NAMES } from '../../../core/skills.js';
+import { defaultSkills, skillName, skillsForRound, TOOL_USE_SKILL_NAMES } from '../../../core/selfplay/skills.js';
 import type { DesignRequest, Provider } from '../../../core/types.js';
-import type { GateVerdict } from '../../../core/results.js';
+import type { GateVerdict } from '../../../core/results/results.js';
 
 const request = (extra: Partial<DesignRequest> = {}): DesignRequest => ({ round: 0, count: 2, seed: 9, memory: [], recentSolveRates: [], ...extra });
 type Body = { messages: { role: string; content: string }[] };

@@ -4,12 +4,13 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { resolveConfig, type SpadeConfig, type UserConfig } from '../../../core/config.js';
-import type { Evaluator } from '../../../core/evaluate.js';
+import { resolveConfig, type SpadeConfig, type UserConfig } from '../../../core/config/config.js';
+import type { Evaluator } from '../../../core/run/evaluate.js';
 import type { Suite } from '../../../core/types.js';
-import { executeRun, type RunSetup } from '../../../core/run.js';
-import { createRegistry, resolveRunParts } from '../../../core/setup.js';
-import { renderReport } from '../../../core/builtins.js';
+import { executeRun } from '../../../core/run/run.js';
+import type { RunSetup } from '../../../core/run/run-setup.js';
+import { createRegistry, resolveRunParts } from '../../../core/setup/setup.js';
+import { renderReport } from '../../../core/setup/builtins.js';
 import { applyShard, type Shard } from '../../../core/scale/shard.js';
 import { tempDir } from '../../helpers/cli.js';
 

@@ -6,12 +6,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseShard, shardSuite } from '../../../core/scale/shard.js';
 import { mergeShardRuns } from '../../../core/scale/merge.js';
-import { renderReport } from '../../../core/builtins.js';
+import { renderReport } from '../../../core/setup/builtins.js';
 import { createProceduralSuite } from '../../../benchmarks/procedural.js';
 import { runLocally, smallConfig } from './local-run.js';
 import { comparable, journaledEpisodes } from '../../helpers/results.js';
 import { tempDir } from '../../helpers/cli.js';
-import type { RunResults } from '../../../core/results.js';
+import type { RunResults } from '../../../core/results/results.js';
 
 test('parseShard reads i/n counted from 1 and refuses what is not a slice', () => {
   assert.equal(parseShard('2/3'), { index: 1, count: 3 });

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PluginRegistry, type ProviderPlugin } from '../../../core/plugin.js';
+import { PluginRegistry, type ProviderPlugin } from '../../../core/config/plugin.js';
 import { statsOf } from '../../../core/providers/layer.js';
 
 test('the example plugin loads from its file path through the registry and answers', async () => {

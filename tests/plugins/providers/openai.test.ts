@@ -5,7 +5,7 @@ import openai from '../../../plugins/providers/openai.js';
 import { ProviderError } from '../../../core/providers/provider-error.js';
 import { UsageError } from '../../../core/errors.js';
 import type { RetryEvent } from '../../../core/providers/layer-options.js';
-import type { ProviderOptions } from '../../../core/plugin.js';
+import type { ProviderOptions } from '../../../core/config/plugin.js';
 
 const KEY = 'sk-test-openai-0123456789abcdefSECRET';
 const saved = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };

@@ -6,8 +6,8 @@
 import vm from 'node:vm';
 import type { Agent, ToolDefinition } from '../../../core/types.js';
 import { TOOL_USE_BASE_ENV_SOURCE } from '../../../plugins/sandboxes/tool-use-base-env.js';
-import { toolDefinitionsOf } from '../../../core/tool-calls.js';
-import { toToolSchemas } from '../../../core/contract.js';
+import { toolDefinitionsOf } from '../../../core/run/tool-calls.js';
+import { toToolSchemas } from '../../../core/gate/contract.js';
 
 export interface PlainEnvironment {
   reset(seed: number): [string, Record<string, unknown>];

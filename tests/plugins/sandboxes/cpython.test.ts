@@ -9,7 +9,7 @@ import path from 'node:path';
 import { createCpythonSandbox } from '../../../plugins/sandboxes/cpython/sandbox.js';
 import { checkJail } from '../../../plugins/sandboxes/cpython/jail.js';
 import { createPyodideSandbox } from '../../../plugins/sandboxes/pyodide/sandbox.js';
-import { validateEnvironment } from '../../../core/gate.js';
+import { validateEnvironment } from '../../../core/gate/gate.js';
 import type { EnvironmentProgram, LoadedEnvironment, Sandbox } from '../../../core/types.js';
 import { hostileSource } from '../../fixtures/python/hostile.js';
 import { nestedNamespaces, processesIn } from '../../helpers/processes.js';

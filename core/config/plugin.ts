@@ -1,0 +1,186 @@
+/**
+ * Plugins: what a plugin module exports (`definePlugin`) and how ids resolve to plugins.
+ * Built-ins are found by name and imported lazily (so an SDK is loaded only when used);
+ * others are loaded from a file path (.ts, .js, .mjs) or an npm package name.
+ */
+import { pathToFileURL } from 'node:url';
+import path from 'node:path';
+import { existsSync } from 'node:fs';
+import type { Agent, Designer, Language, Provider, Sandbox, SandboxLimits, Suite } from '../types.js';
+import { UsageError } from '../errors.js';
+
+/** Options every provider accepts (from config `providers["<id>"]`, plus its own extras). */
+export interface ProviderOptions {
+  /** The model name: the part of the id after the first `:`. */
+  model: string;
+  baseURL?: string;
+  apiKey?: string;
+  headers?: Record<string, string>;
+  /** Model parameters passed through (temperature, max_tokens...). */
+  params?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export interface ProviderPlugin {
+  kind: 'provider';
+  /** The id prefix: `openai` resolves `openai:gpt-4.1-mini`. */
+  id: string;
+  description: string;
+  create(options: ProviderOptions): Provider | Promise<Provider>;
+  /** Environment variables this provider reads its key from, checked before a run starts. */
+  requiredEnv?(options: ProviderOptions): string[];
+}
+
+export interface SandboxPlugin {
+  kind: 'sandbox';
+  id: string;
+  description: string;
+  /** The languages its sandboxes run; a config naming it for another language is refused before the run starts. */
+  languages?: readonly Language[];
+  /** `pythonPath`: host folders to put read-only on the Python path (a sandbox that cannot, refuses with a UsageError). */
+  create(options: { limits?: Partial<SandboxLimits>; workers?: number; pythonPath?: readonly string[] }): Sandbox | Promise<Sandbox>;
+  /** Why this sandbox cannot run on this machine, naming the fix; undefined when it can. */
+  unavailable?(): string | undefined | Promise<string | undefined>;
+  /**
+   * A hash of what decides how programs behave in it (its code, the library or interpreter it
+   * runs them with). Curated datasets' gate verdicts are cached under it (core/gate/verdict-cache.ts);
+   * a sandbox without one has its verdicts never cached.
+   */
+  fingerprint?(): string | Promise<string>;
+}
+
+export interface SuitePlugin {
+  kind: 'suite';
+  /** `humaneval`, or a prefix such as `jsonl` for `jsonl:PATH`. */
+  id: string;
+  description: string;
+  create(argument: string | undefined, options: Record<string, unknown>): Suite | Promise<Suite>;
+}
+
+export interface RolePlugin {
+  kind: 'designer' | 'agent';
+  id: string;
+  description: string;
+  create(options: Record<string, unknown>): Designer | Agent | Promise<Designer | Agent>;
+}
+
+export type PluginDefinition = ProviderPlugin | SandboxPlugin | SuitePlugin | RolePlugin;
+export type PluginKind = PluginDefinition['kind'];
+
+/** Types a plugin module's default export. */
+export function definePlugin<T extends PluginDefinition>(plugin: T): T {
+  return plugin;
+}
+
+/** A built-in plugin, imported only when it is used. */
+export interface BuiltinEntry {
+  kind: PluginKind;
+  id: string;
+  description: string;
+  load(): Promise<PluginDefinition>;
+}
+
+const KINDS: readonly PluginKind[] = ['provider', 'sandbox', 'suite', 'designer', 'agent'];
+
+function checkDefinition(value: unknown, where: string): PluginDefinition {
+  const v = value as Partial<PluginDefinition> | undefined;
+  if (!v || typeof v !== 'object') throw new UsageError(`${where}: the module has no default export made with definePlugin()`);
+  if (!KINDS.includes(v.kind as PluginKind)) {
+    throw new UsageError(`${where}: plugin "kind" must be one of ${KINDS.join(', ')}, got ${JSON.stringify(v.kind)}`);
+  }
+  if (typeof v.id !== 'string' || !v.id) throw new UsageError(`${where}: plugin "id" must be a non-empty string`);
+  if (typeof v.create !== 'function') throw new UsageError(`${where}: plugin "${v.id}" has no create() function`);
+  return v as PluginDefinition;
+}
+
+/** True when an id names a file or package rather than a built-in. */
+export function isExternalId(id: string): boolean {
+  return id.startsWith('.') || id.startsWith('/') || /\.(m?js|ts|mts)$/.test(id) || id.startsWith('npm:');
+}
+
+/** Load a plugin module from a file path (relative to `cwd`) or an npm package (`npm:name`). */
+export async function loadExternalPlugin(id: string, cwd: string): Promise<PluginDefinition> {
+  let specifier: string;
+  if (id.startsWith('npm:')) {
+    specifier = id.slice(4);
+  } else {
+    const file = path.resolve(cwd, id);
+    if (!existsSync(file)) throw new UsageError(`plugin file not found: ${file}`);
+    specifier = pathToFileURL(file).href;
+  }
+  let mod: Record<string, unknown>;
+  try {
+    mod = specifier.endsWith('.ts') || specifier.endsWith('.mts')
+      ? await (await import('tsx/esm/api')).tsImport(specifier, import.meta.url)
+      : await import(specifier);
+  } catch (error) {
+    throw new UsageError(`cannot load plugin ${id}: ${(error as Error).message}`);
+  }
+  return checkDefinition(mod.default ?? mod.plugin, `plugin ${id}`);
+}
+
+/** Plugins known to a run: the built-ins, plus any loaded from files or packages. */
+export class PluginRegistry {
+  private readonly builtins = new Map<string, BuiltinEntry>();
+  private readonly loaded = new Map<string, PluginDefinition>();
+
+  /** The folder plugin paths (and other relative paths of the config) are relative to. */
+  readonly cwd: string;
+
+  constructor(builtins: readonly BuiltinEntry[], cwd = process.cwd()) {
+    this.cwd = cwd;
+    for (const entry of builtins) this.builtins.set(`${entry.kind}/${entry.id}`, entry);
+  }
+
+  /** Load plugins named in config (`plugins: ['./my-provider.ts']`) so their ids resolve. */
+  async register(specifiers: readonly string[]): Promise<PluginDefinition[]> {
+    const added: PluginDefinition[] = [];
+    for (const spec of specifiers) {
+      const plugin = await loadExternalPlugin(spec, this.cwd);
+      this.loaded.set(`${plugin.kind}/${plugin.id}`, plugin);
+      added.push(plugin);
+    }
+    return added;
+  }
+
+  /** Every plugin, built-in and loaded, with a line of description. */
+  list(): { kind: PluginKind; id: string; description: string; source: 'built-in' | 'loaded' }[] {
+    return [
+      ...[...this.builtins.values()].map((b) => ({ kind: b.kind, id: b.id, description: b.description, source: 'built-in' as const })),
+      ...[...this.loaded.values()].map((p) => ({ kind: p.kind, id: p.id, description: p.description, source: 'loaded' as const })),
+    ];
+  }
+
+  ids(kind: PluginKind): string[] {
+    return this.list().filter((p) => p.kind === kind).map((p) => p.id);
+  }
+
+  has(kind: PluginKind, id: string): boolean {
+    return this.loaded.has(`${kind}/${id}`) || this.builtins.has(`${kind}/${id}`);
+  }
+
+  /**
+   * Resolve `id` of the given kind: an exact id, else the prefix before the first `:`
+   * (`openai:gpt-4.1-mini` -> `openai`), else a file path or package.
+   * Returns the plugin and the argument after the prefix (the model, the suite's path...).
+   */
+  async resolve<K extends PluginKind>(kind: K, id: string): Promise<{ plugin: Extract<PluginDefinition, { kind: K }> | Extract<PluginDefinition, { kind: 'designer' | 'agent' }>; argument: string | undefined }> {
+    if (isExternalId(id)) {
+      const plugin = await loadExternalPlugin(id, this.cwd);
+      if (plugin.kind !== kind) throw new UsageError(`plugin ${id} is a ${plugin.kind} plugin, not a ${kind}`);
+      return { plugin: plugin as never, argument: undefined };
+    }
+    const colon = id.indexOf(':');
+    const candidates: [string, string | undefined][] = [[id, undefined]];
+    if (colon > 0) candidates.push([id.slice(0, colon), id.slice(colon + 1)]);
+    for (const [name, argument] of candidates) {
+      const loaded = this.loaded.get(`${kind}/${name}`);
+      if (loaded) return { plugin: loaded as never, argument };
+      const builtin = this.builtins.get(`${kind}/${name}`);
+      if (builtin) return { plugin: checkDefinition(await builtin.load(), `built-in ${kind} ${name}`) as never, argument };
+    }
+    const known = this.ids(kind).join(', ') || '(none)';
+    const plural = kind === 'sandbox' ? 'sandboxes' : `${kind}s`;
+    throw new UsageError(`unknown ${kind} "${id}". Known ${plural}: ${known}. A plugin can also be a file path (./my-plugin.ts) or npm:package-name.`);
+  }
+}

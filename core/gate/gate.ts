@@ -1,0 +1,115 @@
+/**
+ * The validation gate: decides whether a designed environment is a valid, verifiable goal, in
+ * two readings, both given for every program:
+ *   spade   exactly SPADE's own checks: what SPADE would play (core/gate/spade-reading.ts);
+ *   strict  SPADE's checks and then spade-bench's own: determinism, the reference wins, wrong
+ *           answers and random play lose, no answer leak... (core/gate/strict-reading.ts).
+ * `gate` picks the reading that decides what is played (default `strict`); the verdict's
+ * `verdict`, `reason` and the kept environment follow it, and `readings` holds both. `checks`
+ * lists the strict reading's checks, SPADE's first. `gameType` is the program's game type
+ * (core/run/game-type.ts), as far as the strict reading got.
+ */
+import type { EnvironmentProgram, LoadedEnvironment, Sandbox, SandboxLimits } from '../types.js';
+import type { GateReason, GateVerdict } from '../results/results.js';
+import { spadeReading } from './spade-reading.js';
+import { strictReading } from './strict-reading.js';
+import { DEFAULT_MAX_TURNS, GATE_READINGS } from '../config/options.js';
+import { gameTypeOf } from '../run/game-type.js';
+
+export { SMOKE_ACTIONS, RANDOM_WIN_LIMIT, wrongAnswers } from './strict-reading.js';
+export { leaksAnswer } from './answer-leak.js';
+export { unboxed, solutionPlan } from './solution-actions.js';
+export { SPADE_CHECK_ACTIONS, SPADE_SMOKE_ACTIONS } from './spade-reading.js';
+export type { Reading } from './spade-reading.js';
+
+/** The readings of the gate (the first decides what is played by default). */
+export { GATE_READINGS };
+export type GateReading = (typeof GATE_READINGS)[number];
+
+export interface GateOptions {
+  /** Seed passed to reset() (the task). Default 0. */
+  seed?: number;
+  /**
+   * The turn budget of an episode: the horizon when neither meta.horizon nor reset()'s info gives
+   * one, and what SPADE-format Python games are built with. Default 64.
+   */
+  maxTurns?: number;
+  /** Episodes of random play. Default 8. */
+  randomTrials?: number;
+  limits?: Partial<SandboxLimits>;
+  /** The reading that decides the verdict (and so what is played). Default `strict`. */
+  gate?: GateReading;
+  /**
+   * Called with the loaded environment when it passed (valid or unproven): the caller then
+   * owns it and disposes it, so playing it needs no second load.
+   */
+  keep?: (environment: LoadedEnvironment) => void;
+  /** Throw a collateral SandboxError (another environment's fault) instead of giving a verdict. */
+  rethrowCollateral?: boolean;
+  /**
+   * Programs of spade-bench's own code (meta.trustedCode), in a sandbox that does not run SPADE's
+   * loader itself: the strict reading goes on with the instance SPADE's checks passed on, rather
+   * than loading the program a second time (default true; false loads it again, as for every
+   * other program). That code's reset(seed) sets everything an episode reads and its turn
+   * budget is its own (meta.horizon), so the verdict is the same either way (the tests compare
+   * them); only SPADE's few calls count towards the instance's call limit too. A model's
+   * program always gets a fresh instance.
+   */
+  reuseSpadeInstance?: boolean;
+}
+
+/** Every reason code the gate can give a rejected (or unproven) environment. */
+export const GATE_REASONS: readonly (GateReason | 'unproven')[] = [
+  'syntax', 'load', 'timeout', 'memory', 'output-limit', 'call-limit', 'crash', 'contract',
+  'escape-attempt', 'missing-method', 'smoke-test', 'nondeterministic', 'reference-loses',
+  'wrong-answer-wins', 'random-wins', 'answer-leak', 'no-episode-end', 'unproven',
+];
+
+const DEFAULT_RANDOM_TRIALS = 8;
+
+export async function validateEnvironment(
+  sandbox: Sandbox,
+  program: EnvironmentProgram,
+  options: GateOptions = {},
+): Promise<GateVerdict> {
+  const started = performance.now();
+  const gate = options.gate ?? 'strict';
+  const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+  let lent: LoadedEnvironment | undefined;
+  const reuse = options.reuseSpadeInstance !== false && program.meta?.trustedCode === true;
+  const spade = await spadeReading(sandbox, program, {
+    limits: options.limits,
+    rethrowCollateral: options.rethrowCollateral,
+    ...(reuse ? { lend: (environment: LoadedEnvironment) => (lent = environment) } : {}),
+  });
+  const strict = await strictReading(sandbox, program, spade, {
+    seed: options.seed ?? 0,
+    maxTurns,
+    randomTrials: options.randomTrials ?? DEFAULT_RANDOM_TRIALS,
+    limits: options.limits,
+    keep: options.keep !== undefined,
+    rethrowCollateral: options.rethrowCollateral,
+    ...(lent ? { environment: lent } : {}),
+  });
+  const deciding = gate === 'spade' ? spade : strict.reading;
+  // The environment the strict reading kept is played only if the deciding reading passed too.
+  if (strict.environment) {
+    if (deciding.verdict !== 'invalid') options.keep?.(strict.environment);
+    else await strict.environment.dispose();
+  }
+  const verdict: GateVerdict = {
+    verdict: deciding.verdict,
+    ...(deciding.reason ? { reason: deciding.reason } : {}),
+    checks: strict.checks,
+    readings: { spade, strict: strict.reading },
+    gate,
+    wallMs: 0,
+  };
+  if (strict.firstObservation !== undefined) verdict.firstObservation = strict.firstObservation;
+  const horizon = strict.horizon ?? (deciding.verdict === 'invalid' ? undefined : typeof program.meta?.horizon === 'number' ? program.meta.horizon : maxTurns);
+  if (horizon !== undefined) verdict.horizon = horizon;
+  if (strict.capabilities) verdict.capabilities = strict.capabilities;
+  verdict.gameType = strict.gameType ?? gameTypeOf(program, { tools: strict.capabilities?.tools, horizon: horizon ?? program.meta?.horizon });
+  verdict.wallMs = performance.now() - started;
+  return verdict;
+}

@@ -1,0 +1,189 @@
+/**
+ * Export a run for training, from its journal:
+ *   jsonl  one line per episode, ready for RL trainers: the environment (id, code hash), the
+ *          agent's messages (LLM agents), per-step rewards, how the episode ended, and the
+ *          environment's designer reward and solve rates;
+ *   pool   the environments the run played, in SPADE's pool layout (games/, manifest.jsonl,
+ *          checksums.sha256: see core/results/pool-layout.ts), loadable unchanged by SPADE's loader and
+ *          by the `spade-pool:DIR` suite.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { EnvironmentSummary } from './results.js';
+import type { ChatMessage, EpisodeResult } from '../types.js';
+import { readJournal, JOURNAL_FILE, type JournalRecord } from './journal.js';
+import { writeFileAtomic } from './fs.js';
+import { UsageError } from '../errors.js';
+import { SELFPLAY_SUITE } from '../run/run.js';
+import { CHECKSUMS_FILE, GAMES_FOLDER, MANIFEST_FILE, checksumLine, gameFileName, gameFileText, sha256Hex, type PoolManifestLine } from './pool-layout.js';
+import { journaledEnvironments } from './results-file.js';
+
+export type { PoolManifestLine } from './pool-layout.js';
+
+/** `sha256:<hex>` of a program's source. */
+export function codeHash(source: string): string {
+  return `sha256:${createHash('sha256').update(source).digest('hex')}`;
+}
+
+export interface EpisodeLine {
+  run_id: string | null;
+  suite: string;
+  round: number | null;
+  environment_id: string;
+  code_hash: string | null;
+  language: string | null;
+  /** single-turn, multi-turn or tool-use. */
+  game_type: string | null;
+  attempt: number;
+  with_hint: boolean;
+  seed: number;
+  horizon: number;
+  /** The agent's conversation (system, observations, replies); empty for agents that keep none. */
+  messages: ChatMessage[];
+  rewards: number[];
+  total_reward: number;
+  terminated: boolean;
+  truncated: boolean;
+  outcome: EpisodeResult['outcome'];
+  turns: number;
+  /** Tool-use games: the turns that were well-formed tool calls. */
+  tool_calls: number | null;
+  error: string | null;
+  designer_reward: number | null;
+  solve_rate: number | null;
+  hint_solve_rate: number | null;
+  input_tokens: number;
+  output_tokens: number;
+}
+
+const key = (suite: string, id: string): string => `${suite}\u0000${id}`;
+
+interface RunRecords {
+  runId: string | null;
+  environments: Map<string, { suite: string; summary: EnvironmentSummary }>;
+  episodes: EpisodeResult[];
+}
+
+function collect(records: readonly JournalRecord[]): RunRecords {
+  const run: RunRecords = { runId: null, environments: new Map(), episodes: [] };
+  const episodes = new Map<string, EpisodeResult>();
+  for (const r of records) {
+    if (r.type === 'start') run.runId ??= r.runId;
+    else if (r.type === 'episode') {
+      const e = r.episode;
+      episodes.set(`${key(e.suite, e.environmentId)}\u0000${e.attempt}\u0000${e.withHint}`, e);
+    }
+  }
+  run.episodes = [...episodes.values()];
+  run.environments = journaledEnvironments(records);
+  return run;
+}
+
+function readRun(runDir: string): RunRecords {
+  if (!existsSync(path.join(runDir, JOURNAL_FILE))) throw new UsageError(`${runDir} holds no run: ${JOURNAL_FILE} not found`);
+  return collect(readJournal(runDir));
+}
+
+/** One line per journaled episode. */
+export function episodeLines(records: readonly JournalRecord[]): EpisodeLine[] {
+  const run = collect(records);
+  return run.episodes.map((e) => {
+    const s = run.environments.get(key(e.suite, e.environmentId))?.summary;
+    const rewards = e.rewards ?? e.steps?.map((step) => step.reward) ?? [];
+    return {
+      run_id: run.runId,
+      suite: e.suite,
+      round: e.round ?? null,
+      environment_id: e.environmentId,
+      code_hash: s ? codeHash(s.source) : null,
+      language: s?.language ?? null,
+      game_type: s?.gameType ?? null,
+      attempt: e.attempt,
+      with_hint: e.withHint,
+      seed: e.seed,
+      horizon: e.horizon,
+      messages: e.messages ?? [],
+      rewards,
+      total_reward: e.totalReward,
+      terminated: e.terminated ?? e.outcome === 'won',
+      truncated: e.truncated ?? false,
+      outcome: e.outcome,
+      turns: e.turns,
+      tool_calls: e.toolCalls ?? null,
+      error: e.error ?? null,
+      designer_reward: s?.designerReward ?? null,
+      solve_rate: s?.solveRate ?? null,
+      hint_solve_rate: s?.hintSolveRate ?? null,
+      input_tokens: e.usage?.inputTokens ?? 0,
+      output_tokens: e.usage?.outputTokens ?? 0,
+    };
+  });
+}
+
+/** Write the episodes of the run in `runDir` as JSON Lines to `file`; returns how many. */
+export function exportEpisodes(runDir: string, file: string): number {
+  if (!existsSync(path.join(runDir, JOURNAL_FILE))) throw new UsageError(`${runDir} holds no run: ${JOURNAL_FILE} not found`);
+  const lines = episodeLines(readJournal(runDir));
+  writeFileAtomic(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  return lines.length;
+}
+
+/** A file name from an environment id: letters, digits, `-`, `_` and `.` kept, the rest `_`. */
+export const programFileName = (id: string, language: string): string =>
+  `${id.replace(/[^\w.-]/g, '_').replace(/^\.+/, '_')}.${language === 'python' ? 'py' : 'js'}`;
+
+/** The round and slot of a self-play environment from its id (`r2-e5`, or a repair `r2-e5-fix1`). */
+const slotOf = (id: string): { round: number; index: number } | undefined => {
+  const m = /^r(\d+)-e(\d+)(?:-fix\d+)?$/.exec(id);
+  return m ? { round: Number(m[1]), index: Number(m[2]) } : undefined;
+};
+
+/**
+ * Write the environments of `suites` (default: the self-play pool) that the run played (valid or
+ * unproven under the reading that decided) into `dir` in SPADE's pool layout (core/results/pool-layout.ts):
+ * `games/game_{round}_{index}_{skill}.py` (SPADE's loader reads them unchanged; JavaScript ones
+ * as `.js`), `manifest.jsonl` and `checksums.sha256`. An environment the LLM reviewer rejected is
+ * left out. Returns the manifest.
+ */
+export function exportPool(runDir: string, dir: string, suites: readonly string[] = [SELFPLAY_SUITE]): PoolManifestLine[] {
+  const run = readRun(runDir);
+  mkdirSync(path.join(dir, GAMES_FOLDER), { recursive: true });
+  const manifest: PoolManifestLine[] = [];
+  const taken = new Set<string>();
+  const perRound = new Map<number, number>();
+  for (const { suite, summary: s } of run.environments.values()) {
+    if (!suites.includes(suite) || s.verdict === 'invalid' || s.review?.accepted === false) continue;
+    const slot = slotOf(s.id);
+    const round = slot?.round ?? s.round ?? 0;
+    let index = slot?.index ?? perRound.get(round) ?? 0;
+    perRound.set(round, Math.max(perRound.get(round) ?? 0, index + 1));
+    let name = gameFileName(round, index, s.skill, s.language);
+    while (taken.has(name)) name = gameFileName(round, ++index, s.skill, s.language);
+    taken.add(name);
+    const text = gameFileText(s.source, s.language);
+    const file = `${GAMES_FOLDER}/${name}`;
+    writeFileSync(path.join(dir, file), text);
+    manifest.push({
+      game_id: name.replace(/\.(py|js)$/, ''),
+      file_name: file,
+      skill: s.skill ?? null,
+      sha256: sha256Hex(text),
+      id: s.id,
+      suite,
+      round: s.round ?? null,
+      index,
+      language: s.language,
+      game_type: s.gameType ?? null,
+      spade_verdict: s.readings?.spade.verdict ?? null,
+      strict_verdict: s.readings?.strict.verdict ?? null,
+      task: s.task ?? null,
+      solve_rate: s.solveRate ?? null,
+      hint_solve_rate: s.hintSolveRate ?? null,
+      designer_reward: s.designerReward ?? null,
+    });
+  }
+  writeFileAtomic(path.join(dir, MANIFEST_FILE), manifest.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  writeFileAtomic(path.join(dir, CHECKSUMS_FILE), manifest.map((l) => `${checksumLine(l.sha256, l.file_name)}\n`).join(''));
+  return manifest;
+}

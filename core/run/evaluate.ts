@@ -1,0 +1,257 @@
+/**
+ * Evaluate one environment program, the same way for self-play pools and static suites:
+ * the validation gate, then (if it passed) the agent's attempts, with and without the hint.
+ */
+import type { EnvironmentSummary, GateVerdict } from '../results/results.js';
+import type { Agent, EnvironmentProgram, EpisodeResult, Language, LoadedEnvironment, Sandbox, SandboxLimits } from '../types.js';
+import { SandboxError } from '../errors.js';
+import type { PriorWork } from '../results/resume.js';
+import { validateEnvironment, type GateReading } from '../gate/gate.js';
+import { episodeReward } from '../selfplay/rewards.js';
+import { playEpisode } from './episode.js';
+import { deriveSeed } from './random.js';
+import { yieldToEventLoop } from './concurrency.js';
+import { gameTypeOf } from './game-type.js';
+import { playConcurrently } from './play-schedule.js';
+import type { InFlightLimit } from '../providers/in-flight-limit.js';
+
+/**
+ * Sandboxes by language, created on first use (Pyodide starts only when Python appears); a
+ * Python program with folders for its Python path gets a sandbox made with them.
+ */
+export interface SandboxSet {
+  get(language: Language, pythonPath?: readonly string[]): Promise<Sandbox>;
+  close(): Promise<void>;
+}
+
+export interface EvaluationContext {
+  suite: string;
+  sandboxes: SandboxSet;
+  agent: Agent;
+  limits: Partial<SandboxLimits>;
+  /** Episodes per environment (and as many again with the hint, when `withHint`). */
+  attempts: number;
+  withHint: boolean;
+  /** Run the gate only, no episodes (`--validate-only`). */
+  validateOnly?: boolean;
+  /** The reading of the gate that decides what is played (default strict). */
+  gate?: GateReading;
+  /** Turns of an episode whose program sets no horizon; SPADE-format games are built with it. */
+  maxTurns?: number;
+  /** Each attempt resets its own seed (SPADE's agent protocol) rather than all replaying the task's. */
+  seedPerAttempt?: boolean;
+  /** The designer's hint for a program without hint(), added to the first observation of hinted plays. */
+  hint?: string;
+  runSeed: number;
+  round?: number;
+  signal?: AbortSignal;
+  /** Work already journaled by an earlier, interrupted invocation of this run. */
+  prior?: PriorWork;
+  onVerdict?: (program: EnvironmentProgram, verdict: GateVerdict) => void;
+  /** Called for each newly played episode. */
+  onEpisode?: (episode: EpisodeResult) => void;
+  /** The suite's limit of episodes in play, for an agent with a capacity (core/run/play-schedule.ts). */
+  plays?: InFlightLimit;
+}
+
+/** The environment, with the wall time of each call added to `into`. */
+function timed(environment: LoadedEnvironment, into: number[]): LoadedEnvironment {
+  // The clock starts before the call: a sandbox may do all its work synchronously inside it.
+  const time = <T>(call: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    return call().finally(() => {
+      into.push(performance.now() - started);
+    });
+  };
+  return {
+    capabilities: environment.capabilities,
+    reset: (seed) => time(() => environment.reset(seed)),
+    step: (action) => time(() => environment.step(action)),
+    solution: () => time(() => environment.solution()),
+    hint: () => time(() => environment.hint()),
+    referenceAction: (observation) => time(() => environment.referenceAction(observation)),
+    ...(environment.getTools && { getTools: () => time(() => environment.getTools!()) }),
+    dispose: () => environment.dispose(),
+  };
+}
+
+export interface Evaluation {
+  program: EnvironmentProgram;
+  verdict: GateVerdict;
+  episodes: EpisodeResult[];
+  summary: EnvironmentSummary;
+  /** Wall time (ms) of each sandboxed call made while playing (for throughput latencies). */
+  sandboxCallMs?: number[];
+}
+
+const winRate = (episodes: EpisodeResult[]): number | undefined => {
+  const decided = episodes.filter((e) => e.outcome !== 'errored');
+  return decided.length ? decided.filter((e) => e.outcome === 'won').length / decided.length : undefined;
+};
+
+/** SPADE's reading of a play: its episode reward (journals without per-step rewards: 1 for a win). */
+export const playReward = (e: EpisodeResult): number =>
+  e.rewards ? episodeReward(e.rewards, e.terminated ?? false) : e.outcome === 'won' ? 1 : 0;
+
+/** The mean episode reward of the decided plays (errored ones are counted apart, as everywhere). */
+const meanReward = (episodes: EpisodeResult[]): number | undefined => {
+  const decided = episodes.filter((e) => e.outcome !== 'errored');
+  return decided.length ? decided.reduce((sum, e) => sum + playReward(e), 0) / decided.length : undefined;
+};
+
+/** The seed attempt `attempt` resets: the task's, or under SPADE's protocol one of its own (the hinted attempt i shares unhinted attempt i's). */
+export function attemptSeed(taskSeed: number, attempt: number, perAttempt: boolean | undefined): number {
+  return perAttempt && attempt > 0 ? deriveSeed(taskSeed, 'attempt', attempt) : taskSeed;
+}
+
+/**
+ * How a run evaluates its environments: in this thread (`evaluateEnvironment`), or handed to
+ * worker threads or remote workers, which must give the same Evaluation for the same input.
+ */
+export type Evaluator = (program: EnvironmentProgram, taskSeed: number, ctx: EvaluationContext) => Promise<Evaluation>;
+
+/**
+ * Times the gate or an episode is started again after another environment in the same sandbox
+ * broke it (SandboxError.collateral); the last try records what happened. Without this, which
+ * environments shared an isolate with a memory bomb (scheduling: concurrency, threads, workers)
+ * would change the results.
+ */
+const COLLATERAL_TRIES = 4;
+
+const isCollateral = (error: unknown): error is SandboxError => error instanceof SandboxError && error.collateral;
+
+export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed: number, ctx: EvaluationContext): Promise<Evaluation> {
+  const sandbox = await ctx.sandboxes.get(program.language, program.pythonPath);
+  let verdict = ctx.prior?.verdict(ctx.suite, program.id);
+  // The environment the gate loaded is played on, rather than loaded a second time.
+  let kept: LoadedEnvironment | undefined;
+  if (!verdict) {
+    const keep = ctx.validateOnly ? undefined : (environment: LoadedEnvironment) => void (kept = environment);
+    for (let tries = 1; !verdict; tries++) {
+      try {
+        verdict = await validateEnvironment(sandbox, program, { seed: taskSeed, limits: ctx.limits, keep, rethrowCollateral: tries < COLLATERAL_TRIES, gate: ctx.gate, maxTurns: ctx.maxTurns });
+      } catch (error) {
+        if (!isCollateral(error)) throw error;
+      }
+    }
+    ctx.onVerdict?.(program, verdict);
+  }
+  const episodes: EpisodeResult[] = [];
+  const sandboxCallMs: number[] = [];
+  if (verdict.verdict !== 'invalid' && !ctx.validateOnly) {
+    const horizon = verdict.horizon ?? program.meta?.horizon ?? 1;
+    // Hinted plays need a hint: the program's hint(), or the designer's (verdicts journaled
+    // before capabilities were recorded are played as before).
+    const hintPlays = ctx.withHint && (verdict.capabilities === undefined || verdict.capabilities.hint || ctx.hint !== undefined);
+    const plays = Array.from({ length: ctx.attempts * (hintPlays ? 2 : 1) }, (_, i) => ({
+      attempt: i % ctx.attempts,
+      withHint: i >= ctx.attempts,
+    }));
+    /** Play one attempt on `loaded.environment` (loaded when absent, again when another environment broke its isolate). */
+    const playOne = async (play: (typeof plays)[number], loaded: { environment?: LoadedEnvironment }): Promise<EpisodeResult> => {
+      let episode: EpisodeResult | undefined;
+      for (let tries = 1; !episode; tries++) {
+        try {
+          loaded.environment ??= timed(await sandbox.load(program, ctx.limits, { maxTurns: ctx.maxTurns }), sandboxCallMs);
+          episode = await playEpisode({
+            suite: ctx.suite,
+            program,
+            environment: loaded.environment,
+            agent: ctx.agent,
+            taskSeed: attemptSeed(taskSeed, play.attempt, ctx.seedPerAttempt),
+            hint: play.withHint ? ctx.hint : undefined,
+            agentSeed: deriveSeed(ctx.runSeed, program.id, play.attempt, play.withHint ? 'hint' : 'plain'),
+            attempt: play.attempt,
+            withHint: play.withHint,
+            horizon,
+            round: ctx.round,
+            keepSteps: play.attempt === 0 && !play.withHint,
+            signal: ctx.signal,
+            rethrowCollateral: tries < COLLATERAL_TRIES,
+          });
+        } catch (error) {
+          if (!isCollateral(error)) throw error;
+          // Its isolate is gone: the episode starts again on a new load.
+          await loaded.environment?.dispose();
+          loaded.environment = undefined;
+        }
+      }
+      ctx.onEpisode?.(episode);
+      return episode;
+    };
+    const journaled = plays.map((play) => ctx.prior?.episode(ctx.suite, program.id, play.attempt, play.withHint));
+    const gated = { environment: kept && timed(kept, sandboxCallMs) };
+    kept = undefined;
+    if (ctx.agent.capacity !== undefined) {
+      // A model-driven agent: every attempt at once, each on its own environment (the gate's for the first).
+      const first = journaled.findIndex((done) => !done);
+      const played = await playConcurrently(plays, ctx.plays, async (play, i) => {
+        if (journaled[i]) return journaled[i];
+        const loaded: { environment?: LoadedEnvironment } = i === first ? gated : {};
+        try {
+          return await playOne(play, loaded);
+        } finally {
+          await loaded.environment?.dispose();
+        }
+      }, ctx.signal);
+      // Unused when every attempt was journaled, or the run stopped before the first (disposing twice is safe).
+      await gated.environment?.dispose();
+      for (const episode of played) if (episode) episodes.push(episode);
+    } else {
+      // One loaded environment plays every attempt, one after another: reset(seed) starts each episode afresh.
+      try {
+        for (const [i, play] of plays.entries()) {
+          const done = journaled[i];
+          if (done) {
+            episodes.push(done);
+            continue;
+          }
+          await yieldToEventLoop();
+          if (ctx.signal?.aborted) break;
+          episodes.push(await playOne(play, gated));
+        }
+      } finally {
+        await gated.environment?.dispose();
+      }
+    }
+  }
+  await kept?.dispose();
+  const plain = episodes.filter((e) => !e.withHint);
+  const hinted = episodes.filter((e) => e.withHint);
+  const sample = episodes.find((e) => e.steps);
+  const horizon = verdict.horizon ?? program.meta?.horizon;
+  const summary: EnvironmentSummary = {
+    id: program.id,
+    language: program.language,
+    // A verdict journaled before game types were recorded has none: the program says.
+    gameType: verdict.gameType ?? gameTypeOf(program, { horizon }),
+    verdict: verdict.verdict,
+    checks: verdict.checks,
+    source: program.source,
+  };
+  if (ctx.round !== undefined) summary.round = ctx.round;
+  if (verdict.readings) {
+    summary.readings = verdict.readings;
+    summary.gate = verdict.gate ?? 'strict';
+  }
+  if (program.meta?.family) summary.family = program.meta.family;
+  if (program.meta?.skill) summary.skill = program.meta.skill;
+  if (program.meta?.difficulty !== undefined) summary.difficulty = program.meta.difficulty;
+  if (horizon !== undefined) summary.horizon = horizon;
+  if (verdict.reason) summary.reason = verdict.reason;
+  if (verdict.firstObservation !== undefined) summary.task = verdict.firstObservation;
+  const solveRate = winRate(plain);
+  if (solveRate !== undefined) summary.solveRate = solveRate;
+  const hintSolveRate = winRate(hinted);
+  if (hintSolveRate !== undefined) summary.hintSolveRate = hintSolveRate;
+  const plainReward = meanReward(plain);
+  if (plainReward !== undefined) summary.meanReward = plainReward;
+  const hintReward = meanReward(hinted);
+  if (hintReward !== undefined) summary.hintMeanReward = hintReward;
+  if (sample?.steps) {
+    summary.sample = { outcome: sample.outcome, steps: sample.steps };
+    delete sample.steps;
+    delete sample.firstObservation;
+  }
+  return sandboxCallMs.length ? { program, verdict, episodes, summary, sandboxCallMs } : { program, verdict, episodes, summary };
+}

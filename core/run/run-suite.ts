@@ -1,0 +1,248 @@
+/**
+ * One suite of a run, the same way for the self-play pool and for static suites: runSuite()
+ * does the bookkeeping every suite shares (progress, journal, usage, latencies, metrics), and
+ * a plan says what is particular to the suite (self-play's rounds, a static suite's tasks).
+ */
+import type { Suite, SuiteLoadOptions, SuiteTask } from '../types.js';
+import type { EnvironmentSummary, RoundSummary, SuiteResult, UsageMetrics } from '../results/results.js';
+import type { SpadeConfig } from '../config/config.js';
+import type { Evaluation, EvaluationContext, Evaluator, SandboxSet } from './evaluate.js';
+import type { Journal } from '../results/journal.js';
+import type { PriorWork } from '../results/resume.js';
+import type { ProgressEvent, RunSetup } from './run-setup.js';
+import { runSelfPlay } from '../selfplay/selfplay.js';
+import { defaultSkills, skillName } from '../selfplay/skills.js';
+import { DEFAULTS } from '../config/options.js';
+import type { PlateauOptions } from '../selfplay/rewards.js';
+import { mapLimit } from './concurrency.js';
+import { environmentsInFlight } from './play-schedule.js';
+import { usageBetween } from '../providers/stats.js';
+import { difficultyBands, diversityMetrics, gameTypeMetrics, rememberDiversityPool, skillMetrics, successByDifficulty, successMetrics, throughputMetrics, validityMetrics, type PreparedDiversity } from '../metrics/index.js';
+import { gameTypeOf } from './game-type.js';
+import { playReward } from './evaluate.js';
+import { journalEnvironment } from '../results/results-file.js';
+import { shareDataHeader } from '../results/data-header.js';
+
+/** The designer reward's difficulty band from the config (SPADE's default band unless set). */
+export function bandOf(config: SpadeConfig): PlateauOptions {
+  const [lo, hi] = config.selfplay.band ?? DEFAULTS.selfplay.band;
+  return { lo, hi, ramp: config.selfplay.bandRamp ?? DEFAULTS.selfplay.bandRamp };
+}
+
+/** The id of the self-play pool among a run's suites. */
+export const SELFPLAY_SUITE = 'spade';
+
+/** Sum up one suite's evaluations into its metrics. */
+export function suiteResult(
+  id: string,
+  kind: SuiteResult['kind'],
+  evaluations: readonly Evaluation[],
+  wallSec: number,
+  rounds: RoundSummary[],
+  usage: UsageMetrics,
+  providerCallMs: number[] = [],
+): SuiteResult {
+  const episodes = evaluations.flatMap((e) => e.episodes);
+  const accepted = evaluations.filter((e) => e.verdict.verdict !== 'invalid');
+  const tasks = accepted.map((e) => e.verdict.firstObservation ?? '').filter((t) => t !== '');
+  let prepared: PreparedDiversity | undefined;
+  const environments: EnvironmentSummary[] = evaluations.map((e) => e.summary);
+  const success = successMetrics(episodes.filter((e) => !e.withHint));
+  const byDifficulty = successByDifficulty(evaluations.map((e) => ({ difficulty: e.summary.difficulty, episodes: e.episodes })));
+  if (byDifficulty.length) success.byDifficulty = byDifficulty;
+  const bySkill = skillMetrics(evaluations);
+  const bands = difficultyBands(evaluations, playReward);
+  const result: SuiteResult = {
+    id,
+    kind,
+    metrics: {
+      validity: validityMetrics(evaluations.map((e) => e.verdict)),
+      diversity: diversityMetrics(tasks, accepted.map((e) => e.program), (p) => (prepared = p)),
+      throughput: throughputMetrics(episodes, wallSec, kind === 'static' ? undefined : evaluations.length, {
+        valid: accepted.length,
+        tokens: usage.inputTokens + usage.outputTokens,
+        providerCallMs,
+        sandboxCallMs: evaluations.flatMap((e) => e.sandboxCallMs ?? []),
+      }),
+      // Success is measured without the hint, the way the agent meets the task.
+      success,
+      byGameType: gameTypeMetrics(evaluations.map((e) => ({
+        gameType: e.summary.gameType ?? gameTypeOf(e.program, { horizon: e.summary.horizon }),
+        verdict: e.verdict.verdict,
+        episodes: e.episodes,
+      }))),
+      usage,
+      ...(bySkill ? { bySkill } : {}),
+      ...(bands ? { bands } : {}),
+    },
+    rounds,
+    environments,
+  };
+  // The equal-size comparison (at the run's end) measures the same pool when every accepted
+  // environment has a task text: it reuses these features rather than preparing them again.
+  if (prepared && tasks.length === accepted.length) rememberDiversityPool(result, { tasks, prepared });
+  return result;
+}
+
+/** One suite of a run, as runSuite() plays it: the self-play pool or a static suite. */
+export interface SuitePlan {
+  id: string;
+  kind: SuiteResult['kind'];
+  /** Load what the suite needs (a static suite's tasks); how many environments and episodes to expect. */
+  start(): Promise<{ environments: number; episodes: number; notice?: string }>;
+  /** Evaluate the suite's environments, handing each to `record` the moment it is done. */
+  play(context: Omit<EvaluationContext, 'round' | 'withHint'>, record: (e: Evaluation) => void): Promise<{ evaluations: Evaluation[]; rounds: RoundSummary[] }>;
+  /** Malformed records the suite skipped (`--skip-bad`). */
+  skipped?(): number;
+  /** Tasks the suite left out because they cannot run here, by reason. */
+  skippedTasks?(): Record<string, number>;
+}
+
+/** What every suite of a run shares: its journal, its progress, the clocks of its providers. */
+export interface RunBooks {
+  journal: Journal;
+  emit: (event: ProgressEvent) => void;
+  usage: () => UsageMetrics;
+  latencyMark: () => number[];
+  latencySince: (mark: number[]) => number[];
+  /** The evaluation context of a suite: the run's sandboxes, agent, limits, seed, signal and journal callbacks. */
+  context(suite: string): Omit<EvaluationContext, 'round' | 'withHint'>;
+  prior?: PriorWork;
+}
+
+/**
+ * One suite, with the bookkeeping every suite shares: progress at its start and end, each
+ * evaluation journaled as it is done, usage and latencies over the suite's span, and the
+ * suite's end journaled at a checkpoint.
+ */
+export async function runSuite(plan: SuitePlan, books: RunBooks, options: { played?: () => Promise<void> } = {}): Promise<SuiteResult> {
+  const suite = plan.id;
+  const expected = await plan.start();
+  books.emit({ type: 'suite-start', suite, kind: plan.kind, environments: expected.environments, episodes: expected.episodes });
+  if (expected.notice) books.emit({ type: 'notice', message: expected.notice });
+  const started = performance.now();
+  const usageBefore = books.usage();
+  const mark = books.latencyMark();
+  // Program code is journaled once per suite (core/results/results-file.ts).
+  const journaledCodes = new Set<string>();
+  const { evaluations, rounds } = await plan.play(books.context(suite), (e) => {
+    // The summary reads its source from its program when asked: a program that makes its source
+    // when read (a dataset's task) is then never kept as a whole string per environment.
+    const { program } = e;
+    Object.defineProperty(e.summary, 'source', { get: () => program.source, enumerable: true, configurable: true });
+    shareDataHeader(e.summary, program);
+    if (!books.prior?.environmentDone(suite, e.program.id)) {
+      const { environment, code } = journalEnvironment(e.summary);
+      if (code && !journaledCodes.has(code.key)) {
+        journaledCodes.add(code.key);
+        books.journal.append({ type: 'code', suite, key: code.key, code: code.code });
+      }
+      books.journal.append({ type: 'environment', suite, round: e.summary.round, environment });
+    }
+    // The journal has the agent's conversations; the suite's metrics need none of them.
+    for (const episode of e.episodes) delete episode.messages;
+    books.emit({ type: 'environment', suite, verdict: e.verdict.verdict });
+  });
+  const wallSec = (performance.now() - started) / 1000;
+  // The last suite of a run: its metrics are computed without the threads and sandboxes that played it.
+  await options.played?.();
+  const result = suiteResult(suite, plan.kind, evaluations, wallSec, rounds, usageBetween(usageBefore, books.usage()), books.latencySince(mark));
+  const skipped = plan.skipped?.() ?? 0;
+  if (skipped) result.skippedRecords = skipped;
+  const left = plan.skippedTasks?.() ?? {};
+  if (Object.keys(left).length) result.skippedTasks = { ...left };
+  books.journal.append({ type: 'suite-end', suite, wallSec });
+  books.journal.checkpoint();
+  books.emit({ type: 'suite-end', suite, result });
+  return result;
+}
+
+/** The self-play pool: rounds of design, gate, play and reward, each round journaled. */
+export function selfPlayPlan(setup: RunSetup, journal: Journal, emit: (event: ProgressEvent) => void, evaluate: Evaluator): SuitePlan {
+  const { config } = setup;
+  const { rounds, envsPerRound, attempts } = config.selfplay;
+  const suite = SELFPLAY_SUITE;
+  return {
+    id: suite,
+    kind: 'selfplay',
+    start: async () => ({ environments: rounds * envsPerRound, episodes: rounds * envsPerRound * attempts * 2 }),
+    async play(context, record) {
+      const played = await runSelfPlay({
+        designer: setup.designer,
+        rounds,
+        envsPerRound,
+        reward: config.selfplay.reward,
+        // Design slots at once: enough to keep a model-driven agent's or designer's requests busy.
+        concurrency: environmentsInFlight(config.concurrency, setup.agent, setup.designer.capacity),
+        context,
+        evaluator: evaluate,
+        repairs: config.selfplay.repairs,
+        reviewer: setup.reviewer,
+        onReviewed: (program, review) => journal.append({ type: 'review', suite, id: program.id, review }),
+        band: bandOf(config),
+        skills: (config.selfplay.skills ?? defaultSkills(config.selfplay.gameType ?? DEFAULTS.selfplay.gameType)).map((s) => skillName(s) ?? s),
+        skillsPerRound: config.selfplay.skillsPerRound ?? DEFAULTS.selfplay.skillsPerRound,
+        hintWriter: setup.hintWriter,
+        onHint: (program, hint) => journal.append({ type: 'hint', suite, id: program.id, hint }),
+        onDesigned: (round, programs) => {
+          journal.append({ type: 'designed', suite, round, programs });
+          emit({ type: 'designed', suite, round, count: programs.length });
+        },
+        onEvaluation: record,
+        onRound: (summary) => {
+          journal.append({ type: 'round', suite, summary });
+          journal.checkpoint();
+          emit({ type: 'round', suite, summary, rounds });
+        },
+      });
+      return { evaluations: played.evaluations, rounds: played.rounds };
+    },
+  };
+}
+
+/** What a suite is told when it loads: the run's limit and data folder, and the Python sandbox's packages. */
+export async function suiteLoadOptions(suite: Suite, config: SpadeConfig, sandboxes?: SandboxSet): Promise<SuiteLoadOptions> {
+  const options: SuiteLoadOptions = { limit: config.limit, dataDir: config.dataDir };
+  if (suite.language === 'python' && sandboxes) options.pythonPackages = (await sandboxes.get('python')).packages ?? [];
+  return options;
+}
+
+/** The notice of what a suite left out: malformed records (--skip-bad), tasks that cannot run here. */
+export function skippedNotice(suite: Suite): string | undefined {
+  const notices: string[] = [];
+  if (suite.skipped) notices.push(`skipped ${suite.skipped} malformed record(s) (--skip-bad); first: ${suite.firstProblem}`);
+  const left = Object.entries(suite.skippedTasks ?? {});
+  if (left.length) notices.push(`left out ${left.map(([reason, n]) => `${n} task(s): ${reason}`).join('; ')}`);
+  return notices.length ? `${suite.id}: ${notices.join('; ')}` : undefined;
+}
+
+/** A static suite: its tasks, each gated and played without the hint, `concurrency` at once (more for a model-driven agent: core/run/play-schedule.ts). */
+export function staticPlan(suite: Suite, config: SpadeConfig, evaluate: Evaluator, sandboxes?: SandboxSet): SuitePlan {
+  let tasks: SuiteTask[] = [];
+  return {
+    id: suite.id,
+    kind: 'static',
+    async start() {
+      tasks = await suite.tasks(await suiteLoadOptions(suite, config, sandboxes));
+      return { environments: tasks.length, episodes: tasks.length * config.selfplay.attempts, notice: skippedNotice(suite) };
+    },
+    async play(base, record) {
+      // A suite may need more than the run's limits (HumanEval's slowest canonical solution).
+      const context: EvaluationContext = { ...base, withHint: false, limits: { ...suite.limits, ...config.limits } };
+      const evaluations = await mapLimit(
+        tasks,
+        environmentsInFlight(config.concurrency, base.agent),
+        async (task) => {
+          const e = await evaluate(task.program, task.seed, context);
+          record(e);
+          return e;
+        },
+        () => base.signal?.aborted ?? false,
+      );
+      return { evaluations: evaluations.filter((e): e is Evaluation => e !== undefined), rounds: [] };
+    },
+    skipped: () => suite.skipped ?? 0,
+    skippedTasks: () => ({ ...suite.skippedTasks }),
+  };
+}
+

@@ -1,0 +1,192 @@
+/**
+ * SPADE's self-play loop: rounds of design → validation gate → play (with and without the
+ * hint) → designer reward → environment memory → next round. Each round's designs are given
+ * SPADE's skills, cognitive or tool-use (core/selfplay/skills.ts: a window of k skills moving k each
+ * round, game i getting skill i % k); a model designer also writes the hint of a program that
+ * has none.
+ */
+import type { ReviewRecord, RoundSummary } from '../results/results.js';
+import type { Designer, EnvironmentProgram, EnvironmentRecord } from '../types.js';
+import { designerReward, type DesignerRewardName, type PlateauOptions } from './rewards.js';
+import { DEFAULT_SKILLS_PER_ROUND, SKILL_NAMES, skillsForRound } from './skills.js';
+import type { HintWriter } from '../roles/llm-hint.js';
+import type { HintRecord } from '../results/journal.js';
+import { DEFAULTS } from '../config/options.js';
+import { evaluateEnvironment, type Evaluation, type EvaluationContext, type Evaluator } from '../run/evaluate.js';
+import { mapLimit } from '../run/concurrency.js';
+import { deriveSeed } from '../run/random.js';
+import { evaluateDesignSlot, repairKey } from './design-slot.js';
+import type { EnvironmentReviewer } from '../roles/llm-reviewer.js';
+import { repetitionPenalties } from './repetition-penalty.js';
+
+/** The environment memory keeps at most this many records (most recent). */
+export const MEMORY_LIMIT = 200;
+
+export interface SelfPlayOptions {
+  designer: Designer;
+  rounds: number;
+  envsPerRound: number;
+  reward: DesignerRewardName;
+  /** Environments evaluated at once. */
+  concurrency: number;
+  context: Omit<EvaluationContext, 'round' | 'withHint'>;
+  /** Where environments are evaluated (default: in this thread). */
+  evaluator?: Evaluator;
+  /** A round's programs, when the designer has just written them (not when taken from the journal). */
+  onDesigned?: (round: number, programs: EnvironmentProgram[]) => void;
+  onEvaluation?: (evaluation: Evaluation) => void;
+  onRound?: (summary: RoundSummary) => void;
+  /** Most repairs per rejected program, when the designer has repair() (default 1). */
+  repairs?: number;
+  /** The optional LLM reviewer, after the gate; a rejected review keeps the environment out of play. */
+  reviewer?: EnvironmentReviewer;
+  /** A review the reviewer has just given. */
+  onReviewed?: (program: EnvironmentProgram, review: ReviewRecord) => void;
+  /** The difficulty band of the designer reward (SPADE's [0.4, 0.6], ramp 0.25, by default). */
+  band?: PlateauOptions;
+  /** SPADE's skills rotated over the rounds (default all nine), and how many a round takes (default 3). */
+  skills?: readonly string[];
+  skillsPerRound?: number;
+  /** The designer model, writing hints for valid programs without hint(). */
+  hintWriter?: HintWriter;
+  /** A hint just written (or its failure). */
+  onHint?: (program: EnvironmentProgram, hint: HintRecord) => void;
+}
+
+/** Default of SelfPlayOptions.repairs (the `selfplay.repairs` option's). */
+export const DEFAULT_REPAIRS = DEFAULTS.selfplay.repairs;
+
+export interface SelfPlayResult {
+  evaluations: Evaluation[];
+  rounds: RoundSummary[];
+  designed: number;
+}
+
+const mean = (xs: number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+
+export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayResult> {
+  const memory: EnvironmentRecord[] = [];
+  const solveRates: number[] = [];
+  const evaluations: Evaluation[] = [];
+  const rounds: RoundSummary[] = [];
+  let designed = 0;
+  const { signal } = options.context;
+  for (let round = 0; round < options.rounds && !signal?.aborted; round++) {
+    let programs = options.context.prior?.designed(options.context.suite, round);
+    // A journaled round may hold repairs (meta.params.repairOf) beside the slots' first programs.
+    const knownRepairs = new Map<string, EnvironmentProgram>();
+    for (const p of programs ?? []) {
+      const params = p.meta?.params;
+      if (typeof params?.repairOf === 'string') knownRepairs.set(repairKey(params.repairOf, Number(params.repairAttempt)), p);
+    }
+    programs = programs?.filter((p) => typeof p.meta?.params?.repairOf !== 'string');
+    if (!programs) {
+      programs = await options.designer.design({
+        round,
+        count: options.envsPerRound,
+        skills: skillsForRound(options.skills ?? SKILL_NAMES, options.skillsPerRound ?? DEFAULT_SKILLS_PER_ROUND, round, options.envsPerRound),
+        targetBand: [options.band?.lo ?? 0.4, options.band?.hi ?? 0.6],
+        seed: deriveSeed(options.context.runSeed, 'design', round),
+        memory: memory.slice(-MEMORY_LIMIT),
+        recentSolveRates: solveRates,
+        signal,
+      });
+      options.onDesigned?.(round, programs);
+    }
+    designed += programs.length;
+    const context: EvaluationContext = { ...options.context, round, withHint: true };
+    const evaluate = options.evaluator ?? evaluateEnvironment;
+    const repairs = options.designer.repair ? (options.repairs ?? DEFAULT_REPAIRS) : 0;
+    // Repairs are journaled with the round's programs, so a resumed run reuses them.
+    const journaled = [...programs, ...knownRepairs.values()];
+    const onRepaired = (repaired: EnvironmentProgram): void => {
+      journaled.push(repaired);
+      options.onDesigned?.(round, [...journaled]);
+    };
+    // With R-Zero's uncertainty reward, summaries are reported once the round's repetition penalty is known.
+    const penalised = options.reward === 'uncertainty';
+    const results = await mapLimit(
+      programs,
+      options.concurrency,
+      async (program) => {
+        const evaluation =
+          repairs > 0 || options.reviewer || options.hintWriter
+            ? await evaluateDesignSlot(program, {
+                designer: options.designer, evaluate, context, round, repairs, reviewer: options.reviewer, knownRepairs, onRepaired,
+                onReviewed: options.onReviewed, hintWriter: options.hintWriter, onHint: options.onHint,
+              })
+            : await evaluate(program, deriveSeed(options.context.runSeed, 'task', program.id), context);
+        const { summary, episodes } = evaluation;
+        if (summary.verdict !== 'invalid' && summary.solveRate !== undefined) {
+          // SPADE's inputs: mean episode rewards; no hinted play (no hint) means no regret.
+          const noHint = summary.meanReward ?? summary.solveRate;
+          summary.designerReward = designerReward(options.reward, {
+            hintReward: summary.hintMeanReward ?? noHint,
+            noHintReward: noHint,
+            winRate: noHint,
+            solveRate: summary.solveRate,
+            timedOut: episodes.some((e) => e.errorKind === 'timeout'),
+          }, options.band);
+        }
+        if (!penalised) options.onEvaluation?.(evaluation);
+        return evaluation;
+      },
+      () => signal?.aborted ?? false,
+    );
+    const done = results.filter((r): r is Evaluation => r !== undefined);
+    if (penalised) {
+      applyRepetitionPenalty(done);
+      for (const e of done) options.onEvaluation?.(e);
+    }
+    evaluations.push(...done);
+    // An environment the LLM reviewer rejected is not counted as accepted.
+    const accepted = done.filter((e) => e.summary.verdict !== 'invalid' && e.summary.review?.accepted !== false);
+    const played = accepted.filter((e) => e.summary.solveRate !== undefined);
+    const summary: RoundSummary = {
+      round,
+      proposed: programs.length,
+      valid: accepted.length,
+      solveRate: mean(played.map((e) => e.summary.solveRate!)),
+      hintSolveRate: mean(played.map((e) => e.summary.hintSolveRate ?? e.summary.solveRate!)),
+      meanDifficulty: mean(done.map((e) => e.summary.difficulty).filter((d): d is number => d !== undefined)),
+      designerReward: mean(played.map((e) => e.summary.designerReward ?? 0)),
+    };
+    rounds.push(summary);
+    if (signal?.aborted) break; // a partial round is reported, but not journaled as finished
+    solveRates.push(summary.solveRate);
+    for (const e of done) memory.push(toRecord(e, round));
+    if (memory.length > MEMORY_LIMIT) memory.splice(0, memory.length - MEMORY_LIMIT);
+    options.onRound?.(summary);
+  }
+  return { evaluations, rounds, designed };
+}
+
+/**
+ * R-Zero's repetition penalty, for the uncertainty reward: the round's played
+ * environments are clustered by the BLEU distance of their tasks (first observations), and
+ * each one's designer reward loses its cluster's share of them.
+ */
+export function applyRepetitionPenalty(evaluations: readonly Evaluation[]): void {
+  const rewarded = evaluations.filter((e) => e.summary.designerReward !== undefined);
+  const penalties = repetitionPenalties(rewarded.map((e) => e.summary.task ?? ''));
+  rewarded.forEach((e, i) => {
+    e.summary.repetitionPenalty = penalties[i]!;
+    e.summary.designerReward! -= penalties[i]!;
+  });
+}
+
+export function toRecord(e: Evaluation, round: number): EnvironmentRecord {
+  const s = e.summary;
+  const rejectedByReview = s.review?.accepted === false;
+  const record: EnvironmentRecord = { id: s.id, round, valid: s.verdict !== 'invalid' && !rejectedByReview, source: s.source };
+  if (s.family) record.family = s.family;
+  if (s.difficulty !== undefined) record.difficulty = s.difficulty;
+  if (s.horizon !== undefined) record.horizon = s.horizon;
+  if (s.reason) record.reason = s.reason;
+  else if (rejectedByReview) record.reason = `review: ${s.review!.reason.slice(0, 200)}`;
+  if (s.solveRate !== undefined) record.solveRate = s.solveRate;
+  if (s.solveRate !== undefined && s.hintSolveRate !== undefined) record.regret = s.hintSolveRate - s.solveRate;
+  if (s.designerReward !== undefined) record.designerReward = s.designerReward;
+  if (s.task) record.task = s.task;
+  return record;
+}

@@ -1,0 +1,202 @@
+/**
+ * run(): a whole run from a config, as `spade-bench run` does it, for scripts. It resolves the
+ * config (defaults, then the given keys), checks every plugin id and API key before anything is
+ * written, evaluates environments in worker threads (or on Redis workers), journals as it goes,
+ * and writes results.json and report.html into `out`. The command line is this function plus
+ * a config file, flags, a progress line and exit codes.
+ */
+import { accessSync, constants, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { RunResults } from '../results/results.js';
+import { resolveConfig, validateConfig, type SpadeConfig, type UserConfig } from '../config/config.js';
+import { INVOCATION_DEFAULTS } from '../config/options.js';
+import { UsageError } from '../errors.js';
+import { createRegistry, resolveRunParts } from './setup.js';
+import type { PluginRegistry, SandboxPlugin } from '../config/plugin.js';
+import type { Language } from '../types.js';
+import { withVerdictCache } from '../gate/verdict-cache.js';
+import { executeRun } from '../run/run.js';
+import type { ProgressEvent } from '../run/run-setup.js';
+import type { Evaluator } from '../run/evaluate.js';
+import { readJournal } from '../results/journal.js';
+import { PriorWork } from '../results/resume.js';
+import { versions } from '../results/versions.js';
+import { applyShard, parseShard } from '../scale/shard.js';
+import { createThreadPool } from '../scale/thread-pool.js';
+import { renderReport } from './builtins.js';
+
+/** How one run is carried out; none of it is recorded in the run's config. */
+export interface RunOptions {
+  /** Folder that relative paths of the config (out, plugins, corpus) are relative to. Default: the current folder. */
+  cwd?: string;
+  /** Continue the run journaled in `out`, with the config it was started with (only `out` and `providers` are read from `config`). */
+  resume?: boolean;
+  /** The validation gate and the pool metrics only, no agent. */
+  validateOnly?: boolean;
+  /** Worker threads for agents that run offline (default: one per core). */
+  workers?: number;
+  /** The deterministic slice `i/n` of the run, 1 <= i <= n (`spade-bench merge` combines them). */
+  shard?: string;
+  /** Evaluate environments on `spade-bench worker` processes through BullMQ on this Redis URL. */
+  redis?: string;
+  /** Stops the run: work in flight finishes, and results.json is written with `"complete": false`. */
+  signal?: AbortSignal;
+  /** Progress as the run goes (suites, rounds, environments, episodes). */
+  onProgress?: (event: ProgressEvent) => void;
+  /** Told once the run is set up, before any environment is evaluated. */
+  onStart?: (start: RunStart) => void;
+}
+
+/** What a run is about to do. */
+export interface RunStart {
+  config: SpadeConfig;
+  /** The output folder, absolute. */
+  outDir: string;
+  designerLabel: string;
+  agentLabel: string;
+  /** Where environments are evaluated: `2 worker threads`, `main thread`, `3 workers on host:6379 now`. */
+  evaluatedBy: string;
+  /** Model calls in flight now and the most allowed at once, over the run's providers (none: the roles are offline). */
+  calls?: () => { inFlight: number; limit: number };
+}
+
+/** Create `dir` (or check it) and make sure files can be written in it; a folder that holds a run is refused unless resuming. */
+export function prepareOutDir(dir: string, { resume = false } = {}): void {
+  if (existsSync(dir)) {
+    if (!resume && readdirSync(dir).some((f) => f === 'journal.jsonl' || f === 'results.json')) {
+      throw new UsageError(`${dir} already holds a run: use --resume to continue it, or choose another --out`);
+    }
+  } else {
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (error) {
+      throw new UsageError(`cannot create output folder ${dir}: ${(error as Error).message}`);
+    }
+  }
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch {
+    throw new UsageError(`output folder ${path.resolve(dir)} is not writable`);
+  }
+}
+
+/**
+ * The config a journaled run was started with, and the work it holds. API keys are never
+ * journaled: provider settings come from today's `providers`.
+ */
+export function resumedRun(out: string | undefined, cwd: string, providers: SpadeConfig['providers'] = {}): { config: SpadeConfig; prior: PriorWork } {
+  if (!out) throw new UsageError('--resume needs --out DIR, the folder of the run to continue');
+  const outDir = path.resolve(cwd, out);
+  const prior = new PriorWork(readJournal(outDir));
+  if (!prior.config) throw new UsageError(`${outDir} holds no journal of a run to resume`);
+  // Keys added since the run started take their defaults; keys renamed since are read under their new names.
+  const config = resolveConfig({ ...validateConfig(prior.config, `${out}/journal.jsonl`), providers, out });
+  return { config, prior };
+}
+
+/** host:port of a Redis URL, without its credentials. */
+function redisHost(url: string): string {
+  try {
+    return new URL(url).host || 'Redis';
+  } catch {
+    return 'Redis';
+  }
+}
+
+const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
+
+/** The sandbox a language's programs run in, and its fingerprint (undefined: none chosen, or it gives none). */
+async function sandboxFingerprint(registry: PluginRegistry, config: SpadeConfig, language: Language): Promise<{ id: string; fingerprint: string } | undefined> {
+  const id = language === 'python' ? config.pythonSandbox : config.sandbox;
+  if (!id) return undefined;
+  const { plugin } = await registry.resolve('sandbox', id);
+  const fingerprint = await (plugin as SandboxPlugin).fingerprint?.();
+  return fingerprint ? { id, fingerprint } : undefined;
+}
+
+/**
+ * Carry out a run whose config is resolved: plugins and keys checked, output folder prepared,
+ * environments spread over threads or Redis workers, journal, results and report written.
+ */
+export async function runResolved(config: SpadeConfig, options: RunOptions & { prior?: PriorWork } = {}): Promise<RunResults> {
+  const cwd = options.cwd ?? process.cwd();
+  const { prior } = options;
+  const workers = options.workers ?? INVOCATION_DEFAULTS.workers;
+  if (!(Number.isInteger(workers) && workers > 0)) throw new UsageError(`--workers: expected a positive integer, got ${workers}`);
+  const shard = options.shard ? parseShard(options.shard) : undefined;
+  const registry = createRegistry(cwd);
+  const parts = await resolveRunParts(registry, config);
+  let scaler: { evaluate: Evaluator; close(): Promise<void> } | undefined;
+  // Threads, queue connections and sandboxes are freed once the last suite is played (its
+  // metrics, results and report need none of them), and again on the way out (a no-op then).
+  let released: Promise<void> | undefined;
+  const release = (): Promise<void> => (released ??= (async () => {
+    await scaler?.close();
+    await parts.sandboxes.close();
+  })());
+  try {
+    const outDir = path.resolve(cwd, config.out);
+    prepareOutDir(outDir, { resume: Boolean(prior) });
+    const { suites, selfplay } = shard ? applyShard(parts, shard, outDir) : parts;
+    // Environments are evaluated by worker threads (one per core), or by remote workers on Redis.
+    let evaluatedBy: string;
+    if (options.redis) {
+      const { createDistributedEvaluator } = await import('../scale/distributed-evaluator.js');
+      const distributed = await createDistributedEvaluator({ redis: options.redis, config, outDir, validateOnly: options.validateOnly });
+      scaler = distributed;
+      evaluatedBy = `${count(await distributed.workers(), 'worker')} on ${redisHost(options.redis)} now`;
+    } else {
+      // Threads start now for an agent that plays in them, so they load while the run sets up.
+      const pool = createThreadPool({ config, workers, cwd, start: parts.agent.workerThreads });
+      scaler = pool;
+      evaluatedBy = parts.agent.workerThreads ? count(pool.workers, 'worker thread') : 'main thread';
+    }
+    const providers = parts.providers.filter((p) => p.inFlight && p.requestsInFlight);
+    const calls = providers.length
+      ? () => ({ inFlight: providers.reduce((n, p) => n + p.inFlight!(), 0), limit: providers.reduce((n, p) => n + p.requestsInFlight!, 0) })
+      : undefined;
+    options.onStart?.({ config, outDir, designerLabel: parts.designer.label, agentLabel: parts.agent.label, evaluatedBy, ...(calls && { calls }) });
+    return await executeRun({
+      config,
+      runId: prior?.runId ?? path.basename(outDir),
+      prior,
+      validateOnly: options.validateOnly,
+      designer: parts.designer,
+      agent: parts.agent,
+      sandboxes: parts.sandboxes,
+      suites,
+      selfplay,
+      evaluator: config.cache === false ? scaler.evaluate : withVerdictCache(scaler.evaluate, { dir: path.resolve(cwd, config.verdictCacheDir), sandboxOf: (language) => sandboxFingerprint(registry, config, language) }),
+      reviewer: parts.reviewer,
+      hintWriter: parts.hintWriter,
+      outDir,
+      versions: versions(),
+      usage: parts.usage,
+      latencyMark: parts.latencyMark,
+      latencySince: parts.latencySince,
+      onProgress: options.onProgress,
+      signal: options.signal,
+      renderReport,
+      release,
+    });
+  } finally {
+    await release();
+    await parts.close();
+  }
+}
+
+/**
+ * Run self-play and the static suites from `config` (every key optional: the offline default
+ * when empty), and write results.json, report.html and journal.jsonl into `config.out`
+ * (default `runs/<time>`). Resolves with the results; rejects with a UsageError for a wrong
+ * config, plugin id or missing API key (before anything is written), or a RunStoppedError when
+ * the run stopped early (`maxErrors`, a full disk), after writing what finished.
+ */
+export async function run(config: UserConfig = {}, options: RunOptions = {}): Promise<RunResults> {
+  const cwd = options.cwd ?? process.cwd();
+  if (options.resume) {
+    const { config: resumed, prior } = resumedRun(config.out, cwd, validateConfig(config, 'run()').providers);
+    return runResolved(resumed, { ...options, prior });
+  }
+  return runResolved(resolveConfig(validateConfig(config, 'run()')), options);
+}

@@ -1,0 +1,129 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { DEFAULT_CONFIG, loadConfigFile, resolveConfig, validateConfig } from '../../../core/config/config.js';
+import { flagsToConfig } from '../../../core/cli/run-command.js';
+import { UsageError } from '../../../core/errors.js';
+import { tempDir } from '../../helpers/cli.js';
+
+const dir = (): string => tempDir('spade-config-');
+
+const message = (fn: () => unknown): string => {
+  try {
+    fn();
+  } catch (error) {
+    assert.instance(error, UsageError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a UsageError');
+};
+
+test('a wrong value names its key path and what was expected', () => {
+  assert.is(message(() => validateConfig({ selfplay: { rounds: 'many' } })), 'config: selfplay.rounds: expected a positive integer, got "many"');
+  assert.match(message(() => validateConfig({ seed: -1 })), 'seed: expected a non-negative integer, got -1');
+  assert.match(message(() => validateConfig({ suites: [] })), 'suites: expected a non-empty list');
+  assert.match(message(() => validateConfig({ selfplay: { reward: 'vibes' } })), 'selfplay.reward: expected one of "spade", "regret", "solve-rate"');
+  assert.match(message(() => validateConfig({ providers: { openai: { concurrency: 0 } } })), 'providers["openai"].concurrency: expected a positive integer, got 0');
+  assert.match(message(() => validateConfig({ providers: { openai: { tools: 'off' } } })), 'providers["openai"].tools: expected true or false, got "off"');
+  assert.equal(validateConfig({ providers: { 'openai:gpt-4.1-mini': { tools: false } } }).providers, { 'openai:gpt-4.1-mini': { tools: false } });
+});
+
+test('an unknown key is named with the keys that exist', () => {
+  const m = message(() => validateConfig({ selfplay: { roundz: 2 } }));
+  assert.match(m, 'selfplay.roundz: unknown key');
+  assert.match(m, 'rounds, envsPerRound, attempts, reward');
+});
+
+test('finds spade.config.ts, with TypeScript syntax, and validates it', async () => {
+  const d = dir();
+  writeFileSync(path.join(d, 'spade.config.ts'), 'const rounds: number = 5;\nexport default { seed: 7, selfplay: { rounds } };\n');
+  const { config, filepath } = await loadConfigFile(d);
+  assert.equal(config, { seed: 7, selfplay: { rounds: 5 } });
+  assert.is(filepath, path.join(d, 'spade.config.ts'));
+  writeFileSync(path.join(d, 'spade.config.ts'), 'export default { selfplay: { rounds: "many" } };\n');
+  try {
+    await loadConfigFile(d);
+    assert.unreachable('should have failed');
+  } catch (error) {
+    assert.is((error as Error).message, 'spade.config.ts: selfplay.rounds: expected a positive integer, got "many"');
+  }
+});
+
+test('finds .mjs, .json and the "spade" key of package.json', async () => {
+  const a = dir();
+  writeFileSync(path.join(a, 'spade.config.mjs'), 'export default { agent: "reference", seed: 3 };\n');
+  assert.equal((await loadConfigFile(a)).config, { agent: 'reference', seed: 3 });
+  const b = dir();
+  writeFileSync(path.join(b, 'spade.config.json'), '{ "concurrency": 2 }');
+  assert.equal((await loadConfigFile(b)).config, { concurrency: 2 });
+  const c = dir();
+  writeFileSync(path.join(c, 'package.json'), '{ "name": "x", "spade": { "limit": 9 } }');
+  assert.equal((await loadConfigFile(c)).config, { limit: 9 });
+  assert.equal((await loadConfigFile(dir())).config, {});
+});
+
+test('a JSON config is read without cosmiconfig, which still reads $import, null and other kinds', async () => {
+  // A fresh process: whether cosmiconfig was loaded is read from the CommonJS module cache.
+  const d = dir();
+  writeFileSync(path.join(d, 'spade.config.json'), '{ "concurrency": 3 }');
+  const configModule = new URL('../../../core/config/config.ts', import.meta.url).href;
+  const probe = `
+    import { createRequire } from 'node:module';
+    const { loadConfigFile } = await import(${JSON.stringify(configModule)});
+    const loaded = await loadConfigFile(${JSON.stringify(d)});
+    const cache = createRequire(import.meta.url).cache;
+    console.log(JSON.stringify({ config: loaded.config, filepath: loaded.filepath, cosmiconfig: Object.keys(cache).some((f) => f.includes('/cosmiconfig/')) }));
+  `;
+  const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', probe], { encoding: 'utf8' });
+  assert.is(child.status, 0, child.stderr);
+  assert.equal(JSON.parse(child.stdout), { config: { concurrency: 3 }, filepath: path.join(d, 'spade.config.json'), cosmiconfig: false });
+
+  const a = dir();
+  writeFileSync(path.join(a, 'base.json'), '{ "seed": 5, "concurrency": 1 }');
+  writeFileSync(path.join(a, 'spade.config.json'), '{ "$import": "./base.json", "concurrency": 2 }');
+  assert.equal((await loadConfigFile(a)).config, { seed: 5, concurrency: 2 });
+  const b = dir();
+  writeFileSync(path.join(b, 'spade.config.json'), ' \n');
+  assert.equal(await loadConfigFile(b), { config: {}, filepath: path.join(b, 'spade.config.json') });
+  const c = dir();
+  writeFileSync(path.join(c, 'spade.config.json'), 'null');
+  writeFileSync(path.join(c, 'package.json'), '{ "spade": { "limit": 4 } }');
+  assert.equal((await loadConfigFile(c)).config, { limit: 4 });
+  writeFileSync(path.join(c, 'other.json'), '{ "seed": 8 }');
+  assert.equal(await loadConfigFile(c, 'other.json'), { config: { seed: 8 }, filepath: path.join(c, 'other.json') });
+  writeFileSync(path.join(c, 'bad.json'), '{ "seed": "x" }');
+  await loadConfigFile(c, 'bad.json').then(
+    () => assert.unreachable('should fail'),
+    (e: Error) => assert.is(e.message, 'bad.json: seed: expected a non-negative integer, got "x"'),
+  );
+});
+
+test('a missing or broken config file is a usage error naming the file', async () => {
+  const d = dir();
+  await loadConfigFile(d, 'nope.config.ts').then(
+    () => assert.unreachable('should fail'),
+    (e: Error) => assert.match(e.message, 'config file not found'),
+  );
+  writeFileSync(path.join(d, 'spade.config.json'), '{ "seed": ');
+  await loadConfigFile(d).then(
+    () => assert.unreachable('should fail'),
+    (e: Error) => {
+      assert.instance(e, UsageError);
+      assert.match(e.message, 'spade.config.json');
+    },
+  );
+});
+
+test('CLI flags override the file, which overrides the defaults', () => {
+  const flags = flagsToConfig({ rounds: 6, suites: 'spade, procedural', seed: 9 });
+  const config = resolveConfig({ seed: 4, concurrency: 3, selfplay: { rounds: 2, attempts: 5 } }, flags);
+  assert.is(config.seed, 9);
+  assert.is(config.concurrency, 3);
+  assert.equal(config.suites, ['spade', 'procedural']);
+  assert.equal(config.selfplay, { ...DEFAULT_CONFIG.selfplay, rounds: 6, attempts: 5 });
+  assert.match(message(() => flagsToConfig({ rounds: Number('x') })), 'command line: selfplay.rounds: expected a positive integer, got null');
+});
+
+test.run();

@@ -1,0 +1,56 @@
+// File helpers: the cache logs' batched appends (a turn's lines written together as it ends,
+// nothing left unwritten at exit, a log that cannot be written only drops its lines).
+import { spawnSync } from 'node:child_process';
+import { openSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { CacheLog, flushCacheLogs } from '../../../core/results/fs.js';
+import { repoRoot, tempDir } from '../../helpers/cli.js';
+
+test("a turn's lines go out together when the turn ends, whole and in order", async () => {
+  const file = path.join(tempDir(), 'log.jsonl');
+  let opened = 0;
+  const log = new CacheLog(() => {
+    opened++;
+    return openSync(file, 'a');
+  });
+  for (let i = 0; i < 100; i++) log.add(JSON.stringify({ i }));
+  assert.is(opened, 0, 'nothing is written before the turn ends');
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.is(opened, 1);
+  const lines = readFileSync(file, 'utf8').split('\n');
+  assert.is(lines.pop(), '');
+  assert.equal(lines.map((l) => (JSON.parse(l) as { i: number }).i), Array.from({ length: 100 }, (_, i) => i));
+  log.add('"next turn"');
+  flushCacheLogs();
+  assert.ok(readFileSync(file, 'utf8').endsWith('}\n"next turn"\n'));
+});
+
+test('lines added just before the process exits are written', () => {
+  const file = path.join(tempDir(), 'exit.jsonl');
+  const code = `
+    import { openSync } from 'node:fs';
+    import { CacheLog } from ${JSON.stringify(path.join(repoRoot, 'core/results/fs.ts'))};
+    const log = new CacheLog(() => openSync(${JSON.stringify(file)}, 'a'));
+    for (let i = 0; i < 3; i++) log.add('line ' + i);
+    process.exit(0);`;
+  const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: repoRoot, encoding: 'utf8' });
+  assert.is(child.status, 0, child.stderr);
+  assert.is(readFileSync(file, 'utf8'), 'line 0\nline 1\nline 2\n');
+});
+
+test('a log that cannot be opened drops its lines without throwing', async () => {
+  let tries = 0;
+  const log = new CacheLog(() => {
+    tries++;
+    throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+  });
+  log.add('a');
+  await new Promise((resolve) => setImmediate(resolve));
+  log.add('b');
+  flushCacheLogs();
+  assert.is(tries, 1, 'given up after the first failure');
+});
+
+test.run();

@@ -1,0 +1,104 @@
+// Fault injection: a run killed with SIGKILL at random points, then resumed, ends with the
+// same results as a run that was never interrupted, and no episode is played twice.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { runCli, startCli, tempDir } from '../../helpers/cli.js';
+import { mulberry32 } from '../../../core/run/random.js';
+import type { RunResults } from '../../../core/results/results.js';
+import { comparable, journaledEpisodes } from '../../helpers/results.js';
+
+const args = ['--seed', '5', '--rounds', '3', '--envs-per-round', '5', '--attempts', '2', '--limit', '16', '--concurrency', '2'];
+
+const journalLines = (dir: string): string[] => {
+  const file = path.join(dir, 'journal.jsonl');
+  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+};
+
+async function killAt(out: string, lines: number): Promise<boolean> {
+  const { child, done } = startCli(['run', '--out', out, ...args]);
+  let killed = false;
+  const timer = setInterval(() => {
+    if (journalLines(out).length >= lines) {
+      killed = child.kill('SIGKILL');
+      clearInterval(timer);
+    }
+  }, 2);
+  const result = await done;
+  clearInterval(timer);
+  return killed && result.signal === 'SIGKILL';
+}
+
+test('killed with SIGKILL at random points and resumed: identical results, nothing done twice', async () => {
+  const reference = path.join(tempDir(), 'whole');
+  const whole = await runCli(['run', '--out', reference, ...args]);
+  assert.is(whole.code, 0, whole.stderr);
+  const expected = comparable(reference);
+  const total = journalLines(reference).length;
+  const expectedEpisodes = journaledEpisodes(reference);
+  assert.ok(total > 20, `a journal long enough to cut (${total} lines)`);
+
+  const random = mulberry32(Date.now() >>> 0);
+  const points = [2, ...Array.from({ length: 3 }, () => 3 + Math.floor(random() * (total - 6)))];
+  let kills = 0;
+  for (const point of points) {
+    const out = path.join(tempDir(), `killed-at-${point}`);
+    const killed = await killAt(out, point);
+    if (killed) kills++;
+    assert.not.ok(existsSync(path.join(out, 'results.json')) && killed && JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')).run.complete, 'a killed run is not complete');
+    const resumed = await runCli(['run', '--out', out, '--resume']);
+    assert.is(resumed.code, 0, `resume after a kill at line ${point}: ${resumed.stderr}`);
+    assert.equal(comparable(out), expected, `results after a kill at journal line ${point}`);
+    const keys = journaledEpisodes(out);
+    assert.is(new Set(keys).size, keys.length, `no episode journaled twice (kill at line ${point})`);
+    assert.equal(keys, expectedEpisodes, `every episode present once (kill at line ${point})`);
+  }
+  assert.ok(kills >= 2, `at least two runs were really killed mid-way (${kills} of ${points.length})`);
+});
+
+test('a run journaled by an earlier version resumes: keys added since take their defaults', async () => {
+  const out = path.join(tempDir(), 'older');
+  mkdirSync(out);
+  // The start record as versions before pythonSandbox wrote it (and without it in the config).
+  const config = { designer: 'reference', agent: 'reference', sandbox: 'isolated-vm', suites: ['spade', 'procedural'], seed: 2, concurrency: 2, out, cache: false, plugins: [], providers: {}, limits: {}, limit: 4, selfplay: { rounds: 1, envsPerRound: 2, attempts: 1, reward: 'spade' } };
+  writeFileSync(path.join(out, 'journal.jsonl'), `${JSON.stringify({ type: 'start', runId: 'older', startedAt: new Date().toISOString(), config })}\n`);
+  const r = await runCli(['run', '--out', out, '--resume', '--workers', '1']);
+  assert.is(r.code, 0, r.stderr);
+  const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as RunResults;
+  assert.is(results.run.complete, true);
+  assert.is(results.run.id, 'older');
+  // Unset in the old journal: the default, as for a new run.
+  assert.match(String(results.run.config.cacheDir), /responses$/);
+  // Chosen only for a run that may meet Python; this one does not.
+  assert.is(results.run.config.pythonSandbox, undefined);
+  assert.equal(results.suites.map((s) => [s.id, s.metrics.validity.proposed]), [['spade', 2], ['procedural', 4]]);
+});
+
+test('--resume needs a journal to continue', async () => {
+  const out = tempDir();
+  const r = await runCli(['run', '--out', out, '--resume']);
+  assert.is(r.code, 2);
+  assert.match(r.stderr, 'holds no journal');
+});
+
+test('SIGINT stops the run with partial results marked incomplete, exit 130', async () => {
+  const out = path.join(tempDir(), 'interrupted');
+  const { child, done } = startCli(['run', '--out', out, ...args.map((a) => (a === '16' ? '200' : a))]);
+  const timer = setInterval(() => {
+    if (journalLines(out).length >= 5) {
+      child.kill('SIGINT');
+      clearInterval(timer);
+    }
+  }, 2);
+  const r = await done;
+  clearInterval(timer);
+  assert.is(r.code, 130, r.stderr);
+  const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as RunResults;
+  assert.is(results.run.complete, false);
+  const resumed = await runCli(['run', '--out', out, '--resume']);
+  assert.is(resumed.code, 0, resumed.stderr);
+  assert.is((JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as RunResults).run.complete, true);
+});
+
+test.run();
