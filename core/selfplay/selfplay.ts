@@ -138,11 +138,12 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
     };
     // With R-Zero's uncertainty reward, summaries are reported once the round's repetition penalty is known.
     const penalised = options.reward === 'uncertainty';
+    // A slot whose design call failed has no program to evaluate.
+    const designFailures = programs.flatMap((p): SlotError[] => (p.designError ? [{ id: p.id, round, stage: 'design', ...p.designError }] : []));
     const results = await mapLimit(
-      programs,
+      programs.filter((p) => !p.designError),
       options.concurrency,
       async (program): Promise<Evaluation | SlotError | undefined> => {
-        if (program.designError) return { id: program.id, round, stage: 'design', ...program.designError };
         let evaluation: Evaluation | SlotError;
         try {
           evaluation =
@@ -176,7 +177,7 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
       () => signal?.aborted ?? false,
     );
     const done = results.filter((r): r is Evaluation => r !== undefined && !isSlotError(r));
-    const slotErrors = results.filter((r): r is SlotError => r !== undefined && isSlotError(r));
+    const slotErrors = [...designFailures, ...results.filter((r): r is SlotError => r !== undefined && isSlotError(r))];
     errored.push(...slotErrors);
     if (penalised) {
       applyRepetitionPenalty(done);
