@@ -256,7 +256,7 @@ export const RUN_OPTIONS = {
   skipBad: optional({ schema: bool, flag: 'skip-bad', shown: 'off', describe: 'Skip malformed dataset lines and report how many, instead of stopping at the first' }),
   maxErrors: optional({
     schema: maxErrorsSchema, flag: 'max-errors', arg: 'N or N%', parse: 'count-or-share', shown: '0',
-    describe: 'Model or plugin failures (past the provider\'s retries) the run allows, a count or a share of its work (judged after 20); past that it stops (exit 4, results kept, --resume --retry-errored continues)',
+    describe: 'Model or plugin failures (past the provider\'s retries) the run allows, a count or a share of its work (judged after 20); past that it fails (exit 4, results kept; resume with --retry-errored)',
   }),
   gate: kept({
     schema: oneOf(GATE_READINGS), flag: 'gate', arg: 'READING', default: 'strict',
