@@ -5,6 +5,7 @@
  * exits 1 with a stack trace.
  */
 import type { SandboxFailureKind } from './concepts/sandbox.js';
+import type { RunErrors } from './results/results.js';
 
 /** Wrong usage, config, plugin id, missing key or unreadable input: exit 2, nothing written. */
 export class UsageError extends Error {
@@ -27,7 +28,24 @@ export class DataError extends UsageError {
   }
 }
 
-/** The run stopped before its end for a reason other than a signal: too many errored episodes, or an output that could not be written. Exit 3; what finished is kept. */
+/**
+ * A plugin broke its contract: a method returned the wrong shape, or create() did not make
+ * what its kind must. Names the plugin, the method and the field. Exit 2: the plugin must be
+ * fixed; what finished before is kept.
+ */
+export class PluginContractError extends UsageError {
+  constructor(
+    readonly plugin: string,
+    readonly method: string,
+    readonly field: string,
+    problem: string,
+  ) {
+    super(`plugin "${plugin}": ${method} ${field ? `returned ${field} ` : ''}${problem}`);
+    this.name = 'PluginContractError';
+  }
+}
+
+/** The run stopped before its end for a reason other than a signal: an output that could not be written. Exit 3; what finished is kept. */
 export class RunStoppedError extends Error {
   readonly exitCode = 3;
   constructor(message: string) {
@@ -36,13 +54,34 @@ export class RunStoppedError extends Error {
   }
 }
 
+/**
+ * The run failed: a model call or a plugin failed past the provider's retries, more often than
+ * --max-errors allows (by default, once). Exit 4; what finished is kept, and `--resume
+ * --retry-errored` continues once the cause is fixed. `errorClass` is the failure's class
+ * (core/run/error-class.ts), e.g. `provider:connection`.
+ */
+export class RunFailedError extends Error {
+  readonly exitCode = 4;
+  constructor(
+    readonly errorClass: string,
+    message: string,
+    /** The run's errored work by class, when the run got as far as to list it. */
+    readonly errors?: RunErrors,
+  ) {
+    super(message);
+    this.name = 'RunFailedError';
+  }
+}
+
 export const EXIT = {
   ok: 0,
   /** validate: some program is invalid. */
   invalid: 1,
   usage: 2,
-  /** The run stopped early: --max-errors reached, or the disk was full. */
+  /** The run stopped early: an output could not be written (the disk was full). */
   stopped: 3,
+  /** The run failed: a model or plugin error past the provider's retries, more than --max-errors allows. */
+  failed: 4,
   /** Interrupted by SIGINT / SIGTERM (128 + signal number). */
   sigint: 130,
   sigterm: 143,

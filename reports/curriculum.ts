@@ -10,6 +10,7 @@ import { GAME_TYPES } from '../core/run/game-type.js';
 import { gameTypeOfSummary } from './game-types.js';
 import { equalSizeDiversity } from '../core/metrics/index.js';
 import { escapeHtml } from './escape.js';
+import { percent } from './format.js';
 import { lineChart, type PointRow } from './chart-specs.js';
 import { renderChart } from './charts.js';
 
@@ -60,8 +61,9 @@ export async function curriculumSection(runs: readonly RunResults[], names: read
           const rated = suite.environments.filter((env) => env.round === round.round && env.solveRate !== undefined && gameTypeOfSummary(env) === type);
           if (rated.length > 0) byType.push({ series: `${series} · ${type} (${designed.get(type)} designed)`, x: round.round, value: rated.reduce((sum, env) => sum + env.solveRate!, 0) / rated.length });
         }
-        solve.push({ series: selfplay ? `${series} · no hint` : series, x: round.round, value: round.solveRate });
-        if (selfplay) solve.push({ series: `${series} · with hint`, x: round.round, value: round.hintSolveRate });
+        // A round with nothing played has no solve rate: no point.
+        if (round.solveRate !== null) solve.push({ series: selfplay ? `${series} · no hint` : series, x: round.round, value: round.solveRate });
+        if (selfplay && round.hintSolveRate !== null) solve.push({ series: `${series} · with hint`, x: round.round, value: round.hintSolveRate });
         difficulty.push({ series: `${series} · played`, x: round.round, value: round.meanDifficulty });
         if (round.window) difficulty.push({ series: `${series} · window top`, x: round.round, value: round.window.meanHigh });
         validity.push({ series, x: round.round, value: round.proposed === 0 ? 0 : round.valid / round.proposed });
@@ -69,7 +71,7 @@ export async function curriculumSection(runs: readonly RunResults[], names: read
         if (selfplay) reward.push({ series, x: round.round, value: round.designerReward });
       }
       if (!selfplay) {
-        const rows = suite.rounds.map((round) => `<tr><td>${round.round + 1}</td><td>${round.valid} / ${round.proposed}</td><td>${(round.solveRate * 100).toFixed(1)}%</td><td>${round.meanDifficulty.toFixed(2)}</td><td>${round.window ? `${round.window.meanLow.toFixed(2)}–${round.window.meanHigh.toFixed(2)}` : '–'}</td><td>${round.window?.maxHigh ?? '–'}</td><td>${round.window?.promotions ?? '–'}</td></tr>`);
+        const rows = suite.rounds.map((round) => `<tr><td>${round.round}</td><td>${round.valid} / ${round.proposed}</td><td>${percent(round.solveRate)}</td><td>${round.meanDifficulty.toFixed(2)}</td><td>${round.window ? `${round.window.meanLow.toFixed(2)}–${round.window.meanHigh.toFixed(2)}` : '–'}</td><td>${round.window?.maxHigh ?? '–'}</td><td>${round.window?.promotions ?? '–'}</td></tr>`);
         windows.push(`<h3>${escapeHtml(runs.length > 1 ? `${names[i]} · ${suite.id}` : suite.id)}: difficulty windows by round</h3>
 <div class="table-wrap"><table><thead><tr><th>round</th><th>valid / proposed</th><th>solve rate</th><th>mean difficulty played</th><th>mean window [low–high]</th><th>highest top</th><th>windows moved up</th></tr></thead><tbody>
 ${rows.join('\n')}

@@ -3,7 +3,9 @@
  */
 
 /** 0.4231 -> "42.3%"; NaN or undefined -> "–". */
-export function percent(value: number | undefined, digits = 1): string {
+export function percent(value: number | null | undefined, digits = 1): string {
+  // null: a rate with nothing to measure (no episode decided).
+  if (value === null) return 'n/a';
   return value === undefined || !Number.isFinite(value) ? '–' : `${(value * 100).toFixed(digits)}%`;
 }
 

@@ -39,8 +39,8 @@ export async function gameTypeSection(rows: readonly PoolRow[], multipleRuns: bo
   const poolName = (row: TypeRow) => (multipleRuns ? `${row.pool.run} · ${row.pool.suite.id}` : row.pool.suite.id);
   // One chart (success); validity by game type is in the table: each chart costs a good share of the report's time.
   const success: BarRow[] = typed
-    .filter((row) => row.metrics.episodes > 0)
-    .map((row) => ({ group: row.type, series: poolName(row), value: row.metrics.successRate, lo: row.metrics.interval[0], hi: row.metrics.interval[1] }));
+    .filter((row) => row.metrics.successRate !== null)
+    .map((row) => ({ group: row.type, series: poolName(row), value: row.metrics.successRate!, lo: row.metrics.interval[0], hi: row.metrics.interval[1] }));
   const chart = success.length > 0
     ? `<figure><figcaption>Success by game type</figcaption>${await renderChart(barChart(success, 'success rate (no hint)', true, 'pool'), 'Success by game type')}<div class="muted">Episodes won without the hint, of episodes decided, per game type and pool; whiskers: Wilson 95% interval.</div></figure>`
     : '';

@@ -83,7 +83,7 @@ export async function overviewSection(rows: PoolRow[], multipleRuns: boolean): P
     renderChart(barChart(bar((r) => r.suite.metrics.validity.rate, (r) => r.suite.metrics.validity.interval), 'valid (proven) share', true), 'Verifier validity by pool'),
     renderChart(barChart(bar((r) => r.equalSize?.vendi.mean, (r) => r.equalSize?.vendi.interval), `Vendi score at n = ${size ?? '?'}`, false), 'Goal diversity by pool'),
     renderChart(barChart(bar((r) => r.suite.metrics.throughput.stepsPerSec), 'environment steps / s', false), 'Throughput by pool'),
-    renderChart(barChart(bar((r) => r.suite.metrics.success.successRate, (r) => r.suite.metrics.success.interval), 'success rate (no hint)', true), 'Success by pool'),
+    renderChart(barChart(bar((r) => r.suite.metrics.success.successRate ?? undefined, (r) => r.suite.metrics.success.interval), 'success rate (no hint)', true), 'Success by pool'),
   ]);
   const figure = (title: string, svg: string, note: string) => `<figure><figcaption>${title}</figcaption>${svg}<div class="muted">${note}</div></figure>`;
   const v = (row: PoolRow) => row.suite.metrics;

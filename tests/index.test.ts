@@ -44,7 +44,7 @@ test("the README's script: import { run } from 'spade-bench' runs the offline de
   assert.is(results.run.complete, true);
   assert.equal(results.suites.map((s) => s.id), ['spade', 'procedural']);
   assert.equal(results.run.config.selfplay, { rounds: 3, envsPerRound: 16, attempts: 4, reward: 'spade' }, 'the offline default');
-  for (const s of results.suites) assert.match(out, `${s.id}: ${s.metrics.validity.valid}/${s.metrics.validity.proposed} valid, success ${s.metrics.success.successRate.toFixed(2)}`);
+  for (const s of results.suites) assert.match(out, `${s.id}: ${s.metrics.validity.valid}/${s.metrics.validity.proposed} valid, success ${s.metrics.success.successRate!.toFixed(2)}`);
 });
 
 test('run() from code: a small run resolves with its results; its files are those of the command line', async () => {

@@ -2,7 +2,7 @@
  * The `spade-bench` command line: its commands, declared to the command layer (./commands.ts),
  * and the exit code of the one the command line names.
  */
-import { EXIT, RunStoppedError, UsageError } from '../errors.js';
+import { EXIT, RunFailedError, RunStoppedError, UsageError } from '../errors.js';
 import { parseCommandLine, type ProgramSpec } from './commands.js';
 import { runCommand, runEpilogue, runOptions, type RunArgs } from './run-command.js';
 import { listCommand } from './list-command.js';
@@ -97,8 +97,9 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<numb
     }
     return await invocation.command.run(invocation.args);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof RunStoppedError) {
-      process.stderr.write(`spade-bench: ${error instanceof RunStoppedError ? 'stopped: ' : ''}${error.message}\n`);
+    if (error instanceof UsageError || error instanceof RunStoppedError || error instanceof RunFailedError) {
+      const prefix = error instanceof RunStoppedError ? 'stopped: ' : error instanceof RunFailedError ? 'failed: ' : '';
+      process.stderr.write(`spade-bench: ${prefix}${error.message}\n`);
       return error.exitCode;
     }
     throw error;

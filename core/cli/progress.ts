@@ -13,10 +13,23 @@ export interface ProgressDisplay {
   done(): void;
 }
 
-const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
+/** A rate as a percentage; `n/a` when there is nothing to measure (null: no episode decided). */
+export const pct = (x: number | null): string => (x === null ? 'n/a' : `${(100 * x).toFixed(1)}%`);
+
+/** A duration for people: `42 s`, `3 min 05 s`, `2 h 10 min`. */
+export function duration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+  return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
+}
+
+/** Rounds are numbered from 0 everywhere (console, results, report, program ids `r0-e0`). */
+const roundOf = (round: number, rounds: number): string => `round ${round} of 0–${rounds - 1}`;
 
 export function createProgress(stream: NodeJS.WriteStream = process.stderr, tty = Boolean(stream.isTTY)): ProgressDisplay {
-  let suite = '';
+  // Until the first suite starts, the line says what the run is doing.
+  let suite = 'starting';
   let environments = 0;
   let totalEnvironments = 0;
   let episodes = 0;
@@ -39,7 +52,7 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, tty 
     lastDraw = now;
     const elapsed = (now - started) / 1000;
     const fraction = totalEpisodes ? Math.min(1, episodes / totalEpisodes) : 0;
-    const eta = fraction > 0.02 ? `ETA ${Math.max(0, elapsed / fraction - elapsed).toFixed(0)}s` : 'ETA …';
+    const eta = fraction > 0.02 ? `ETA ${duration(elapsed / fraction - elapsed)}` : 'ETA estimating';
     const inFlight = calls?.();
     const callsPart = inFlight ? ` · calls in flight ${inFlight.inFlight}/${inFlight.limit}` : '';
     const line = `${suite}${round} · environments ${environments}/${totalEnvironments} · episodes ${episodes}/~${totalEpisodes}${callsPart} · ${eta}`;
@@ -72,7 +85,7 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, tty 
           if (!tty) log(`${event.suite}: ${event.kind === 'selfplay' ? 'self-play' : event.kind === 'curriculum' ? 'curriculum pool' : 'static suite'}, ${event.environments} environments`);
           break;
         case 'designed':
-          round = ` round ${event.round + 1}`;
+          round = ` round ${event.round}`;
           break;
         case 'environment':
           environments++;
@@ -83,10 +96,10 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, tty 
         case 'round': {
           const s = event.summary;
           if (s.window) {
-            log(`${event.suite} round ${s.round + 1}/${event.rounds}: ${s.valid}/${s.proposed} valid, solve rate ${pct(s.solveRate)}, mean difficulty ${s.meanDifficulty.toFixed(2)}, windows up to ${s.window.maxHigh} (mean top ${s.window.meanHigh.toFixed(2)}, ${s.window.promotions} moved up)`);
+            log(`${event.suite} ${roundOf(s.round, event.rounds)}: ${s.valid}/${s.proposed} valid, solve rate ${pct(s.solveRate)}, mean difficulty ${s.meanDifficulty.toFixed(2)}, windows up to ${s.window.maxHigh} (mean top ${s.window.meanHigh.toFixed(2)}, ${s.window.promotions} moved up)`);
             break;
           }
-          log(`${event.suite} round ${s.round + 1}/${event.rounds}: ${s.valid}/${s.proposed} valid, solve rate ${pct(s.solveRate)} (with hint ${pct(s.hintSolveRate)}), mean difficulty ${s.meanDifficulty.toFixed(2)}, designer reward ${s.designerReward.toFixed(3)}`);
+          log(`${event.suite} ${roundOf(s.round, event.rounds)}: ${s.valid}/${s.proposed} valid${s.errored ? ` (+${s.errored} errored)` : ''}, solve rate ${pct(s.solveRate)} (with hint ${pct(s.hintSolveRate)}), mean difficulty ${s.meanDifficulty.toFixed(2)}, designer reward ${s.designerReward.toFixed(3)}`);
           break;
         }
         case 'notice':
@@ -94,12 +107,15 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, tty 
           break;
         case 'suite-end': {
           const m = event.result.metrics;
+          const decided = m.success.won + m.success.lost;
           const play = m.success.episodes
-            ? `success ${pct(m.success.successRate)} over ${m.success.episodes} episodes${m.success.errored ? ` (+${m.success.errored} errored)` : ''}, ${m.throughput.episodesPerSec.toFixed(0)} episodes/s`
+            ? `success ${pct(m.success.successRate)} over ${decided} decided episode${decided === 1 ? '' : 's'}${m.success.errored ? ` (+${m.success.errored} errored, not scored)` : ''}, ${m.throughput.episodesPerSec.toFixed(0)} episodes/s`
             : 'no episodes played';
+          const first = m.validity.firstTry;
+          const firstTry = first ? `, first try ${first.valid}/${first.proposed}` : '';
           const r = m.validity.readings;
           const readings = r ? ` (SPADE's checks accept ${r.spade.valid}, strict ${r.strict.valid} valid + ${r.strict.unproven} unproven; --gate ${m.validity.gate})` : '';
-          log(`${event.suite}: validity ${m.validity.valid}/${m.validity.proposed}${readings}, ${play}, Vendi ${m.diversity.vendi.toFixed(2)}`);
+          log(`${event.suite}: validity ${m.validity.valid}/${m.validity.proposed}${firstTry}${readings}, ${play}, Vendi ${m.diversity.vendi.toFixed(2)}`);
           const types = Object.entries(m.byGameType ?? {});
           if (types.length > 1 || types.some(([type]) => type === 'tool-use')) {
             const parts = types.map(([type, g]) => `${type} ${g.valid}/${g.environments} valid${g.episodes ? `, success ${pct(g.successRate)}` : ''}${g.toolCallsPerEpisode !== undefined ? `, ${g.toolCallsPerEpisode.toFixed(1)} tool calls/episode` : ''}`);

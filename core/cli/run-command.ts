@@ -4,10 +4,11 @@
  */
 import path from 'node:path';
 import { loadConfigFile, resolveConfig, type RenamedKey, type SpadeConfig } from '../config/config.js';
-import { EXIT } from '../errors.js';
+import { EXIT, RunFailedError, UsageError } from '../errors.js';
 import { resumedRun, runResolved } from '../setup/api.js';
 import type { PriorWork } from '../results/resume.js';
 import { createProgress } from './progress.js';
+import { errorLines, runUsage, usageLine } from './run-summary.js';
 import { flagsToConfig, runEpilogue, runOptions, type RunArgs } from './run-options.js';
 
 export { flagsToConfig, runEpilogue, runOptions, type RunArgs };
@@ -33,10 +34,11 @@ export async function runCommand(args: RunArgs): Promise<number> {
   };
   let config: SpadeConfig;
   let prior: PriorWork | undefined;
+  if (args.retryErrored && !args.resume) throw new UsageError('--retry-errored goes with --resume: it does again the errored work of the run in --out');
   if (args.resume) {
     // API keys are never journaled: provider settings come from today's config file and environment.
     const { config: file } = await loadConfigFile(cwd, args.config, warnRenamed);
-    ({ config, prior } = resumedRun(args.out, cwd, file.providers));
+    ({ config, prior } = resumedRun(args.out, cwd, file.providers, { retryErrored: args.retryErrored }));
   } else {
     ({ config } = await resolveRunConfig(args, cwd));
   }
@@ -72,6 +74,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
       },
     });
     progress.done();
+    for (const line of [...errorLines(results.run.errors), usageLine(runUsage(results)) ?? []].flat()) process.stderr.write(`${line}\n`);
     const wall = (performance.now() - started) / 1000;
     const episodes = results.suites.reduce((n, s) => n + s.metrics.throughput.episodes, 0);
     const rel = (f: string): string => shown(path.join(outDir, f));
@@ -79,6 +82,10 @@ export async function runCommand(args: RunArgs): Promise<number> {
       `${results.run.complete ? 'done' : 'stopped early (partial results, "complete": false)'} in ${wall.toFixed(1)} s: ${episodes} episodes (${(episodes / wall).toFixed(0)}/s)\n` +
         `  results  ${rel('results.json')}\n  report   ${rel('report.html')}\n  journal  ${rel('journal.jsonl')}\n`,
     );
+  } catch (error) {
+    progress.done();
+    if (error instanceof RunFailedError) for (const line of errorLines(error.errors)) process.stderr.write(`${line}\n`);
+    throw error;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -15,6 +15,7 @@ export interface RunArgs {
   config?: string;
   out?: string;
   resume?: boolean;
+  retryErrored?: boolean;
   validateOnly?: boolean;
   workers?: number;
   shard?: string;

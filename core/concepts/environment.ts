@@ -38,6 +38,12 @@ export interface EnvironmentProgram {
    * cpython jail runs programs as another user).
    */
   pythonPath?: readonly string[];
+  /**
+   * The designer's call for this slot failed (a model call past its retries, a plugin that
+   * threw): there is no program, and the slot is errored, neither gated nor counted invalid.
+   * `errorClass` as core/run/error-class.ts names it.
+   */
+  designError?: { errorClass: string; message: string };
 }
 
 export interface EnvironmentMeta {

@@ -40,6 +40,11 @@ export interface EpisodeResult {
   error?: string;
   /** The kind of failure that made the episode `errored` (a timeout is `timeout`). */
   errorKind?: EpisodeErrorKind;
+  /**
+   * The class of the failure (core/run/error-class.ts): `provider:<kind>` for a model call that
+   * failed past its retries, `plugin`, `plugin-contract`, or `sandbox:<kind>`.
+   */
+  errorClass?: string;
   usage?: TokenUsage;
   costUsd?: number;
   wallMs: number;

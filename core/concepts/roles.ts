@@ -45,6 +45,11 @@ export interface DesignRequest {
   memory: readonly EnvironmentRecord[];
   /** The agent's solve rate in each past round, oldest first. */
   recentSolveRates: readonly number[];
+  /**
+   * Only these slots (indices below `count`), to design again the slots whose call failed; the
+   * other slots are left out of the answer. Absent: every slot.
+   */
+  slots?: readonly number[];
   signal?: AbortSignal;
 }
 

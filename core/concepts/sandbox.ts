@@ -40,6 +40,11 @@ export interface EnvironmentCapabilities {
    * program's source for a ToolUseBaseEnv subclass.
    */
   tools?: boolean;
+  /**
+   * The game's own max_turns, as the instance was built (SPADE's loader: its own, capped at the
+   * run's turn budget): its horizon when reset() names none. Left unset by a sandbox that cannot tell.
+   */
+  maxTurns?: number;
 }
 
 /** An environment program loaded in a sandbox. Every method may reject with a SandboxError. */

@@ -162,8 +162,8 @@ const bandSchema = check<[number, number]>(
 const skillSchema = check<string>((v) => typeof v === 'string' && skillName(v) !== undefined, `one of SPADE's skills (${[...SKILL_NAMES, ...TOOL_USE_SKILL_NAMES].join(', ')}; _ for spaces)`);
 
 const maxErrorsSchema = check<number | string>(
-  (v) => (typeof v === 'number' && Number.isInteger(v) && v > 0) || (typeof v === 'string' && /^(\d+(\.\d+)?%|[1-9]\d*)$/.test(v.trim())),
-  'a positive integer or a percentage such as "20%"',
+  (v) => (typeof v === 'number' && Number.isInteger(v) && v >= 0) || (typeof v === 'string' && /^(\d+(\.\d+)?%|\d+)$/.test(v.trim())),
+  'a count of errors (0 or more) or a percentage such as "20%"',
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -255,8 +255,8 @@ export const RUN_OPTIONS = {
   dataDir: fallback({ schema: str, flag: 'data-dir', arg: 'DIR', fallback: defaultDataDir(), shown: '`~/.cache/spade-bench`', describe: 'Dataset cache folder' }),
   skipBad: optional({ schema: bool, flag: 'skip-bad', shown: 'off', describe: 'Skip malformed dataset lines and report how many, instead of stopping at the first' }),
   maxErrors: optional({
-    schema: maxErrorsSchema, flag: 'max-errors', arg: 'N or N%', parse: 'count-or-share', shown: 'off',
-    describe: 'Stop cleanly (exit 3, results kept, resumable) after N errored episodes, or that share of them (judged after 20)',
+    schema: maxErrorsSchema, flag: 'max-errors', arg: 'N or N%', parse: 'count-or-share', shown: '0',
+    describe: 'Model or plugin failures (past the provider\'s retries) the run allows, a count or a share of its work (judged after 20); past that it fails (exit 4, results kept; resume with --retry-errored)',
   }),
   gate: kept({
     schema: oneOf(GATE_READINGS), flag: 'gate', arg: 'READING', default: 'strict',
@@ -299,6 +299,7 @@ export const INVOCATION_OPTIONS = {
     describe: 'Config file',
   }),
   resume: optional({ schema: bool, flag: 'resume', describe: 'Continue the run journaled in --out (after a crash, a kill or Ctrl-C), with the config it started with' }),
+  retryErrored: optional({ schema: bool, flag: 'retry-errored', shown: 'off', describe: 'With --resume: do again the episodes, design slots and hints whose model or plugin call failed' }),
   validateOnly: optional({ schema: bool, flag: 'validate-only', shown: 'off', describe: 'The validation gate and the pool metrics (validity, diversity) only, no agent' }),
   workers: fallback({
     schema: posInt, flag: 'workers', arg: 'N', parse: 'number', fallback: os.availableParallelism(), shown: 'one per core',

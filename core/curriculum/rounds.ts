@@ -105,7 +105,8 @@ export function curriculumPlan(
           for (const episode of decided) if (windows.record(environment, difficulty, episode.outcome === 'won')) promotions++;
         });
         const accepted = done.filter((e) => e.summary.verdict !== 'invalid');
-        const solveRate = mean(accepted.filter((e) => e.summary.solveRate !== undefined).map((e) => e.summary.solveRate!));
+        const rated = accepted.filter((e) => e.summary.solveRate !== undefined).map((e) => e.summary.solveRate!);
+        const solveRate = rated.length ? mean(rated) : null;
         const summary: RoundSummary = {
           round,
           proposed: drawn.length,

@@ -95,8 +95,9 @@ function positiveInteger(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
 }
 
-function horizonOf(program: EnvironmentProgram, info: Info, maxTurns: number): number {
-  return positiveInteger(program.meta?.horizon) ?? positiveInteger(info.horizon) ?? positiveInteger(info.max_turns) ?? maxTurns;
+/** The horizon: the program's meta, else reset()'s info, else the game's own max_turns as built, else the run's turn budget. */
+function horizonOf(program: EnvironmentProgram, info: Info, maxTurns: number, built?: number): number {
+  return positiveInteger(program.meta?.horizon) ?? positiveInteger(info.horizon) ?? positiveInteger(info.max_turns) ?? positiveInteger(built) ?? maxTurns;
 }
 
 /** Play one episode from reset(seed), choosing each action with `choose`, up to the horizon. */
@@ -173,13 +174,13 @@ export async function strictReading(sandbox: Sandbox, program: EnvironmentProgra
   try {
     env = options.environment ?? await sandbox.load(program, options.limits, { maxTurns });
     capabilities = env.capabilities;
-    const abilities = Object.entries(capabilities).filter(([, has]) => has).map(([name]) => name);
+    const abilities = Object.entries(capabilities).filter(([, has]) => has === true).map(([name]) => name);
     pass('load', abilities.length ? `has ${abilities.join(', ')}` : 'no solution, hint or referenceAction');
 
     phase = 'reset';
     const first = await env.reset(seed);
     firstObservation = first.observation;
-    horizon = horizonOf(program, first.info, maxTurns);
+    horizon = horizonOf(program, first.info, maxTurns, capabilities.maxTurns);
     gameType = gameTypeOf(program, { tools: capabilities.tools, horizon });
     pass('reset', `horizon ${horizon}, ${gameType}`);
 

@@ -26,7 +26,7 @@ export function gameTypeMetrics(environments: readonly GameTypedEnvironment[]): 
       environments: ofType.length,
       valid: ofType.filter((e) => e.verdict === 'valid').length,
       episodes: played.length,
-      successRate: decided.length === 0 ? 0 : won / decided.length,
+      successRate: decided.length === 0 ? null : won / decided.length,
       interval: wilsonInterval(won, decided.length),
       meanTurns: decided.length === 0 ? 0 : decided.reduce((sum, episode) => sum + episode.turns, 0) / decided.length,
     };

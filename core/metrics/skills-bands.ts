@@ -33,7 +33,7 @@ export function skillMetrics(environments: readonly PlayedEnvironment[]): SkillM
     bySkill.set(summary.skill, row);
   }
   if (bySkill.size === 0) return undefined;
-  return [...bySkill].map(([skill, r]) => ({ skill, environments: r.environments, valid: r.valid, episodes: r.decided, successRate: r.decided ? r.won / r.decided : 0 }));
+  return [...bySkill].map(([skill, r]) => ({ skill, environments: r.environments, valid: r.valid, episodes: r.decided, successRate: r.decided ? r.won / r.decided : null }));
 }
 
 /** SPADE's bands over the environments with decided plays; `reward` reads a play as SPADE does. */

@@ -42,7 +42,7 @@ export function successMetrics(episodes: readonly EpisodeResult[]): SuccessMetri
     won,
     lost,
     errored,
-    successRate: decided === 0 ? 0 : won / decided,
+    successRate: decided === 0 ? null : won / decided,
     interval: wilsonInterval(won, decided),
     byHorizon: [...byHorizon]
       .sort(([a], [b]) => a - b)

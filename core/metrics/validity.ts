@@ -28,6 +28,15 @@ export function readingValidity(readings: readonly ReadingVerdict[]): ReadingVal
 }
 
 /**
+ * Validity of the first drafts: a slot counts as valid on its first try when its program is
+ * valid and no repair came before it. The rate is null when nothing was proposed.
+ */
+export function firstTryValidity(slots: readonly { verdict: string; repairs?: readonly unknown[] }[]): NonNullable<ValidityMetrics['firstTry']> {
+  const valid = slots.filter((s) => s.verdict === 'valid' && !s.repairs?.length).length;
+  return { proposed: slots.length, valid, rate: slots.length ? valid / slots.length : null };
+}
+
+/**
  * `valid` counts proven environments only; `unproven` ones (they load and keep the contract,
  * but nothing proved them winnable) are counted apart. `reasons` counts the reason code of every
  * verdict that is not valid (including `unproven`).

@@ -11,7 +11,7 @@
  */
 import { closeSync, existsSync, fsync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import type { GateVerdict, ReviewRecord, RoundSummary } from './results.js';
+import type { GateVerdict, ReviewRecord, RoundSummary, SlotError, UsageMetrics } from './results.js';
 import type { JournaledEnvironment } from './results-file.js';
 
 /** The hint the designer model wrote for a program without hint() (`by`: its provider id), or why there is none. */
@@ -24,7 +24,8 @@ import type { EnvironmentProgram, EpisodeResult, SandboxFailureKind } from '../t
 
 export type JournalRecord =
   | { type: 'start'; runId: string; startedAt: string; config: Record<string, unknown> }
-  | { type: 'resume'; at: string; journaled: number }
+  /** A later invocation continues the run; with `retryErrored`, errored work journaled before is done again. */
+  | { type: 'resume'; at: string; journaled: number; retryErrored?: boolean }
   | { type: 'designed'; suite: string; round: number; programs: EnvironmentProgram[] }
   | { type: 'verdict'; suite: string; id: string; verdict: GateVerdict }
   | { type: 'review'; suite: string; id: string; review: ReviewRecord }
@@ -32,6 +33,10 @@ export type JournalRecord =
   | { type: 'code'; suite: string; key: string; code: string }
   | { type: 'environment'; suite: string; round?: number; environment: JournaledEnvironment }
   | { type: 'episode'; episode: EpisodeResult }
+  /** A self-play slot whose repair, review or hint call failed (a design call's failure is in its `designed` record). */
+  | { type: 'errored'; suite: string; error: SlotError }
+  /** The model usage of a suite in this invocation so far (cumulative): a resumed run adds it to its own. */
+  | { type: 'usage'; suite: string; usage: UsageMetrics }
   | { type: 'round'; suite: string; summary: RoundSummary }
   | { type: 'suite-end'; suite: string; wallSec: number }
   | { type: 'end'; finishedAt: string; complete: boolean };

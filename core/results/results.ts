@@ -34,8 +34,54 @@ export interface RunInfo {
   config: Record<string, unknown>;
   /** False when the run was interrupted; the numbers cover what finished. */
   complete: boolean;
-  /** Why an incomplete run stopped (a signal, --max-errors, a write that failed). */
+  /** Why an incomplete run stopped (a signal, a model or plugin failure, a write that failed). */
   stopReason?: string;
+  /** Work that errored, by class (absent in files written before errors were listed). */
+  errors?: RunErrors;
+}
+
+/** Where a piece of work errored: a design, repair, review or hint call of a self-play slot, or an episode. */
+export type ErrorStage = 'design' | 'repair' | 'review' | 'hint' | 'episode';
+
+/**
+ * The errored work of one class: `provider:<kind>` (a model call that failed past the
+ * provider's retries: `provider:connection`, `provider:auth`, `provider:bad-response`, ...),
+ * `plugin` (a plugin threw), `plugin-contract` (a plugin returned the wrong shape), or
+ * `sandbox:<kind>` (an environment program failed while played: `sandbox:timeout`, ...).
+ */
+export interface ErrorClassSummary {
+  errorClass: string;
+  /** Counted against --max-errors (model and plugin failures; an environment's own sandbox failures are not). */
+  failure: boolean;
+  count: number;
+  byStage: Partial<Record<ErrorStage, number>>;
+  bySuite: Record<string, number>;
+  /** Its first distinct messages (at most three), in the order they were met. */
+  messages: string[];
+}
+
+/**
+ * A self-play design slot that errored: its design, repair, review or hint call failed (a model
+ * call past the provider's retries, a plugin that threw). It has no result: it is neither
+ * proposed nor invalid, and `--resume --retry-errored` does its work again.
+ */
+export interface SlotError {
+  /** The slot's id (its first program's). */
+  id: string;
+  round: number;
+  stage: Exclude<ErrorStage, 'episode'>;
+  errorClass: string;
+  message: string;
+}
+
+/** The run's errored work: episodes, design slots and hints that have no result. */
+export interface RunErrors {
+  /** Errored pieces of work, every class. */
+  total: number;
+  /** Those counted against --max-errors. */
+  failures: number;
+  /** One entry per class, the most frequent first. */
+  classes: ErrorClassSummary[];
 }
 
 export interface ValidityMetrics {
@@ -49,6 +95,11 @@ export interface ValidityMetrics {
   reasons: Record<string, number>;
   /** The reading that decided what was played (`valid`, `rate` and `reasons` above are its). */
   gate?: GateReadingName;
+  /**
+   * Self-play: validity of the designer's first drafts, before any repair (`valid` above counts
+   * the programs valid after repairs). Absent for static suites, which repair nothing.
+   */
+  firstTry?: { proposed: number; valid: number; rate: number | null };
   /**
    * Validity under both readings side by side, and the programs SPADE accepts that strict
    * rejects, by strict's reason (the other way round cannot happen: strict starts from SPADE's checks).
@@ -75,9 +126,9 @@ export interface SkillMetrics {
   environments: number;
   /** Accepted by the deciding reading (valid or unproven), and so played. */
   valid: number;
-  /** No-hint plays won / decided, over the skill's environments. */
+  /** No-hint plays won / decided, over the skill's environments (null when none was decided). */
   episodes: number;
-  successRate: number;
+  successRate: number | null;
 }
 
 /**
@@ -169,8 +220,8 @@ export interface SuccessMetrics {
   won: number;
   lost: number;
   errored: number;
-  /** won / (won + lost): errored episodes are counted apart, never as failures. */
-  successRate: number;
+  /** won / (won + lost): errored episodes are counted apart, never as failures. Null when none was decided. */
+  successRate: number | null;
   interval: [number, number];
   byHorizon: HorizonBucket[];
   /** success@T: share of decided episodes won within T turns, T ascending. */
@@ -198,8 +249,8 @@ export interface GameTypeMetrics {
   valid: number;
   /** Episodes played without the hint (won, lost and errored). */
   episodes: number;
-  /** won / (won + lost). */
-  successRate: number;
+  /** won / (won + lost); null when none was decided. */
+  successRate: number | null;
   /** Wilson 95% interval of successRate. */
   interval: [number, number];
   /** Mean turns of the decided episodes (0 when none). */
@@ -220,12 +271,14 @@ export interface RoundSummary {
   round: number;
   proposed: number;
   valid: number;
-  /** No-hint win rate over the round's valid environments. */
-  solveRate: number;
-  /** Win rate with the hint. */
-  hintSolveRate: number;
+  /** No-hint win rate over the round's valid environments (null when none was played). */
+  solveRate: number | null;
+  /** Win rate with the hint (null when none was played). */
+  hintSolveRate: number | null;
   meanDifficulty: number;
   designerReward: number;
+  /** Design slots whose design, repair, review or hint call failed: not in `proposed`, neither valid nor invalid. */
+  errored?: number;
   /** Vendi score (q = 1) of the round's accepted task texts. */
   diversity?: number;
   /**

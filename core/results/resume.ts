@@ -3,10 +3,24 @@
  * every piece of work the journal already holds (a designer's round, a gate verdict, an
  * episode) is taken from it instead of being done again, so nothing is done twice and the
  * final results equal those of an uninterrupted run.
+ *
+ * Errored work (an episode, a design slot or a hint whose model call failed) is kept as errored,
+ * or, with `retryErrored`, done again. The model usage of the invocations before is added to
+ * this one's, so a resumed run reports what the whole run spent.
  */
-import type { GateVerdict, ReviewRecord } from './results.js';
+import type { GateVerdict, ReviewRecord, SlotError, UsageMetrics } from './results.js';
 import type { EnvironmentProgram, EpisodeResult } from '../types.js';
 import type { HintRecord, JournalRecord } from './journal.js';
+import { episodeErrorClass, isRunFailure } from '../run/error-class.js';
+import { addUsage } from '../providers/stats.js';
+
+export interface PriorWorkOptions {
+  /** Do errored work again (`--retry-errored`): errored episodes, design slots and hints are forgotten. */
+  retryErrored?: boolean;
+}
+
+/** An episode that errored for a reason outside its environment (a model or plugin failure). */
+const failedEpisode = (e: EpisodeResult): boolean => e.outcome === 'errored' && isRunFailure(episodeErrorClass(e));
 
 const key = (suite: string, id: string): string => `${suite}\u0000${id}`;
 const episodeKey = (e: Pick<EpisodeResult, 'attempt' | 'withHint'>): string => `${e.attempt}:${e.withHint ? 'hint' : 'plain'}`;
@@ -18,20 +32,42 @@ export class PriorWork {
   private readonly hints = new Map<string, HintRecord>();
   private readonly episodeMap = new Map<string, Map<string, EpisodeResult>>();
   private readonly environments = new Set<string>();
+  private readonly slotErrors = new Map<string, SlotError>();
+  private readonly usages = new Map<string, UsageMetrics>();
+  /** Errored work kept from the journal (not done again): model or plugin failures, counted against --max-errors. */
+  readonly keptFailures: number;
+  readonly retryErrored: boolean;
   /** The config the run was started with (from its first `start` record). */
   readonly config: Record<string, unknown> | undefined;
   readonly runId: string | undefined;
   readonly startedAt: string | undefined;
   readonly size: number;
 
-  constructor(records: readonly JournalRecord[] = []) {
+  constructor(records: readonly JournalRecord[] = [], options: PriorWorkOptions = {}) {
     let config: Record<string, unknown> | undefined;
     let runId: string | undefined;
     let startedAt: string | undefined;
+    // Each invocation journals its suites' usage cumulatively: the last record of each counts.
+    let invocationUsage = new Map<string, UsageMetrics>();
+    const closeInvocation = (): void => {
+      for (const [suite, usage] of invocationUsage) this.usages.set(suite, addUsage(this.usages.get(suite) ?? zeroUsage(), usage));
+      invocationUsage = new Map();
+    };
     for (const r of records) {
       switch (r.type) {
         case 'start':
+          closeInvocation();
           if (!config) ({ config, runId, startedAt } = r);
+          break;
+        case 'resume':
+          closeInvocation();
+          if (r.retryErrored) this.forgetErrors();
+          break;
+        case 'usage':
+          invocationUsage.set(r.suite, r.usage);
+          break;
+        case 'errored':
+          this.slotErrors.set(key(r.suite, r.error.id), r.error);
           break;
         case 'designed':
           this.designs.set(key(r.suite, String(r.round)), r.programs);
@@ -59,10 +95,38 @@ export class PriorWork {
           break;
       }
     }
+    closeInvocation();
+    this.retryErrored = options.retryErrored ?? false;
+    if (this.retryErrored) this.forgetErrors();
+    let kept = [...this.slotErrors.values()].filter((e) => isRunFailure(e.errorClass)).length;
+    for (const episodes of this.episodeMap.values()) for (const e of episodes.values()) if (failedEpisode(e)) kept++;
+    for (const [k, programs] of this.designs) {
+      const suite = k.slice(0, k.indexOf('\u0000'));
+      for (const p of programs) if (p.designError && isRunFailure(p.designError.errorClass) && !this.slotErrors.has(key(suite, p.id))) kept++;
+    }
+    this.keptFailures = this.retryErrored ? 0 : kept;
     this.config = config;
     this.runId = runId;
     this.startedAt = startedAt;
     this.size = records.length;
+  }
+
+  /** Forget the errored work journaled so far: it is done again. */
+  private forgetErrors(): void {
+    this.slotErrors.clear();
+    for (const episodes of this.episodeMap.values()) {
+      for (const [k, e] of episodes) if (failedEpisode(e)) episodes.delete(k);
+    }
+  }
+
+  /** A self-play slot that errored (its repair, review or hint call failed), unless errors are retried. */
+  slotError(suite: string, id: string): SlotError | undefined {
+    return this.slotErrors.get(key(suite, id));
+  }
+
+  /** The model usage the invocations before this one journaled for a suite. */
+  usage(suite: string): UsageMetrics | undefined {
+    return this.usages.get(suite);
   }
 
   designed(suite: string, round: number): EnvironmentProgram[] | undefined {
@@ -124,4 +188,12 @@ class KnownVerdicts extends PriorWork {
   override environmentDone(suite: string, id: string): boolean {
     return this.base?.environmentDone(suite, id) ?? false;
   }
+  override slotError(suite: string, id: string): SlotError | undefined {
+    return this.base?.slotError(suite, id);
+  }
+  override usage(suite: string): UsageMetrics | undefined {
+    return this.base?.usage(suite);
+  }
 }
+
+const zeroUsage = (): UsageMetrics => ({ calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, cachedCalls: 0 });

@@ -4,10 +4,12 @@
  * corpus document per environment, conditioned on the environment memory and the agent's
  * recent solve rates. It can repair a program the gate rejected, with the reason fed back.
  *
- * A design call that fails (the provider still erring after the shared layer's retries, or a
- * reply with no program in it) does not stop the run: its slot yields a program whose source
+ * A reply with no program in it is the model's answer: its slot yields a program whose source
  * is a comment saying what went wrong, which the gate rejects (`load` or `syntax`), so the
- * round counts it as proposed and invalid, with the reason in the report.
+ * round counts it as proposed and invalid, with the reason in the report. A design call that
+ * fails (the provider still erring after the shared layer's retries) is no answer: its slot
+ * is errored (EnvironmentProgram.designError), neither gated nor counted invalid. A call cut
+ * by the run's stop is neither: design() rejects, and nothing of the round is kept.
  */
 import type { ChatMessage, Designer, DesignRequest, EnvironmentProgram, Language, Provider, RepairRequest } from '../types.js';
 import type { GateVerdict } from '../results/results.js';
@@ -20,6 +22,7 @@ import { designUserPrompt, designerSystemPrompt, repairMessages } from './prompt
 import { toolUseDesignUserPrompt, toolUseDesignerSystemPrompt, toolUseDifficulty } from './prompts/tool-use-designer.js';
 import { memoryContext } from './prompts/memory-context.js';
 import { isToolUseSkill } from '../selfplay/skills.js';
+import { errorClassOf, errorText } from '../run/error-class.js';
 
 export interface LLMDesignerOptions {
   /** Language of the programs (default `python`). */
@@ -56,15 +59,9 @@ export function createLLMDesigner(provider: Provider, options: LLMDesignerOption
   const temperature = options.temperature ?? 1;
   const maxTokens = options.maxTokens ?? 4096;
 
-  /** One model call; the program in its reply, or a failed-design comment. */
+  /** One model call; the program in its reply, or a failed-design comment. A call that fails throws. */
   async function write(messages: ChatMessage[], seed: number, signal: AbortSignal | undefined): Promise<{ source: string; error?: string }> {
-    let text: string;
-    try {
-      text = (await provider.chat({ messages, temperature, ...(options.topP !== undefined ? { topP: options.topP } : {}), maxTokens, seed }, { signal })).text;
-    } catch (error) {
-      const why = `${(error as Error).name}: ${(error as Error).message}`;
-      return { source: failedDesignSource(language, why), error: why };
-    }
+    const text = (await provider.chat({ messages, temperature, ...(options.topP !== undefined ? { topP: options.topP } : {}), maxTokens, seed }, { signal })).text;
     const source = extractProgram(text, language);
     if (source) return { source };
     const why = `no ${language} program defining an environment class was found in the reply`;
@@ -77,7 +74,7 @@ export function createLLMDesigner(provider: Provider, options: LLMDesignerOption
     kind: 'llm',
     capacity: options.requestsInFlight ?? options.concurrency ?? provider.requestsInFlight ?? 4,
     async design(request: DesignRequest): Promise<EnvironmentProgram[]> {
-      const slots = Array.from({ length: request.count }, (_, i) => i);
+      const slots = request.slots ? request.slots.filter((i) => i >= 0 && i < request.count) : Array.from({ length: request.count }, (_, i) => i);
       const programs = await mapLimit(slots, options.requestsInFlight ?? options.concurrency ?? provider.requestsInFlight ?? 4, async (i) => {
         const document = options.corpus?.length ? sampleDocument(options.corpus, deriveSeed(request.seed, 'document', i)) : undefined;
         const skill = request.skills?.[i];
@@ -105,11 +102,19 @@ export function createLLMDesigner(provider: Provider, options: LLMDesignerOption
               document: document?.text,
               kind: i % 2 === 0 ? 'single-answer' : 'multi-turn',
             });
-        const written = await write([{ role: 'system', content: toolUse ? toolUseSystem : system }, { role: 'user', content: user }], deriveSeed(request.seed, 'design', i), request.signal);
+        const id = `r${request.round}-e${i}`;
+        const meta = { origin: provider.id, ...(skill ? { skill } : {}) };
+        let written: { source: string; error?: string };
+        try {
+          written = await write([{ role: 'system', content: toolUse ? toolUseSystem : system }, { role: 'user', content: user }], deriveSeed(request.seed, 'design', i), request.signal);
+        } catch (error) {
+          if (request.signal?.aborted) throw error;
+          return { id, language, source: '', meta, designError: { errorClass: errorClassOf(error), message: errorText(error) } } satisfies EnvironmentProgram;
+        }
         const params: Record<string, unknown> = {};
         if (document) params.documentLine = document.line;
         if (written.error) params.designError = written.error;
-        const program: EnvironmentProgram = { id: `r${request.round}-e${i}`, language, source: written.source, meta: { origin: provider.id, ...(skill ? { skill } : {}) } };
+        const program: EnvironmentProgram = { id, language, source: written.source, meta };
         if (Object.keys(params).length) program.meta!.params = params;
         return program;
       });

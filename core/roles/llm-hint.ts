@@ -51,6 +51,14 @@ export function parseHint(reply: string): string {
   return text;
 }
 
+/** The model answered, but no hint could be read from its replies: the program is played without one. */
+export class NoHintError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NoHintError';
+  }
+}
+
 export function createHintWriter(provider: Provider, options: HintWriterOptions = {}): HintWriter {
   const tries = Math.max(1, options.tries ?? HINT_TRIES);
   return {
@@ -59,25 +67,23 @@ export function createHintWriter(provider: Provider, options: HintWriterOptions 
       const failures: string[] = [];
       for (let attempt = 1; attempt <= tries; attempt++) {
         if (signal?.aborted) break;
-        try {
-          const response = await provider.chat(
-            {
-              messages: hintMessages(program, options.systemPrompt, gameType),
-              temperature: options.temperature ?? HINT_TEMPERATURE,
-              ...(options.topP !== undefined ? { topP: options.topP } : {}),
-              maxTokens: options.maxTokens ?? HINT_MAX_TOKENS,
-              seed: deriveSeed(options.seed ?? 0, 'hint', program.id, attempt),
-            },
-            { signal },
-          );
-          const hint = parseHint(response.text);
-          if (hint) return hint;
-          failures.push('an empty reply');
-        } catch (error) {
-          failures.push((error as Error).message);
-        }
+        // A call that fails (past the provider's retries, or cut by the run's stop) throws: it is
+        // no answer, so the slot's hint is errored, not missing.
+        const response = await provider.chat(
+          {
+            messages: hintMessages(program, options.systemPrompt, gameType),
+            temperature: options.temperature ?? HINT_TEMPERATURE,
+            ...(options.topP !== undefined ? { topP: options.topP } : {}),
+            maxTokens: options.maxTokens ?? HINT_MAX_TOKENS,
+            seed: deriveSeed(options.seed ?? 0, 'hint', program.id, attempt),
+          },
+          { signal },
+        );
+        const hint = parseHint(response.text);
+        if (hint) return hint;
+        failures.push('an empty reply');
       }
-      throw new Error(`no hint after ${failures.length} ${failures.length === 1 ? 'try' : 'tries'}: ${failures.at(-1) ?? 'stopped'}`);
+      throw new NoHintError(`no hint after ${failures.length} ${failures.length === 1 ? 'try' : 'tries'}: ${failures.at(-1) ?? 'stopped'}`);
     },
   };
 }

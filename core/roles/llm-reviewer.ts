@@ -45,21 +45,18 @@ export function createLLMReviewer(provider: Provider, options: LLMReviewerOption
   return {
     id: provider.id,
     async review(program, verdict, signal) {
-      let text: string;
-      try {
-        const response = await provider.chat(
-          {
-            messages: reviewMessages(program, verdict.firstObservation, options.systemPrompt, verdict.gameType),
-            temperature: options.temperature ?? 0,
-            ...(options.topP !== undefined ? { topP: options.topP } : {}),
-            maxTokens: options.maxTokens ?? 1024,
-          },
-          { signal },
-        );
-        text = response.text;
-      } catch (error) {
-        return { accepted: true, reason: `review unavailable (${(error as Error).message}): accepted`, by: provider.id };
-      }
+      // A call that fails (past the provider's retries, or cut by the run's stop) throws: the
+      // slot is errored, never accepted unreviewed.
+      const response = await provider.chat(
+        {
+          messages: reviewMessages(program, verdict.firstObservation, options.systemPrompt, verdict.gameType),
+          temperature: options.temperature ?? 0,
+          ...(options.topP !== undefined ? { topP: options.topP } : {}),
+          maxTokens: options.maxTokens ?? 1024,
+        },
+        { signal },
+      );
+      const text = response.text;
       const decision = reviewDecision(text);
       const explanation = text.replace(/\\boxed\{[^}]*\}/g, '').trim().slice(0, MAX_REASON_CHARS);
       if (decision === undefined) return { accepted: true, reason: `no verdict in the review: accepted. ${explanation}`.trim(), by: provider.id };

@@ -12,6 +12,18 @@
 import type { Agent, ChatMessage, EnvironmentProgram, EpisodeResult, EpisodeStep, LoadedEnvironment, TokenUsage } from '../types.js';
 import { SandboxError } from '../errors.js';
 import { countToolCalls, toolDefinitionsOf } from './tool-calls.js';
+import { errorClassOf } from './error-class.js';
+
+/**
+ * An episode cut by the run's own stop (a signal, a failure elsewhere): it has no result, so it
+ * is neither journaled nor counted; a resumed run plays it.
+ */
+export class EpisodeAbortedError extends Error {
+  constructor() {
+    super('the episode was cut by the run\'s stop');
+    this.name = 'EpisodeAbortedError';
+  }
+}
 
 export interface EpisodeOptions {
   suite: string;
@@ -53,6 +65,7 @@ export async function playEpisode(options: EpisodeOptions): Promise<EpisodeResul
   let outcome: EpisodeResult['outcome'] = 'lost';
   let error: string | undefined;
   let errorKind: EpisodeResult['errorKind'];
+  let errorClass: string | undefined;
   let firstObservation: string | undefined;
   let transcript: (() => ChatMessage[]) | undefined; // LLM agents' conversation, kept for export
   const toolUse = environment.capabilities.tools === true && environment.getTools !== undefined;
@@ -98,9 +111,11 @@ export async function playEpisode(options: EpisodeOptions): Promise<EpisodeResul
     }
   } catch (e) {
     if (options.rethrowCollateral && e instanceof SandboxError && e.collateral) throw e;
+    if (options.signal?.aborted) throw new EpisodeAbortedError();
     outcome = 'errored';
     error = e instanceof SandboxError ? `sandbox ${e.kind}${e.method ? ` in ${e.method}()` : ''}: ${e.message}` : `${(e as Error).name}: ${(e as Error).message}`;
     errorKind = e instanceof SandboxError ? e.kind : 'agent';
+    errorClass = errorClassOf(e);
   }
   const result: EpisodeResult = {
     suite: options.suite,
@@ -118,6 +133,7 @@ export async function playEpisode(options: EpisodeOptions): Promise<EpisodeResul
   if (options.round !== undefined) result.round = options.round;
   if (error) result.error = error;
   if (errorKind) result.errorKind = errorKind;
+  if (errorClass) result.errorClass = errorClass;
   if (usage.inputTokens || usage.outputTokens) result.usage = usage;
   if (costUsd !== undefined) result.costUsd = costUsd;
   // For RL export: per-step rewards and how every episode ended, and the agent's conversation.

@@ -8,7 +8,7 @@ import { SandboxError } from '../errors.js';
 import type { PriorWork } from '../results/resume.js';
 import { validateEnvironment, type GateReading } from '../gate/gate.js';
 import { episodeReward } from '../selfplay/rewards.js';
-import { playEpisode } from './episode.js';
+import { EpisodeAbortedError, playEpisode } from './episode.js';
 import { deriveSeed } from './random.js';
 import { yieldToEventLoop } from './concurrency.js';
 import { gameTypeOf } from './game-type.js';
@@ -147,8 +147,11 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
       attempt: i % ctx.attempts,
       withHint: i >= ctx.attempts,
     }));
-    /** Play one attempt on `loaded.environment` (loaded when absent, again when another environment broke its isolate). */
-    const playOne = async (play: (typeof plays)[number], loaded: { environment?: LoadedEnvironment }): Promise<EpisodeResult> => {
+    /**
+     * Play one attempt on `loaded.environment` (loaded when absent, again when another environment
+     * broke its isolate). Undefined when the run's stop cut it: that is no result.
+     */
+    const playOne = async (play: (typeof plays)[number], loaded: { environment?: LoadedEnvironment }): Promise<EpisodeResult | undefined> => {
       let episode: EpisodeResult | undefined;
       for (let tries = 1; !episode; tries++) {
         try {
@@ -170,6 +173,7 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
             rethrowCollateral: tries < COLLATERAL_TRIES,
           });
         } catch (error) {
+          if (error instanceof EpisodeAbortedError) return undefined;
           if (!isCollateral(error)) throw error;
           // Its isolate is gone: the episode starts again on a new load.
           await loaded.environment?.dispose();
@@ -208,7 +212,8 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
           }
           await yieldToEventLoop();
           if (ctx.signal?.aborted) break;
-          episodes.push(await playOne(play, gated));
+          const episode = await playOne(play, gated);
+          if (episode) episodes.push(episode);
         }
       } finally {
         await gated.environment?.dispose();

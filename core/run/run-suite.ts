@@ -16,7 +16,10 @@ import { DEFAULTS } from '../config/options.js';
 import type { PlateauOptions } from '../selfplay/rewards.js';
 import { mapLimit } from './concurrency.js';
 import { environmentsInFlight } from './play-schedule.js';
-import { usageBetween } from '../providers/stats.js';
+import { addUsage, usageBetween } from '../providers/stats.js';
+import { episodeErrorClass, type ErrorTally } from './error-class.js';
+import type { SlotError } from '../selfplay/slot-error.js';
+import { firstTryValidity } from '../metrics/validity.js';
 import { difficultyBands, diversityMetrics, gameTypeMetrics, rememberDiversityPool, skillMetrics, successByDifficulty, successMetrics, throughputMetrics, validityMetrics, type PreparedDiversity } from '../metrics/index.js';
 import { gameTypeOf } from './game-type.js';
 import { playReward } from './evaluate.js';
@@ -52,11 +55,14 @@ export function suiteResult(
   if (byDifficulty.length) success.byDifficulty = byDifficulty;
   const bySkill = skillMetrics(evaluations);
   const bands = difficultyBands(evaluations, playReward);
+  const validity = validityMetrics(evaluations.map((e) => e.verdict));
+  // Self-play repairs rejected drafts: the validity of the first drafts is shown beside.
+  if (kind === 'selfplay') validity.firstTry = firstTryValidity(environments);
   const result: SuiteResult = {
     id,
     kind,
     metrics: {
-      validity: validityMetrics(evaluations.map((e) => e.verdict)),
+      validity,
       diversity: diversityMetrics(tasks, accepted.map((e) => e.program), (p) => (prepared = p)),
       throughput: throughputMetrics(episodes, wallSec, kind === 'static' ? undefined : evaluations.length, {
         valid: accepted.length,
@@ -91,7 +97,7 @@ export interface SuitePlan {
   /** Load what the suite needs (a static suite's tasks); how many environments and episodes to expect. */
   start(): Promise<{ environments: number; episodes: number; notice?: string }>;
   /** Evaluate the suite's environments, handing each to `record` the moment it is done. */
-  play(context: Omit<EvaluationContext, 'round' | 'withHint'>, record: (e: Evaluation) => void): Promise<{ evaluations: Evaluation[]; rounds: RoundSummary[] }>;
+  play(context: Omit<EvaluationContext, 'round' | 'withHint'>, record: (e: Evaluation) => void): Promise<{ evaluations: Evaluation[]; rounds: RoundSummary[]; errored?: SlotError[] }>;
   /** Malformed records the suite skipped (`--skip-bad`). */
   skipped?(): number;
   /** Tasks the suite left out because they cannot run here, by reason. */
@@ -108,6 +114,10 @@ export interface RunBooks {
   /** The evaluation context of a suite: the run's sandboxes, agent, limits, seed, signal and journal callbacks. */
   context(suite: string): Omit<EvaluationContext, 'round' | 'withHint'>;
   prior?: PriorWork;
+  /** The run's errored work, by class (results.json's run.errors). */
+  tally: ErrorTally;
+  /** A self-play slot that has just errored: counted against --max-errors. */
+  onSlotError(suite: string, error: SlotError): void;
 }
 
 /**
@@ -122,10 +132,23 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
   if (expected.notice) books.emit({ type: 'notice', message: expected.notice });
   const started = performance.now();
   const usageBefore = books.usage();
+  // Usage is journaled as it grows, so a resumed run counts what the calls before it spent.
+  const priorUsage = books.prior?.usage(suite);
+  const suiteUsage = (): UsageMetrics => {
+    const now = usageBetween(usageBefore, books.usage());
+    return priorUsage ? addUsage(priorUsage, now) : now;
+  };
+  let journaledCalls = 0;
+  const journalUsage = (): void => {
+    const now = usageBetween(usageBefore, books.usage());
+    if (now.calls === journaledCalls) return;
+    journaledCalls = now.calls;
+    books.journal.append({ type: 'usage', suite, usage: now });
+  };
   const mark = books.latencyMark();
   // Program code is journaled once per suite (core/results/results-file.ts).
   const journaledCodes = new Set<string>();
-  const { evaluations, rounds } = await plan.play(books.context(suite), (e) => {
+  const { evaluations, rounds, errored = [] } = await plan.play(books.context(suite), (e) => {
     // The summary reads its source from its program when asked: a program that makes its source
     // when read (a dataset's task) is then never kept as a whole string per environment.
     const { program } = e;
@@ -141,12 +164,20 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
     }
     // The journal has the agent's conversations; the suite's metrics need none of them.
     for (const episode of e.episodes) delete episode.messages;
+    journalUsage();
     books.emit({ type: 'environment', suite, verdict: e.verdict.verdict });
   });
+  journalUsage();
+  for (const e of evaluations) {
+    for (const episode of e.episodes) {
+      if (episode.outcome === 'errored') books.tally.add({ suite, stage: 'episode', errorClass: episodeErrorClass(episode), message: episode.error ?? 'errored' });
+    }
+  }
+  for (const e of errored) books.tally.add({ suite, stage: e.stage, errorClass: e.errorClass, message: e.message });
   const wallSec = (performance.now() - started) / 1000;
   // The last suite of a run: its metrics are computed without the threads and sandboxes that played it.
   await options.played?.();
-  const result = suiteResult(suite, plan.kind, evaluations, wallSec, rounds, usageBetween(usageBefore, books.usage()), books.latencySince(mark));
+  const result = suiteResult(suite, plan.kind, evaluations, wallSec, rounds, suiteUsage(), books.latencySince(mark));
   const skipped = plan.skipped?.() ?? 0;
   if (skipped) result.skippedRecords = skipped;
   const left = plan.skippedTasks?.() ?? {};
@@ -158,7 +189,7 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
 }
 
 /** The self-play pool: rounds of design, gate, play and reward, each round journaled. */
-export function selfPlayPlan(setup: RunSetup, journal: Journal, emit: (event: ProgressEvent) => void, evaluate: Evaluator): SuitePlan {
+export function selfPlayPlan(setup: RunSetup, journal: Journal, emit: (event: ProgressEvent) => void, evaluate: Evaluator, onSlotError?: (suite: string, error: SlotError) => void): SuitePlan {
   const { config } = setup;
   const { rounds, envsPerRound, attempts } = config.selfplay;
   const suite = SELFPLAY_SUITE;
@@ -184,6 +215,11 @@ export function selfPlayPlan(setup: RunSetup, journal: Journal, emit: (event: Pr
         skillsPerRound: config.selfplay.skillsPerRound ?? DEFAULTS.selfplay.skillsPerRound,
         hintWriter: setup.hintWriter,
         onHint: (program, hint) => journal.append({ type: 'hint', suite, id: program.id, hint }),
+        onErrored: (error) => {
+          // A design call's failure is journaled in its round's `designed` record.
+          if (error.stage !== 'design') journal.append({ type: 'errored', suite, error });
+          onSlotError?.(suite, error);
+        },
         onDesigned: (round, programs) => {
           journal.append({ type: 'designed', suite, round, programs });
           emit({ type: 'designed', suite, round, count: programs.length });
@@ -195,7 +231,7 @@ export function selfPlayPlan(setup: RunSetup, journal: Journal, emit: (event: Pr
           emit({ type: 'round', suite, summary, rounds });
         },
       });
-      return { evaluations: played.evaluations, rounds: played.rounds };
+      return { evaluations: played.evaluations, rounds: played.rounds, errored: played.errored };
     },
   };
 }

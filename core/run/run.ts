@@ -5,7 +5,7 @@
 import { setMaxListeners } from 'node:events';
 import path from 'node:path';
 import type { Agent, CurriculumPool, Designer, Suite } from '../types.js';
-import type { GateVerdict, RoundSummary, RunInfo, RunResults, SuiteResult, UsageMetrics } from '../results/results.js';
+import type { GateVerdict, RoundSummary, RunErrors, RunInfo, RunResults, SuiteResult, UsageMetrics } from '../results/results.js';
 import { SCHEMA_VERSION } from '../results/results.js';
 import type { SpadeConfig } from '../config/config.js';
 import { evaluateEnvironment, type Evaluator, type SandboxSet } from './evaluate.js';
@@ -15,7 +15,8 @@ import { emptyUsage } from '../providers/stats.js';
 import type { EnvironmentReviewer } from '../roles/llm-reviewer.js';
 import { writeFileAtomic } from '../results/fs.js';
 import { writeResults } from '../results/results-file.js';
-import { RunStoppedError, UsageError } from '../errors.js';
+import { RunFailedError, RunStoppedError, UsageError } from '../errors.js';
+import { ErrorTally, episodeErrorClass, exceedsAllowance, isFatal, isRunFailure, type ErrorAllowance } from './error-class.js';
 import { addEqualSizeDiversity } from '../metrics/index.js';
 import { runSuite, selfPlayPlan, staticPlan, type RunBooks } from './run-suite.js';
 import { curriculumPlan } from '../curriculum/rounds.js';
@@ -52,12 +53,27 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
   };
   if (setup.signal?.aborted) halt('interrupted', false);
   setup.signal?.addEventListener('abort', () => halt('interrupted', false), { once: true });
+  // Model and plugin failures allowed (--max-errors; none by default), counting those a resumed run keeps.
+  const allowance = parseMaxErrors(config.maxErrors);
+  let failures = prior?.keptFailures ?? 0;
+  let work = 0;
+  if (prior && allowance.count !== undefined && failures > allowance.count) {
+    throw new RunFailedError('kept', `${failures} errored piece(s) of work are journaled in ${setup.outDir} (model or plugin failures), more than --max-errors ${config.maxErrors ?? 0} allows: once the cause is fixed, continue with --resume --retry-errored, which does them again`);
+  }
+  /** The first failure past the allowance: the run stops, and ends with it. */
+  let failure: { errorClass: string; message: string } | undefined;
+  const tally = new ErrorTally();
+  const countError = (errorClass: string, message: string): void => {
+    work++;
+    if (!isRunFailure(errorClass)) return;
+    failures++;
+    if (failure || !(isFatal(errorClass) || exceedsAllowance(allowance, failures, work))) return;
+    failure = { errorClass, message };
+    halt(`${errorClass}: ${message}`, false);
+  };
   const journal = new Journal(setup.outDir, (error) =>
     halt(`cannot write the journal ${path.join(setup.outDir, 'journal.jsonl')}: ${error.code ?? error.message}${error.code === 'ENOSPC' ? ' (disk full)' : ''}; everything journaled before is kept: free space, then continue with --resume`, true),
   );
-  const maxErrors = parseMaxErrors(config.maxErrors);
-  let episodesSeen = 0;
-  let errored = 0;
   const startedAt = prior?.startedAt ?? new Date().toISOString();
   const sandbox = await setup.sandboxes.get('javascript');
   const info: RunInfo = {
@@ -77,7 +93,7 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
     config: recordedConfig(config),
     complete: false,
   };
-  if (prior?.config) journal.append({ type: 'resume', at: new Date().toISOString(), journaled: prior.size });
+  if (prior?.config) journal.append({ type: 'resume', at: new Date().toISOString(), journaled: prior.size, ...(prior.retryErrored ? { retryErrored: true } : {}) });
   else journal.append({ type: 'start', runId: info.id, startedAt, config: info.config });
   const results: RunResults = { schemaVersion: SCHEMA_VERSION, run: info, suites: [] };
   const evaluate = setup.evaluator ?? evaluateEnvironment;
@@ -87,6 +103,8 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
     journal,
     emit,
     prior,
+    tally,
+    onSlotError: (_suite, error) => countError(error.errorClass, error.message),
     usage: setup.usage ?? emptyUsage,
     latencyMark: setup.latencyMark ?? (() => []),
     latencySince: setup.latencySince ?? (() => []),
@@ -108,19 +126,14 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
       onVerdict: (program, verdict) => journal.appendVerdict(suite, program.id, verdict),
       onEpisode: (episode) => {
         journal.append({ type: 'episode', episode });
-        episodesSeen++;
-        if (episode.outcome === 'errored') {
-          errored++;
-          if (maxErrors && tooManyErrors(maxErrors, errored, episodesSeen)) {
-            halt(`--max-errors ${config.maxErrors}: ${errored} of ${episodesSeen} episodes errored (last: ${episode.error}); what finished is kept, continue with --resume`, true);
-          }
-        }
+        if (episode.outcome === 'errored') countError(episodeErrorClass(episode), episode.error ?? 'errored');
+        else work++;
         emit({ type: 'episode', suite });
       },
     }),
   };
   const plans = [
-    ...(setup.selfplay ? [selfPlayPlan(setup, journal, emit, evaluate)] : []),
+    ...(setup.selfplay ? [selfPlayPlan(setup, journal, emit, evaluate, books.onSlotError)] : []),
     ...setup.suites.map((suite) =>
       suite.curriculum ? curriculumPlan(suite as Suite & { curriculum: CurriculumPool }, config, evaluate, journal, emit, setup.sandboxes) : staticPlan(suite, config, evaluate, setup.sandboxes),
     ),
@@ -135,6 +148,12 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
     info.complete = !signal.aborted;
   } finally {
     if (stopReason) info.stopReason = stopReason;
+    info.errors = tally.summary();
+    // A share of errors is judged over the whole run at its end, however small the run.
+    if (!failure && info.complete && allowance.share !== undefined && info.errors.failures / Math.max(1, work) > allowance.share) {
+      const first = info.errors.classes.find((c) => c.failure)!;
+      failure = { errorClass: first.errorClass, message: first.messages[0] ?? 'errored' };
+    }
     addEqualSizeDiversity(results.suites);
     info.finishedAt = new Date().toISOString();
     try {
@@ -149,23 +168,39 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
     await journal.settled();
   }
   if (stopError) throw new RunStoppedError(stopError);
+  if (failure) throw failedRun(failure, info.errors, setup.outDir, config.maxErrors);
   return results;
 }
 
-/** `--max-errors`: a count (`10`) or a share of the episodes so far (`20%`, judged after 20 episodes). */
-export function parseMaxErrors(value: number | string | undefined): { count?: number; share?: number } | undefined {
-  if (value === undefined) return undefined;
+/** The error a failed run ends with: the failure's own text, what errored, and how to continue. */
+function failedRun(failure: { errorClass: string; message: string }, errors: RunErrors, outDir: string, maxErrors: number | string | undefined): Error {
+  const kept = `what finished is kept in ${outDir}`;
+  if (failure.errorClass === 'plugin-contract') {
+    // A plugin to fix, not a run to retry: a usage error (exit 2).
+    return new UsageError(`${failure.message.replace(/^PluginContractError: /, '')}; ${kept}`);
+  }
+  const allowed = maxErrors === undefined ? 'none are allowed by default (--max-errors N or N% allows some)' : `--max-errors ${maxErrors}`;
+  const how = failure.errorClass === 'provider:auth' ? 'check the API key' : 'fix the cause';
+  return new RunFailedError(
+    failure.errorClass,
+    `${failure.message} [${failure.errorClass}]; ${errors.failures} model or plugin failure(s) so far, ${allowed}. ${kept}: ${how}, then continue with --resume --retry-errored`,
+    errors,
+  );
+}
+
+/**
+ * `--max-errors`: the model or plugin failures a run allows, a count (`10`) or a share of its
+ * work so far (`20%`, judged after 20 pieces of work, and over the whole run at its end). None
+ * by default: the first failure stops the run.
+ */
+export function parseMaxErrors(value: number | string | undefined): ErrorAllowance {
+  if (value === undefined) return { count: 0 };
   if (typeof value === 'number') return { count: value };
   const m = /^(\d+(?:\.\d+)?)%$/.exec(value.trim());
   if (m) return { share: Number(m[1]) / 100 };
   const n = Number(value);
-  if (Number.isInteger(n) && n > 0) return { count: n };
-  throw new UsageError(`maxErrors: expected a positive integer or a percentage such as "20%", got ${JSON.stringify(value)}`);
-}
-
-function tooManyErrors(limit: { count?: number; share?: number }, errored: number, episodes: number): boolean {
-  if (limit.count !== undefined) return errored >= limit.count;
-  return episodes >= 20 && errored / episodes >= limit.share!;
+  if (Number.isInteger(n) && n >= 0) return { count: n };
+  throw new UsageError(`maxErrors: expected a count of errors (0 or more) or a percentage such as "20%", got ${JSON.stringify(value)}`);
 }
 
 

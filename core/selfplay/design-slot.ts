@@ -6,6 +6,10 @@
  * the designer model's hint; then play it, reusing its gate verdict. The slot's summary records
  * the rejected attempts (`repairs`), the review (`review`) and the hint (`designerHint`), apart
  * from the gate's verdict of the final program.
+ *
+ * A repair, review or hint call that fails (past the provider's retries) makes the slot errored
+ * (a SlotError, journaled so a resumed run keeps it unless --retry-errored); one cut by the run's
+ * stop rejects, and nothing of it is journaled.
  */
 import type { RepairRecord, ReviewRecord } from '../results/results.js';
 import type { Designer, EnvironmentProgram } from '../types.js';
@@ -15,6 +19,8 @@ import type { HintWriter } from '../roles/llm-hint.js';
 import type { HintRecord } from '../results/journal.js';
 import { withKnownVerdicts } from '../results/resume.js';
 import { deriveSeed } from '../run/random.js';
+import { NoHintError } from '../roles/llm-hint.js';
+import { slotError, type SlotError } from './slot-error.js';
 
 export interface DesignSlotOptions {
   designer: Designer;
@@ -32,16 +38,27 @@ export interface DesignSlotOptions {
   onReviewed?: (program: EnvironmentProgram, review: ReviewRecord) => void;
   /** Writes a hint for an accepted program without hint() (the designer model). */
   hintWriter?: HintWriter;
-  /** A hint the writer has just written, or its failure (to journal it; a resumed run reuses it). */
+  /** A hint the writer has just written, or why the model gave none (to journal it; a resumed run reuses it). */
   onHint?: (program: EnvironmentProgram, hint: HintRecord) => void;
+  /** The slot has just errored (to journal it and count it). */
+  onErrored?: (error: SlotError) => void;
 }
 
 /** Key of a slot's repair in DesignSlotOptions.knownRepairs. */
 export const repairKey = (originalId: string, attempt: number): string => `${originalId}#${attempt}`;
 
-/** Gate, repair (bounded), review, then play one slot's program. */
-export async function evaluateDesignSlot(program: EnvironmentProgram, options: DesignSlotOptions): Promise<Evaluation> {
+/** Gate, repair (bounded), review, then play one slot's program; a SlotError when one of its calls failed. */
+export async function evaluateDesignSlot(program: EnvironmentProgram, options: DesignSlotOptions): Promise<Evaluation | SlotError> {
   const { context, designer } = options;
+  const kept = context.prior?.slotError(context.suite, program.id);
+  if (kept) return kept;
+  /** A call of the slot failed: cut by the run's stop (no result: rethrown), or errored. */
+  const failed = (stage: SlotError['stage'], error: unknown): SlotError => {
+    if (context.signal?.aborted) throw error;
+    const e = slotError(program.id, options.round, stage, error);
+    options.onErrored?.(e);
+    return e;
+  };
   const taskSeed = (p: EnvironmentProgram): number => deriveSeed(context.runSeed, 'task', p.id);
   const repairs: RepairRecord[] = [];
   const finish = (evaluation: Evaluation, review?: ReviewRecord): Evaluation => {
@@ -52,9 +69,11 @@ export async function evaluateDesignSlot(program: EnvironmentProgram, options: D
   let current = program;
   let gated = await options.evaluate(current, taskSeed(current), { ...context, validateOnly: true });
   for (let attempt = 1; gated.verdict.verdict === 'invalid'; attempt++) {
-    if (attempt > options.repairs || !designer.repair || context.signal?.aborted) return finish(gated);
-    const failed = gated.verdict.checks.find((c) => !c.ok);
-    repairs.push({ id: current.id, reason: gated.verdict.reason ?? 'invalid', ...(failed?.detail ? { detail: failed.detail } : {}) });
+    // A slot cut by the run's stop has no result: a resumed run does its work.
+    context.signal?.throwIfAborted();
+    if (attempt > options.repairs || !designer.repair) return finish(gated);
+    const failedCheck = gated.verdict.checks.find((c) => !c.ok);
+    repairs.push({ id: current.id, reason: gated.verdict.reason ?? 'invalid', ...(failedCheck?.detail ? { detail: failedCheck.detail } : {}) });
     let repaired = options.knownRepairs?.get(repairKey(program.id, attempt));
     if (!repaired) {
       try {
@@ -65,33 +84,39 @@ export async function evaluateDesignSlot(program: EnvironmentProgram, options: D
           seed: deriveSeed(context.runSeed, 'repair', program.id, attempt),
           signal: context.signal,
         });
-      } catch {
-        repairs.pop();
-        return finish(gated); // the designer could not repair: the slot stays rejected
+      } catch (error) {
+        return failed('repair', error);
       }
       options.onRepaired?.(repaired);
     }
     current = repaired;
     gated = await options.evaluate(current, taskSeed(current), { ...context, validateOnly: true });
   }
+  context.signal?.throwIfAborted();
   let review: ReviewRecord | undefined;
-  if (options.reviewer && !context.signal?.aborted) {
+  if (options.reviewer) {
     review = context.prior?.review(context.suite, current.id);
     if (!review) {
-      review = await options.reviewer.review(current, gated.verdict, context.signal);
+      try {
+        review = await options.reviewer.review(current, gated.verdict, context.signal);
+      } catch (error) {
+        return failed('review', error);
+      }
       options.onReviewed?.(current, review);
     }
     if (!review.accepted) return finish(gated, review);
   }
   if (context.validateOnly) return finish(gated, review);
   let hint: HintRecord | undefined;
-  if (options.hintWriter && !gated.verdict.capabilities?.hint && !context.signal?.aborted) {
+  if (options.hintWriter && !gated.verdict.capabilities?.hint) {
     hint = context.prior?.hint(context.suite, current.id);
     if (!hint) {
       try {
         hint = { hint: await options.hintWriter.write(current, context.signal, gated.verdict.gameType), by: options.hintWriter.id };
       } catch (error) {
-        hint = { error: (error as Error).message, by: options.hintWriter.id };
+        // The model answered without a hint: played without one. Its call failed: the slot errored.
+        if (!(error instanceof NoHintError) || context.signal?.aborted) return failed('hint', error);
+        hint = { error: error.message, by: options.hintWriter.id };
       }
       options.onHint?.(current, hint);
     }

@@ -18,6 +18,7 @@ import { deriveSeed } from '../run/random.js';
 import { evaluateDesignSlot, repairKey } from './design-slot.js';
 import type { EnvironmentReviewer } from '../roles/llm-reviewer.js';
 import { repetitionPenalties } from './repetition-penalty.js';
+import { isSlotError, slotError, type SlotError } from './slot-error.js';
 
 /** The environment memory keeps at most this many records (most recent). */
 export const MEMORY_LIMIT = 200;
@@ -49,8 +50,10 @@ export interface SelfPlayOptions {
   skillsPerRound?: number;
   /** The designer model, writing hints for valid programs without hint(). */
   hintWriter?: HintWriter;
-  /** A hint just written (or its failure). */
+  /** A hint just written (or why the model gave none). */
   onHint?: (program: EnvironmentProgram, hint: HintRecord) => void;
+  /** A design slot that has just errored (its design, repair, review or hint call failed). */
+  onErrored?: (error: SlotError) => void;
 }
 
 /** Default of SelfPlayOptions.repairs (the `selfplay.repairs` option's). */
@@ -58,16 +61,21 @@ export const DEFAULT_REPAIRS = DEFAULTS.selfplay.repairs;
 
 export interface SelfPlayResult {
   evaluations: Evaluation[];
+  /** Design slots that errored, this invocation's and those kept from the journal. */
+  errored: SlotError[];
   rounds: RoundSummary[];
   designed: number;
 }
 
 const mean = (xs: number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+/** The mean of rates, null when there is none (nothing was played). */
+const meanRate = (xs: number[]): number | null => (xs.length ? mean(xs) : null);
 
 export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayResult> {
   const memory: EnvironmentRecord[] = [];
   const solveRates: number[] = [];
   const evaluations: Evaluation[] = [];
+  const errored: SlotError[] = [];
   const rounds: RoundSummary[] = [];
   let designed = 0;
   const { signal } = options.context;
@@ -80,18 +88,43 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
       if (typeof params?.repairOf === 'string') knownRepairs.set(repairKey(params.repairOf, Number(params.repairAttempt)), p);
     }
     programs = programs?.filter((p) => typeof p.meta?.params?.repairOf !== 'string');
+    const request = {
+      round,
+      count: options.envsPerRound,
+      skills: skillsForRound(options.skills ?? SKILL_NAMES, options.skillsPerRound ?? DEFAULT_SKILLS_PER_ROUND, round, options.envsPerRound),
+      targetBand: [options.band?.lo ?? 0.4, options.band?.hi ?? 0.6] as [number, number],
+      seed: deriveSeed(options.context.runSeed, 'design', round),
+      memory: memory.slice(-MEMORY_LIMIT),
+      recentSolveRates: solveRates,
+      signal,
+    };
+    // A design call cut by the run's stop is no result: the round is not journaled, and a resumed run designs it.
+    const design = async (slots?: number[]): Promise<EnvironmentProgram[] | undefined> => {
+      try {
+        return await options.designer.design(slots ? { ...request, slots } : request);
+      } catch (error) {
+        if (signal?.aborted) return undefined;
+        // A designer that throws for the whole round: every slot asked for errored.
+        const { errorClass, message } = slotError('', round, 'design', error);
+        return (slots ?? Array.from({ length: request.count }, (_, i) => i)).map((i): EnvironmentProgram => ({
+          id: `r${round}-e${i}`, language: 'javascript', source: '', designError: { errorClass, message },
+        }));
+      }
+    };
     if (!programs) {
-      programs = await options.designer.design({
-        round,
-        count: options.envsPerRound,
-        skills: skillsForRound(options.skills ?? SKILL_NAMES, options.skillsPerRound ?? DEFAULT_SKILLS_PER_ROUND, round, options.envsPerRound),
-        targetBand: [options.band?.lo ?? 0.4, options.band?.hi ?? 0.6],
-        seed: deriveSeed(options.context.runSeed, 'design', round),
-        memory: memory.slice(-MEMORY_LIMIT),
-        recentSolveRates: solveRates,
-        signal,
-      });
+      programs = await design();
+      if (!programs) break;
       options.onDesigned?.(round, programs);
+      for (const p of programs) if (p.designError) options.onErrored?.({ id: p.id, round, stage: 'design', ...p.designError });
+    } else if (options.context.prior?.retryErrored && programs.some((p) => p.designError)) {
+      // --retry-errored: the slots whose design call failed are designed again, the others kept.
+      const slots = programs.flatMap((p, i) => (p.designError ? [i] : []));
+      const again = await design(slots);
+      if (!again) break;
+      const byId = new Map(again.map((p) => [p.id, p]));
+      programs = programs.map((p, i) => (p.designError ? (byId.get(p.id) ?? again[slots.indexOf(i)] ?? p) : p));
+      options.onDesigned?.(round, [...programs, ...knownRepairs.values()]);
+      for (const p of programs) if (p.designError) options.onErrored?.({ id: p.id, round, stage: 'design', ...p.designError });
     }
     designed += programs.length;
     const context: EvaluationContext = { ...options.context, round, withHint: true };
@@ -105,17 +138,27 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
     };
     // With R-Zero's uncertainty reward, summaries are reported once the round's repetition penalty is known.
     const penalised = options.reward === 'uncertainty';
+    // A slot whose design call failed has no program to evaluate.
+    const designFailures = programs.flatMap((p): SlotError[] => (p.designError ? [{ id: p.id, round, stage: 'design', ...p.designError }] : []));
     const results = await mapLimit(
-      programs,
+      programs.filter((p) => !p.designError),
       options.concurrency,
-      async (program) => {
-        const evaluation =
-          repairs > 0 || options.reviewer || options.hintWriter
-            ? await evaluateDesignSlot(program, {
-                designer: options.designer, evaluate, context, round, repairs, reviewer: options.reviewer, knownRepairs, onRepaired,
-                onReviewed: options.onReviewed, hintWriter: options.hintWriter, onHint: options.onHint,
-              })
-            : await evaluate(program, deriveSeed(options.context.runSeed, 'task', program.id), context);
+      async (program): Promise<Evaluation | SlotError | undefined> => {
+        let evaluation: Evaluation | SlotError;
+        try {
+          evaluation =
+            repairs > 0 || options.reviewer || options.hintWriter
+              ? await evaluateDesignSlot(program, {
+                  designer: options.designer, evaluate, context, round, repairs, reviewer: options.reviewer, knownRepairs, onRepaired,
+                  onReviewed: options.onReviewed, hintWriter: options.hintWriter, onHint: options.onHint, onErrored: options.onErrored,
+                })
+              : await evaluate(program, deriveSeed(options.context.runSeed, 'task', program.id), context);
+        } catch (error) {
+          // Cut by the run's stop: no result (a resumed run does the slot's work).
+          if (signal?.aborted) return undefined;
+          throw error;
+        }
+        if (isSlotError(evaluation)) return evaluation;
         const { summary, episodes } = evaluation;
         if (summary.verdict !== 'invalid' && summary.solveRate !== undefined) {
           // SPADE's inputs: mean episode rewards; no hinted play (no hint) means no regret.
@@ -133,7 +176,9 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
       },
       () => signal?.aborted ?? false,
     );
-    const done = results.filter((r): r is Evaluation => r !== undefined);
+    const done = results.filter((r): r is Evaluation => r !== undefined && !isSlotError(r));
+    const slotErrors = [...designFailures, ...results.filter((r): r is SlotError => r !== undefined && isSlotError(r))];
+    errored.push(...slotErrors);
     if (penalised) {
       applyRepetitionPenalty(done);
       for (const e of done) options.onEvaluation?.(e);
@@ -144,21 +189,24 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
     const played = accepted.filter((e) => e.summary.solveRate !== undefined);
     const summary: RoundSummary = {
       round,
-      proposed: programs.length,
+      // A slot that errored proposed nothing: it is counted apart.
+      proposed: programs.length - slotErrors.length,
       valid: accepted.length,
-      solveRate: mean(played.map((e) => e.summary.solveRate!)),
-      hintSolveRate: mean(played.map((e) => e.summary.hintSolveRate ?? e.summary.solveRate!)),
+      solveRate: meanRate(played.map((e) => e.summary.solveRate!)),
+      hintSolveRate: meanRate(played.map((e) => e.summary.hintSolveRate ?? e.summary.solveRate!)),
       meanDifficulty: mean(done.map((e) => e.summary.difficulty).filter((d): d is number => d !== undefined)),
       designerReward: mean(played.map((e) => e.summary.designerReward ?? 0)),
+      ...(slotErrors.length ? { errored: slotErrors.length } : {}),
     };
     rounds.push(summary);
     if (signal?.aborted) break; // a partial round is reported, but not journaled as finished
-    solveRates.push(summary.solveRate);
+    // A round with nothing played has no solve rate to tell the designer.
+    if (summary.solveRate !== null) solveRates.push(summary.solveRate);
     for (const e of done) memory.push(toRecord(e, round));
     if (memory.length > MEMORY_LIMIT) memory.splice(0, memory.length - MEMORY_LIMIT);
     options.onRound?.(summary);
   }
-  return { evaluations, rounds, designed };
+  return { evaluations, errored, rounds, designed };
 }
 
 /**

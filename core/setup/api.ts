@@ -31,6 +31,8 @@ export interface RunOptions {
   cwd?: string;
   /** Continue the run journaled in `out`, with the config it was started with (only `out` and `providers` are read from `config`). */
   resume?: boolean;
+  /** With `resume`: do again the episodes, design slots and hints whose model or plugin call failed. */
+  retryErrored?: boolean;
   /** The validation gate and the pool metrics only, no agent. */
   validateOnly?: boolean;
   /** Worker threads for agents that run offline (default: one per core). */
@@ -84,10 +86,10 @@ export function prepareOutDir(dir: string, { resume = false } = {}): void {
  * The config a journaled run was started with, and the work it holds. API keys are never
  * journaled: provider settings come from today's `providers`.
  */
-export function resumedRun(out: string | undefined, cwd: string, providers: SpadeConfig['providers'] = {}): { config: SpadeConfig; prior: PriorWork } {
+export function resumedRun(out: string | undefined, cwd: string, providers: SpadeConfig['providers'] = {}, options: { retryErrored?: boolean } = {}): { config: SpadeConfig; prior: PriorWork } {
   if (!out) throw new UsageError('--resume needs --out DIR, the folder of the run to continue');
   const outDir = path.resolve(cwd, out);
-  const prior = new PriorWork(readJournal(outDir));
+  const prior = new PriorWork(readJournal(outDir), { retryErrored: options.retryErrored });
   if (!prior.config) throw new UsageError(`${outDir} holds no journal of a run to resume`);
   // Keys added since the run started take their defaults; keys renamed since are read under their new names.
   const config = resolveConfig({ ...validateConfig(prior.config, `${out}/journal.jsonl`), providers, out });
@@ -194,8 +196,9 @@ export async function runResolved(config: SpadeConfig, options: RunOptions & { p
  */
 export async function run(config: UserConfig = {}, options: RunOptions = {}): Promise<RunResults> {
   const cwd = options.cwd ?? process.cwd();
+  if (options.retryErrored && !options.resume) throw new UsageError('retryErrored: only with resume (--retry-errored goes with --resume)');
   if (options.resume) {
-    const { config: resumed, prior } = resumedRun(config.out, cwd, validateConfig(config, 'run()').providers);
+    const { config: resumed, prior } = resumedRun(config.out, cwd, validateConfig(config, 'run()').providers, { retryErrored: options.retryErrored });
     return runResolved(resumed, { ...options, prior });
   }
   return runResolved(resolveConfig(validateConfig(config, 'run()')), options);

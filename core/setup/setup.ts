@@ -3,6 +3,7 @@
  * Everything that can be wrong with the config (an unknown plugin id, a missing API key) is
  * found here, before any work starts or any file is written.
  */
+import { checkedProvider, checkedSuite } from './plugin-contract.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
@@ -147,7 +148,7 @@ async function createProvider(registry: PluginRegistry, id: string, config: Spad
   // The key may come from any one of the variables the provider names (or from apiKey).
   const keyVariables = provider.requiredEnv?.(options) ?? [];
   if (keyVariables.length && !keyVariables.some((name) => process.env[name])) throw new UsageError(missingKeyMessage(id, keyVariables));
-  return provider.create(options);
+  return checkedProvider(provider.id, await provider.create(options));
 }
 
 /** The text of the prompt file the config gives a role (`prompts.hint`), read now; a missing file is a UsageError naming the key. */
@@ -225,7 +226,7 @@ export async function resolveRunParts(registry: PluginRegistry, config: SpadeCon
   for (const id of config.suites.filter((s) => !SELFPLAY_ALIASES.includes(s))) {
     const { plugin, argument } = await registry.resolve('suite', id);
     const options = { dataDir: config.dataDir, skipBad: config.skipBad, ...config.suiteOptions?.[id] };
-    suites.push(await (plugin as SuitePlugin).create(argument, options));
+    suites.push(checkedSuite((plugin as SuitePlugin).id, await (plugin as SuitePlugin).create(argument, options)));
   }
   // Check the sandboxes now, so a typo stops the run before anything is written; each is then
   // fixed for the whole run (its worker threads, its queue workers and a resume). The Python

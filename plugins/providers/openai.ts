@@ -128,6 +128,8 @@ export async function createOpenAIProtocolProvider(options: ProviderOptions, set
         const completion = await client.chat.completions.create(body as never, { signal });
         const choice = completion.choices?.[0];
         if (!choice) throw new UnusableReplyError('the reply has no choices');
+        // A choice without a message is no reply (not an empty answer to score as a loss).
+        if (!choice.message) throw new UnusableReplyError('the reply\'s choice has no message');
         const toolCalls = readToolCalls(choice.message?.tool_calls);
         return {
           text: choice.message?.content ?? '',

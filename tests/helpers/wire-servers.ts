@@ -40,7 +40,11 @@ export type Step =
   /** Read the request, then destroy the socket without answering. */
   | { kind: 'drop' }
   /** 200 with a body that is not JSON. */
-  | { kind: 'malformed' };
+  | { kind: 'malformed' }
+  /** 200 with this JSON body as is (a reply of a shape the vendor may send: no choices, a choice without a message). */
+  | { kind: 'raw'; body: unknown; delayMs?: number }
+  /** Hold the request unanswered until the client gives up or the server closes (a call cut in flight). */
+  | { kind: 'hang' };
 
 export interface RecordedRequest {
   method: string;
@@ -227,6 +231,7 @@ export async function startWireServer(protocol: Protocol, options: WireServerOpt
   let router: ((body: Record<string, unknown>) => Step | undefined) | undefined;
   let inFlight = 0;
   let served = 0;
+  const hanging = new Set<http.ServerResponse>();
   const expectedPath = protocol === 'openai' ? '/v1/chat/completions' : '/v1/messages';
 
   const server = http.createServer((req, res) => {
@@ -284,9 +289,17 @@ export async function startWireServer(protocol: Protocol, options: WireServerOpt
           case 'drop':
             req.socket.destroy();
             return;
+          case 'raw':
+            res.writeHead(200, { 'content-type': 'application/json' });
+            res.end(JSON.stringify(step.body));
+            return;
+          case 'hang':
+            hanging.add(res);
+            res.on('close', () => hanging.delete(res));
+            return;
         }
       };
-      const delay = step.kind === 'reply' || step.kind === 'error' ? (step.delayMs ?? 0) : 0;
+      const delay = step.kind === 'reply' || step.kind === 'error' || step.kind === 'raw' ? (step.delayMs ?? 0) : 0;
       if (delay > 0) {
         const timer = setTimeout(send, delay);
         res.on('close', () => clearTimeout(timer));
@@ -309,6 +322,7 @@ export async function startWireServer(protocol: Protocol, options: WireServerOpt
     route: (answer) => void (router = answer),
     close: () =>
       new Promise<void>((resolve) => {
+        for (const res of hanging) res.destroy();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

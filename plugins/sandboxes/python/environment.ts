@@ -24,7 +24,8 @@ export const SPADE_VALIDATION_CALLS = 12;
 
 /** What the loader's reply to a load says the environment has (tools: a get_tools() method, as SPADE's tool-use games). */
 export function capabilitiesOf(value: Record<string, unknown>): EnvironmentCapabilities {
-  return { solution: value.solution === true, hint: value.hint === true, referenceAction: value.referenceAction === true, tools: value.tools === true };
+  const maxTurns = typeof value.maxTurns === 'number' && Number.isInteger(value.maxTurns) && value.maxTurns > 0 ? { maxTurns: value.maxTurns } : {};
+  return { solution: value.solution === true, hint: value.hint === true, referenceAction: value.referenceAction === true, tools: value.tools === true, ...maxTurns };
 }
 
 export abstract class PythonEnvironment implements LoadedEnvironment {

@@ -57,8 +57,8 @@ test("--agent-protocol spade plays as SPADE's player does", async () => {
     const out = path.join(cwd, 'episodes.jsonl');
     assert.is((await runCli(['export', path.join(cwd, 'out'), '--format', 'jsonl', '-o', out], { cwd })).code, 0);
     const lines = jsonLines<EpisodeLine>(out);
-    // The program sets no horizon: SPADE's 25 turns (it truncates itself at its own 3).
-    assert.ok(lines.every((l) => l.horizon === 25), JSON.stringify(lines.map((l) => l.horizon)));
+    // The program's reset() names no horizon: its own max_turns (3), not SPADE's turn budget (25).
+    assert.ok(lines.every((l) => l.horizon === 3), JSON.stringify(lines.map((l) => l.horizon)));
     // A seed of its own for each attempt; the hinted attempt i replays unhinted attempt i's.
     const plain = lines.filter((l) => !l.with_hint).sort((a, b) => a.attempt - b.attempt);
     const hinted = lines.filter((l) => l.with_hint).sort((a, b) => a.attempt - b.attempt);

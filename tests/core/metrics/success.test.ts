@@ -40,9 +40,9 @@ test('by horizon: one bucket per horizon, ascending', () => {
   assert.equal(metrics.byHorizon[2]!.interval, wilsonInterval(1, 4));
 });
 
-test('no decided episodes: rate 0, interval [0, 1]', () => {
+test('no decided episodes: rate null (nothing to measure, not 0), interval [0, 1]', () => {
   const metrics = successMetrics([episode('errored', 2)]);
-  assert.is(metrics.successRate, 0);
+  assert.is(metrics.successRate, null);
   assert.equal(metrics.interval, [0, 1]);
   assert.equal(metrics.byHorizon, []);
 });

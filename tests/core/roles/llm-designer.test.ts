@@ -98,13 +98,14 @@ test('corpus grounding: one document per design, the same for the same seed', as
   }
 });
 
-test('a failed call or a reply without a program leaves a commented slot that says why, not a crash', () =>
+test('a failed call is an errored slot; a reply without a program a commented slot that says why; not a crash', () =>
   withServer(async (server, provider) => {
     server.script({ kind: 'error', status: 400, message: 'context length exceeded' }, { kind: 'reply', text: fixture('prose-only') });
     const programs = await createLLMDesigner(provider, { concurrency: 1 }).design(request());
     assert.is(programs.length, 2);
-    assert.match(programs[0]!.source, /^# design failed: .*context length exceeded/);
-    assert.match(String(programs[0]!.meta?.params?.designError), 'context length exceeded');
+    assert.is(programs[0]!.source, '', 'no program for a failed call');
+    assert.is(programs[0]!.designError?.errorClass, 'provider:client');
+    assert.match(programs[0]!.designError!.message, 'context length exceeded');
     assert.match(programs[1]!.source, '# design failed: no python program');
     assert.match(programs[1]!.source, "# I'm sorry");
   }));

@@ -37,9 +37,13 @@ test('reviews through the provider: the program and its first observation go out
     const silent = await reviewer.review(program, verdict);
     assert.is(silent.accepted, true);
     assert.match(silent.reason, 'no verdict');
-    const failed = await reviewer.review(program, verdict);
-    assert.is(failed.accepted, true);
-    assert.match(failed.reason, 'review unavailable');
+    // A call that fails is no review: it throws (the slot is errored), never accepted unreviewed.
+    try {
+      await reviewer.review(program, verdict);
+      assert.unreachable('a failed review call throws');
+    } catch (error) {
+      assert.is((error as Error).name, 'ProviderError');
+    }
   } finally {
     await server.close();
   }

