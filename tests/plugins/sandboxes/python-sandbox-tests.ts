@@ -99,7 +99,7 @@ export function definePythonSandboxTests(test: Test, sandboxId: 'pyodide' | 'cpy
 
   test('a multi-turn environment that forgets to import random loads, and its reference policy wins', async () => {
     const env = await load('guess_number.py');
-    assert.equal(env.capabilities, { solution: false, hint: true, referenceAction: true, tools: false });
+    assert.equal(env.capabilities, { solution: false, hint: true, referenceAction: true, tools: false, maxTurns: 10 });
     let { observation } = await env.reset(42);
     assert.match(observation, /between 1 and 100/);
     let won = false;
