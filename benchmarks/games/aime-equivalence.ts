@@ -6,8 +6,9 @@
  * math-verify is a Python package (and large); spade-bench does not run it. AIME answers are
  * integers 0-999, so what matters of it is how it reads an integer written in LaTeX: before
  * SPADE's fallback, the predicted text is read as math-verify reads such forms:
- *   - math delimiters and spacing commands dropped: `$`, `\(`, `\)`, `\,`, `\;`, `\:`, `\!`,
- *     `~`, `\displaystyle`, `\left`, `\right`, and spaces;
+ *   - math delimiters and spacing commands read as spaces: `$`, `\(`, `\)`, `\,`, `\;`, `\:`,
+ *     `\!`, `~`, `\displaystyle`, `\left`, `\right` (digits with a space between stay apart:
+ *     `4 2` is no integer);
  *   - a dollar sign `\$` dropped, and a degree mark `^\circ` after the number;
  *   - an equation `x = 42` read as its right-hand side;
  *   - a decimal whose fraction is zeros (`42.0`, `42.00`) read as the integer.
@@ -29,14 +30,15 @@ function pythonInt(text) {
 /** An integer written in LaTeX, read as math-verify reads it; null when it is not one of those forms. */
 function latexInteger(text) {
   let t = String(text)
-    .replace(/\\(?:displaystyle|left|right)\b/g, '')
-    .replace(/\\[,;:!]/g, '')
-    .replace(/\\[()]/g, '')
-    .replace(/\\\$/g, '')
-    .replace(/[$~\s]/g, '');
-  const equation = t.lastIndexOf('=');
-  if (equation >= 0 && /^[A-Za-z]\w*$/.test(t.slice(0, equation))) t = t.slice(equation + 1);
-  t = t.replace(/\^\\circ$/, '');
+    .replace(/\\(?:displaystyle|left|right)\b/g, ' ')
+    .replace(/\\[,;:!]/g, ' ')
+    .replace(/\\[()]/g, ' ')
+    .replace(/\\\$/g, ' ')
+    .replace(/[$~]/g, ' ')
+    .trim();
+  const equation = /^([A-Za-z]\w*)\s*=\s*(.*)$/.exec(t);
+  if (equation) t = equation[2];
+  t = t.replace(/\s*\^\s*\\circ$/, '').trim();
   const m = /^([+-]?\d+)(?:\.0+)?$/.exec(t);
   return m ? BigInt(m[1]) : null;
 }
