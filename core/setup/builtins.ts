@@ -147,6 +147,12 @@ export const BUILTINS: readonly BuiltinEntry[] = [
     description: "GPQA-Diamond (198 questions; gpqa-diamond:FILE for the release's CSV): options shuffled as SPADE does, 8 samples per question; gpqa_diamond_avg_at_n. Gated: HF_TOKEN. Task text private unless --show-task-text.",
     create: async (argument, options) => (await import('../../benchmarks/games/gpqa.js')).createGpqaSuite(argument, options),
   }),
+  builtin({
+    kind: 'suite',
+    id: 'livecodebench',
+    description: "LiveCodeBench release_v6 (livecodebench:FILE for a release file such as test6.jsonl): SPADE's prompt, the last python block run against every public and private test as LiveCodeBench's runner does, in the Python sandbox's jail; livecodebench_pass_at_1.",
+    create: async (argument, options) => (await import('../../benchmarks/games/livecodebench.js')).createLiveCodeBenchSuite(argument, options),
+  }),
   ...(['jsonl', 'parquet', 'hf'] as const).map((kind) =>
     builtin({
       kind: 'suite',
