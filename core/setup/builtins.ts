@@ -153,6 +153,12 @@ export const BUILTINS: readonly BuiltinEntry[] = [
     description: "LiveCodeBench release_v6 (livecodebench:FILE for a release file such as test6.jsonl): SPADE's prompt, the last python block run against every public and private test as LiveCodeBench's runner does, in the Python sandbox's jail; livecodebench_pass_at_1.",
     create: async (argument, options) => (await import('../../benchmarks/games/livecodebench.js')).createLiveCodeBenchSuite(argument, options),
   }),
+  builtin({
+    kind: 'suite',
+    id: 'reasoning-gym',
+    description: "Reasoning-Gym's hard split, 100 tasks (reasoning-gym:TASK for one): 8 episodes each, reasoning-gym's own generators and score_answer in the Python sandbox, SPADE's prompt; win rates per SPADE category (gem_eval/category_rg_*/win_rate). A task whose module needs a package the sandbox lacks is invalid, naming it (--python for a virtual environment).",
+    create: async (argument, options) => (await import('../../benchmarks/games/reasoning-gym.js')).createReasoningGymSuite(argument, options),
+  }),
   ...(['jsonl', 'parquet', 'hf'] as const).map((kind) =>
     builtin({
       kind: 'suite',
