@@ -11,11 +11,13 @@ import { startWireServer, type WireServer } from '../../helpers/wire-servers.js'
 export const SHARED = path.resolve(repoRoot, '../shared/datasets');
 export const FIXTURES = path.join(repoRoot, 'tests/fixtures/games');
 
-/** A fresh data folder with SPADE's archive where the product looks for it (`<dir>/spade/`). */
+/** A fresh data folder with SPADE's and reasoning-gym's archives where the product looks for them (`<dir>/spade/`, `<dir>/reasoning-gym/`). */
 export function gamesDataDir(): string {
   const dir = tempDir('spade-games-');
-  mkdirSync(path.join(dir, 'spade'));
-  symlinkSync(path.join(SHARED, 'spade/spade-9b2b813.tar.gz'), path.join(dir, 'spade/spade-9b2b813.tar.gz'));
+  for (const file of ['spade/spade-9b2b813.tar.gz', 'reasoning-gym/reasoning-gym-49b07130.tar.gz']) {
+    mkdirSync(path.join(dir, path.dirname(file)), { recursive: true });
+    symlinkSync(path.join(SHARED, file), path.join(dir, file));
+  }
   return dir;
 }
 
