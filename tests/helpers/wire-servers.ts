@@ -13,7 +13,7 @@
  * left without its result.
  *
  * Run directly to serve one for benchmarks in another process:
- *   node --import tsx tests/helpers/wire-servers.ts openai 50   (protocol, delay in ms)
+ *   node --import tsx tests/helpers/wire-servers.ts openai 50 [ignores-n]   (protocol, delay in ms, one choice per request)
  * prints the base URL on stdout.
  */
 import http from 'node:http';
@@ -350,7 +350,7 @@ export async function startWireServer(protocol: Protocol, options: WireServerOpt
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const protocol = (process.argv[2] ?? 'openai') as Protocol;
   const delayMs = Number(process.argv[3] ?? 0);
-  const server = await startWireServer(protocol, { delayMs, record: false });
+  const server = await startWireServer(protocol, { delayMs, record: false, ignoresN: process.argv[4] === 'ignores-n' });
   process.stdout.write(`${server.baseURL}\n`);
   process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
 }
