@@ -16,8 +16,9 @@
  * `gpqa_diamond.csv`, downloaded once from the gated Hugging Face dataset Idavidrein/gpqa with
  * HF_TOKEN, cached as `<dataDir>/gpqa/gpqa_diamond.csv`.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DataError, UsageError } from '../../core/errors.js';
 import type { ScoredTask, SuiteSampling, SuiteScore, SuiteTask } from '../../core/concepts/suite.js';
@@ -108,13 +109,14 @@ async function readQuestions(file: string, options: GpqaOptions): Promise<{ ques
     });
   } else {
     let source = file;
+    let scratch: string | undefined;
     if (/\.parquet$/i.test(file)) {
-      const { mkdtempSync, writeFileSync } = await import('node:fs');
-      const os = await import('node:os');
-      source = path.join(mkdtempSync(path.join(os.tmpdir(), 'spade-gpqa-')), `${path.basename(file)}.jsonl`);
+      // Parquet rows as JSON Lines, read with the same checks and file:line errors.
+      scratch = mkdtempSync(path.join(tmpdir(), 'spade-gpqa-'));
+      source = path.join(scratch, `${path.basename(file)}.jsonl`);
       writeFileSync(source, await parquetAsJsonLines(file));
     }
-    const read = await readJsonLines(source, options, rowOf);
+    const read = await readJsonLines(source, options, rowOf).finally(() => scratch && rmSync(scratch, { recursive: true, force: true }));
     rows = read.records;
     skipped = read.skipped;
     firstProblem = read.firstProblem;

@@ -108,4 +108,23 @@ test('without HF_TOKEN, the gated download is refused naming the variable and th
   assert.match(r.stderr, 'https://huggingface.co/datasets/Idavidrein/gpqa');
 });
 
+test('the release\'s CSV (quoted fields, commas, line breaks): each question\'s options shuffled in file order', async () => {
+  const { createGpqaSuite } = await import('../../../benchmarks/games/gpqa.js');
+  const csv = path.join(tempDir(), 'gpqa_diamond.csv');
+  const header = 'Pre-Revision Question,Question,Correct Answer,Incorrect Answer 1,Incorrect Answer 2,Incorrect Answer 3';
+  writeFileSync(csv, `${header}\r\nx,"Which one, if any?\nThink.",right 0,w1,w2,w3\r\nx,Second?,"right ""1""",v1,v2,v3\r\n`);
+  const tasks = await createGpqaSuite(csv, { dataDir: gamesDataDir() }).tasks({});
+  assert.equal(tasks.map((t) => t.program.id), ['gpqa-diamond/d0', 'gpqa-diamond/d1']);
+  const sources = tasks.map((t) => t.program.source);
+  // random.Random(42)'s first two orders are [2, 1, 3, 0] and [3, 2, 0, 1].
+  assert.equal(spade.shuffle198.slice(0, 2), [[2, 1, 3, 0], [3, 2, 0, 1]]);
+  assert.ok(sources[0]!.includes(JSON.stringify('Which one, if any?\nThink.\n\nA. w2\nB. w1\nC. w3\nD. right 0\n\nPlease reason').slice(1, -1)), sources[0]!.slice(0, 300));
+  assert.ok(sources[0]!.includes('const ANSWER = "D";'));
+  assert.ok(sources[1]!.includes(JSON.stringify('A. v3\nB. v2\nC. right "1"\nD. v1').slice(1, -1)), sources[1]!.slice(0, 300));
+  assert.ok(sources[1]!.includes('const ANSWER = "C";'));
+  const bad = path.join(tempDir(), 'bad.csv');
+  writeFileSync(bad, `${header}\nx,"open quote,a,b,c,d\n`);
+  await createGpqaSuite(bad, { dataDir: gamesDataDir() }).tasks({}).then(() => assert.unreachable('read'), (e: Error) => assert.match(e.message, /bad\.csv:2: a quoted field is not closed/));
+});
+
 test.run();
