@@ -15,6 +15,7 @@ import { poolRows } from './pools.js';
 import { curriculumSection } from './curriculum.js';
 import { horizonSection } from './horizon.js';
 import { BROWSER_SCRIPT, browserSection, DEFAULT_BROWSER_LIMITS, type BrowserLimits } from './browser.js';
+import { paperTableSection } from './paper-table.js';
 
 export interface HtmlReportOptions {
   title?: string;
@@ -54,6 +55,7 @@ export async function renderHtmlReport(runs: readonly RunResults[], options: Htm
 <div class="muted">SPADE self-play against static suites on goal diversity, verifier validity, throughput and long-horizon success. Generated ${escapeHtml(new Date().toISOString())}.</div>
 <nav class="toc"><a href="#runs">Runs</a><a href="#overview">Overview</a><a href="#curriculum">Curriculum</a><a href="#horizon">Long-horizon success</a><a href="#environments">Environments</a>${links}</nav>
 </header>
+${paperTableSection(runs, names)}
 <section id="runs"><h2>Runs</h2><div class="runs">${runs.map((results, i) => runCard(results, names[i]!)).join('\n')}</div></section>
 ${overview}
 ${curriculum}

@@ -12,6 +12,7 @@ import { exportCommand, exportOptions, exportPositionals, type ExportArgs } from
 import { reportCommand, reportOptions, reportPositionals, type ReportArgs } from './report-command.js';
 import { benchCommand, benchOptions, benchPositionals, type BenchArgs } from './bench-command.js';
 import { validateCommand, validateOptions, validatePositionals, type ValidateArgs } from './validate-command.js';
+import { tableCommand, tableOptions, tablePositionals, type TableArgs } from './table-command.js';
 import { packageVersion } from '../results/versions.js';
 
 export const PROGRAM: ProgramSpec = {
@@ -46,6 +47,13 @@ export const PROGRAM: ProgramSpec = {
       positionals: reportPositionals,
       options: reportOptions,
       run: (args) => reportCommand(args as ReportArgs),
+    },
+    {
+      name: 'table',
+      describe: "Print the paper's table (RQ1: AIME, GPQA-Diamond, LiveCodeBench, Reasoning-Gym) of one or more runs, one row each, with 95% intervals",
+      positionals: tablePositionals,
+      options: tableOptions,
+      run: (args) => tableCommand(args as TableArgs),
     },
     {
       name: 'bench',

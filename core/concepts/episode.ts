@@ -46,6 +46,10 @@ export interface EpisodeResult {
    */
   errorClass?: string;
   usage?: TokenUsage;
+  /** `usage` holds even shares of requests that returned several samples, not this episode's own count. */
+  sharedUsage?: boolean;
+  /** Why the model stopped each turn's reply (`stop`, `length` when cut at the token budget), when the agent is a model. */
+  finishReasons?: string[];
   costUsd?: number;
   wallMs: number;
   /** The trajectory; kept only for a sample of episodes in results. */

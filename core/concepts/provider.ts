@@ -44,6 +44,31 @@ export interface ChatRequest {
   maxTokens?: number;
   seed?: number;
   stop?: string[];
+  /**
+   * Samples wanted for this prompt (default 1). A provider that takes `n` in one request
+   * (`samples: true`: OpenAI, vLLM) sends it once; for any other the shared layer sends n
+   * requests (seeds seed, seed+1, ...) and gathers their replies. Every sample is in `choices`.
+   */
+  n?: number;
+  /** Top-k sampling (vLLM, SGLang and llama.cpp read `top_k` in the OpenAI-protocol body). */
+  topK?: number;
+  /** Arguments of the server's chat template (vLLM's `chat_template_kwargs`, e.g. `{ enable_thinking: false }`). */
+  chatTemplateKwargs?: Record<string, unknown>;
+}
+
+/** One sample of a reply: its text, why it stopped, and its tokens where the server counts them per sample. */
+export interface ChatChoice {
+  text: string;
+  /** The server's reason: `stop`, `length` (cut at the token budget), `tool_calls`... ('' when it gave none). */
+  finishReason: string;
+  /**
+   * Tokens this sample used. Exact when the sample was its own request; when n samples came in one
+   * request the server reports their sum only, and each sample's usage is that sum split evenly
+   * (`sharedUsage` says so).
+   */
+  usage: TokenUsage;
+  /** Set when `usage` is an even share of one request's tokens rather than this sample's own count. */
+  sharedUsage?: boolean;
 }
 
 export interface TokenUsage {
@@ -56,6 +81,10 @@ export interface ChatResponse {
   text: string;
   /** The tools the model called in this reply, in order (absent when it called none). */
   toolCalls?: ToolCall[];
+  /** Why the (first) sample stopped, when the server says: `stop`, `length`... */
+  finishReason?: string;
+  /** Every sample, in order, when the request asked for n > 1 (the first is also `text`). */
+  choices?: ChatChoice[];
   usage: TokenUsage;
   /** Cost of this call in US dollars, when the price is known. */
   costUsd?: number;
@@ -73,6 +102,8 @@ export interface Provider {
    * uses SPADE's text protocol (`<tool_call>{...}</tool_call>` in the reply).
    */
   readonly tools?: boolean;
+  /** True when the server takes `n` samples in one request (OpenAI, vLLM); the layer sends n requests otherwise. */
+  readonly samples?: boolean;
   chat(request: ChatRequest, options?: { signal?: AbortSignal }): Promise<ChatResponse>;
   close?(): Promise<void>;
   /**

@@ -3,7 +3,8 @@
  * Either is a model behind a provider or the offline reference policy. Types only.
  */
 import type { EnvironmentProgram } from './environment.js';
-import type { ChatMessage, TokenUsage } from './provider.js';
+import type { ChatChoice, ChatMessage, TokenUsage } from './provider.js';
+import type { SuiteSampling } from './suite.js';
 import type { ToolDefinition } from './tools.js';
 import type { GateVerdict } from './verdict.js';
 
@@ -91,6 +92,8 @@ export interface AgentEpisodeContext {
   hint?: string;
   /** Seed of this attempt (the agent's own randomness). */
   seed: number;
+  /** Which attempt of the environment this episode is (0 for the first). */
+  attempt?: number;
   /** The most turns the episode may take. */
   horizon: number;
   /**
@@ -107,6 +110,20 @@ export interface AgentTurn {
   reply: string;
   usage?: TokenUsage;
   costUsd?: number;
+  /** Why the model stopped (`stop`, `length` when cut at the token budget...), when a model wrote the reply. */
+  finishReason?: string;
+  /** `usage` is an even share of one request's tokens, not this reply's own count (n samples in one request). */
+  sharedUsage?: boolean;
+}
+
+/** A prompt sent to the agent's model as it is, with a suite's sampling (a published benchmark's protocol). */
+export interface SampleRequest {
+  messages: ChatMessage[];
+  sampling: SuiteSampling;
+  /** Samples wanted (the sampling's n for a task's first turn, 1 for a later turn of one episode). */
+  n: number;
+  seed?: number;
+  signal?: AbortSignal;
 }
 
 export interface AgentEpisode {
@@ -136,4 +153,10 @@ export interface Agent {
    */
   readonly capacity?: number;
   start(context: AgentEpisodeContext): AgentEpisode | Promise<AgentEpisode>;
+  /**
+   * Optional (model-driven agents): the agent's model asked directly, without the agent's own
+   * prompt, with a suite's sampling; the samples in order, with their cost when known. A suite
+   * with `sampling` is played through it (core/run/sampled-agent.ts); without it, by start().
+   */
+  sample?(request: SampleRequest): Promise<{ choices: ChatChoice[]; costUsd?: number }>;
 }

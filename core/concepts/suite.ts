@@ -3,8 +3,10 @@
  * static benchmarks and self-play pools are measured by the same code. A suite may also be a
  * curriculum pool: task generators whose difficulty the run adapts round by round. Types only.
  */
-import type { EnvironmentProgram, Language } from './environment.js';
+import type { EnvironmentMeta, EnvironmentProgram, Language } from './environment.js';
+import type { EpisodeResult } from './episode.js';
 import type { SandboxLimits } from './sandbox.js';
+import type { Verdict } from './verdict.js';
 
 export interface SuiteTask {
   program: EnvironmentProgram;
@@ -44,6 +46,42 @@ export interface CurriculumTaskRequest {
   round: number;
 }
 
+/**
+ * How a published benchmark asks the model, as its authors' evaluation does (SPADE's
+ * eval_offline): each task's first observation is the whole prompt, sent as the only user message
+ * (no system prompt), `n` samples of it in one request where the server takes n, each sample
+ * scored by the task's environment. Config may override any field (`suiteOptions[id].sampling`).
+ */
+export interface SuiteSampling {
+  /** Samples per task, each one episode (`attempts` for this suite). */
+  n: number;
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  maxTokens?: number;
+  /** Arguments of the server's chat template, e.g. `{ enable_thinking: false }`. */
+  chatTemplateKwargs?: Record<string, unknown>;
+  /** Turns an episode may take at most (a later turn is one sample, the conversation so far as its prompt). */
+  maxTurns?: number;
+}
+
+/** One task of a suite as its score() reads it: the program's id and meta, the gate's verdict, its episodes. */
+export interface ScoredTask {
+  id: string;
+  meta?: EnvironmentMeta;
+  verdict: Verdict;
+  episodes: readonly EpisodeResult[];
+}
+
+/** One of a suite's own figures (a paper's metric): its value, a 95% interval where one is known, what it counts. */
+export interface SuiteScore {
+  value: number;
+  low?: number;
+  high?: number;
+  /** Samples (or tasks) behind the figure. */
+  n: number;
+}
+
 export interface Suite {
   readonly id: string;
   readonly description: string;
@@ -61,5 +99,17 @@ export interface Suite {
   readonly skippedTasks?: Readonly<Record<string, number>>;
   /** Set for a curriculum pool: the run plays it in rounds (beside self-play) instead of calling tasks(). */
   readonly curriculum?: CurriculumPool;
+  /** Set for a published benchmark scored as its authors do: its prompt, sampling and `n` samples per task. */
+  readonly sampling?: SuiteSampling;
+  /**
+   * The suite's own figures from its tasks, under the keys its authors' evaluation writes
+   * (`aime2025_pass1`, `gpqa_diamond_avg_at_n`...). Stored in results as `scores`.
+   */
+  score?(tasks: readonly ScoredTask[]): Record<string, SuiteScore>;
+  /**
+   * The suite's task text may not be published (GPQA's authors ask so): results, exports and
+   * reports show task ids and hashes only, unless the run passes --show-task-text.
+   */
+  readonly privateText?: boolean;
   tasks(options: SuiteLoadOptions): Promise<SuiteTask[]>;
 }

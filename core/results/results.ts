@@ -5,6 +5,7 @@
 import type { GameType } from '../concepts/environment.js';
 import type { EpisodeStep } from '../concepts/episode.js';
 import type { GateCheck, GateReadingName, ReadingVerdict, Verdict } from '../concepts/verdict.js';
+import type { SuiteSampling, SuiteScore } from '../concepts/suite.js';
 
 export type { GateCheck, GateReason, GateReadingName, GateVerdict, ReadingVerdict, Verdict } from '../concepts/verdict.js';
 
@@ -366,6 +367,16 @@ export interface SuiteResult {
   skippedRecords?: number;
   /** Tasks left out because they cannot run here (a package the Python sandbox lacks), by reason (absent when none). */
   skippedTasks?: Record<string, number>;
+  /**
+   * A published benchmark's own figures, under the keys its authors' evaluation writes
+   * (`aime2025_pass1`, `gpqa_diamond_avg_at_n`, `gem_eval/category_rg_math/win_rate`...), each
+   * with its 95% interval where one is known. `spade-bench table` reads them.
+   */
+  scores?: Record<string, SuiteScore>;
+  /** The sampling the suite's model calls used (a published benchmark's protocol, with config overrides). */
+  sampling?: SuiteSampling;
+  /** Its task text is private: environments show ids and hashes only (unless the run passed --show-task-text). */
+  privateText?: boolean;
   /** Self-play and curriculum pools: one entry per round. */
   rounds: RoundSummary[];
   environments: EnvironmentSummary[];

@@ -76,6 +76,24 @@ export function createLLMAgent(provider: Provider, options: LLMAgentOptions = {}
     kind: 'llm',
     // As many episodes at once as the provider sends requests at once.
     capacity: provider.requestsInFlight ?? DEFAULT_REQUESTS_IN_FLIGHT,
+    // A published benchmark's prompt, sent as it is with the suite's sampling (n samples at once).
+    async sample({ messages, sampling, n, seed, signal }) {
+      const response = await provider.chat(
+        {
+          messages,
+          n,
+          temperature: sampling.temperature,
+          ...(sampling.topP !== undefined && { topP: sampling.topP }),
+          ...(sampling.topK !== undefined && { topK: sampling.topK }),
+          ...(sampling.chatTemplateKwargs !== undefined && { chatTemplateKwargs: sampling.chatTemplateKwargs }),
+          maxTokens: sampling.maxTokens,
+          seed,
+        },
+        { signal },
+      );
+      const choices = response.choices ?? [{ text: response.text, finishReason: response.finishReason ?? '', usage: response.usage }];
+      return { choices, ...(response.costUsd !== undefined && { costUsd: response.costUsd }) };
+    },
     start(context: AgentEpisodeContext): AgentEpisode {
       const tools = context.tools;
       // Native function calls when the provider carries tools (and there are tools to send).

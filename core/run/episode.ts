@@ -61,6 +61,8 @@ export async function playEpisode(options: EpisodeOptions): Promise<EpisodeResul
   const steps: EpisodeStep[] = [];
   const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   let costUsd: number | undefined;
+  const finishReasons: string[] = [];
+  let sharedUsage = false;
   let totalReward = 0;
   let outcome: EpisodeResult['outcome'] = 'lost';
   let error: string | undefined;
@@ -80,6 +82,7 @@ export async function playEpisode(options: EpisodeOptions): Promise<EpisodeResul
       observation,
       hint,
       seed: options.agentSeed,
+      attempt: options.attempt,
       horizon: options.horizon,
       ...(tools && { tools }),
       signal: options.signal,
@@ -93,6 +96,8 @@ export async function playEpisode(options: EpisodeOptions): Promise<EpisodeResul
         usage.outputTokens += reply.usage.outputTokens;
       }
       if (reply.costUsd !== undefined) costUsd = (costUsd ?? 0) + reply.costUsd;
+      if (reply.finishReason !== undefined) finishReasons.push(reply.finishReason);
+      if (reply.sharedUsage) sharedUsage = true;
       const step = await environment.step(reply.reply);
       totalReward += step.reward;
       steps.push({
@@ -135,6 +140,8 @@ export async function playEpisode(options: EpisodeOptions): Promise<EpisodeResul
   if (errorKind) result.errorKind = errorKind;
   if (errorClass) result.errorClass = errorClass;
   if (usage.inputTokens || usage.outputTokens) result.usage = usage;
+  if (sharedUsage) result.sharedUsage = true;
+  if (finishReasons.length) result.finishReasons = finishReasons;
   if (costUsd !== undefined) result.costUsd = costUsd;
   // For RL export: per-step rewards and how every episode ended, and the agent's conversation.
   result.rewards = steps.map((s) => s.reward);

@@ -3,7 +3,7 @@
  * does the bookkeeping every suite shares (progress, journal, usage, latencies, metrics), and
  * a plan says what is particular to the suite (self-play's rounds, a static suite's tasks).
  */
-import type { Suite, SuiteLoadOptions, SuiteTask } from '../types.js';
+import type { Suite, SuiteLoadOptions, SuiteSampling, SuiteScore, SuiteTask } from '../types.js';
 import type { EnvironmentSummary, RoundSummary, SuiteResult, UsageMetrics } from '../results/results.js';
 import type { SpadeConfig } from '../config/config.js';
 import type { Evaluation, EvaluationContext, Evaluator, SandboxSet } from './evaluate.js';
@@ -15,7 +15,9 @@ import { defaultSkills, skillName } from '../selfplay/skills.js';
 import { DEFAULTS } from '../config/options.js';
 import type { PlateauOptions } from '../selfplay/rewards.js';
 import { mapLimit } from './concurrency.js';
-import { environmentsInFlight } from './play-schedule.js';
+import { environmentsInFlight, playSlots } from './play-schedule.js';
+import { sampledAgent } from './sampled-agent.js';
+import { privateEpisode, privateEvaluation, privateVerdict } from './private-text.js';
 import { addUsage, usageBetween } from '../providers/stats.js';
 import { episodeErrorClass, type ErrorTally } from './error-class.js';
 import type { SlotError } from '../selfplay/slot-error.js';
@@ -102,6 +104,12 @@ export interface SuitePlan {
   skipped?(): number;
   /** Tasks the suite left out because they cannot run here, by reason. */
   skippedTasks?(): Record<string, number>;
+  /** A published benchmark's own figures from its evaluations (Suite.score). */
+  scores?(evaluations: readonly Evaluation[]): Record<string, SuiteScore>;
+  /** The sampling its model calls used (Suite.sampling), recorded in results. */
+  sampling?: SuiteSampling;
+  /** Its task text is recorded as hashes only. */
+  privateText?: boolean;
 }
 
 /** What every suite of a run shares: its journal, its progress, the clocks of its providers. */
@@ -182,6 +190,9 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
   if (skipped) result.skippedRecords = skipped;
   const left = plan.skippedTasks?.() ?? {};
   if (Object.keys(left).length) result.skippedTasks = { ...left };
+  if (plan.scores) result.scores = plan.scores(evaluations);
+  if (plan.sampling) result.sampling = { ...plan.sampling };
+  if (plan.privateText) result.privateText = true;
   books.journal.append({ type: 'suite-end', suite, wallSec });
   books.journal.checkpoint();
   books.emit({ type: 'suite-end', suite, result });
@@ -264,12 +275,27 @@ export function staticPlan(suite: Suite, config: SpadeConfig, evaluate: Evaluato
     },
     async play(base, record) {
       // A suite may need more than the run's limits (HumanEval's slowest canonical solution).
-      const context: EvaluationContext = { ...base, withHint: false, limits: { ...suite.limits, ...config.limits } };
+      let context: EvaluationContext = { ...base, withHint: false, limits: { ...suite.limits, ...config.limits } };
+      // A published benchmark's protocol: its prompt and sampling, n samples per task (core/run/sampled-agent.ts).
+      if (suite.sampling) {
+        const agent = sampledAgent(base.agent, suite.sampling);
+        context = { ...context, agent, attempts: suite.sampling.n, seedPerAttempt: false, plays: playSlots(agent), ...(suite.sampling.maxTurns && { maxTurns: suite.sampling.maxTurns }) };
+      }
+      // Task text its authors keep private is journaled and recorded as hashes only.
+      const hidden = suite.privateText === true && config.showTaskText !== true;
+      if (hidden) {
+        context = {
+          ...context,
+          onVerdict: base.onVerdict && ((program, verdict) => base.onVerdict!(program, privateVerdict(verdict))),
+          onEpisode: base.onEpisode && ((episode) => base.onEpisode!(privateEpisode(episode))),
+        };
+      }
       const evaluations = await mapLimit(
         tasks,
-        environmentsInFlight(config.concurrency, base.agent),
+        environmentsInFlight(config.concurrency, context.agent),
         async (task) => {
-          const e = await evaluate(task.program, task.seed, context);
+          const played = await evaluate(task.program, task.seed, context);
+          const e = hidden ? privateEvaluation(played) : played;
           record(e);
           return e;
         },
@@ -277,6 +303,9 @@ export function staticPlan(suite: Suite, config: SpadeConfig, evaluate: Evaluato
       );
       return { evaluations: evaluations.filter((e): e is Evaluation => e !== undefined), rounds: [] };
     },
+    scores: suite.score ? (evaluations) => suite.score!(evaluations.map((e) => ({ id: e.program.id, meta: e.program.meta, verdict: e.verdict.verdict, episodes: e.episodes }))) : undefined,
+    sampling: suite.sampling,
+    privateText: suite.privateText === true && config.showTaskText !== true,
     skipped: () => suite.skipped ?? 0,
     skippedTasks: () => ({ ...suite.skippedTasks }),
   };

@@ -134,6 +134,31 @@ export const BUILTINS: readonly BuiltinEntry[] = [
     description: "RLVE's adaptive difficulty, the fixed-pool baseline of SPADE's paper: RLVE environments (official16 by default) played in rounds beside self-play, each one's difficulty from a sliding window that moves up as the agent wins (curriculum.* in the config).",
     create: async (_argument, options) => (await import('../../benchmarks/rlve/adaptive.js')).createRlveAdaptiveSuite(options),
   }),
+  // The paper's games table (SPADE's eval_offline), each scored as SPADE's evaluation scores it
+  builtin({
+    kind: 'suite',
+    id: 'aime',
+    description: "AIME 2025 and 2026 (aime:2025 for one year): 64 samples per problem at SPADE's sampling, the last \\boxed{} checked as an integer; aime<Y>_pass1 and pass@64. SPADE's own files with --data-dir (aime-<year>/aime-<year>.jsonl).",
+    create: async (argument, options) => (await import('../../benchmarks/games/aime.js')).createAimeSuite(argument, options),
+  }),
+  builtin({
+    kind: 'suite',
+    id: 'gpqa-diamond',
+    description: "GPQA-Diamond (198 questions; gpqa-diamond:FILE for the release's CSV): options shuffled as SPADE does, 8 samples per question; gpqa_diamond_avg_at_n. Gated: HF_TOKEN. Task text private unless --show-task-text.",
+    create: async (argument, options) => (await import('../../benchmarks/games/gpqa.js')).createGpqaSuite(argument, options),
+  }),
+  builtin({
+    kind: 'suite',
+    id: 'livecodebench',
+    description: "LiveCodeBench release_v6 (livecodebench:FILE for a release file such as test6.jsonl): SPADE's prompt, the last python block run against every public and private test as LiveCodeBench's runner does, in the Python sandbox's jail; livecodebench_pass_at_1.",
+    create: async (argument, options) => (await import('../../benchmarks/games/livecodebench.js')).createLiveCodeBenchSuite(argument, options),
+  }),
+  builtin({
+    kind: 'suite',
+    id: 'reasoning-gym',
+    description: "Reasoning-Gym's hard split, 100 tasks (reasoning-gym:TASK for one): 8 episodes each, reasoning-gym's own generators and score_answer in the Python sandbox, SPADE's prompt; win rates per SPADE category (gem_eval/category_rg_*/win_rate). A task whose module needs a package the sandbox lacks is invalid, naming it (--python for a virtual environment).",
+    create: async (argument, options) => (await import('../../benchmarks/games/reasoning-gym.js')).createReasoningGymSuite(argument, options),
+  }),
   ...(['jsonl', 'parquet', 'hf'] as const).map((kind) =>
     builtin({
       kind: 'suite',

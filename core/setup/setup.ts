@@ -90,7 +90,7 @@ export function createSandboxSet(registry: PluginRegistry, config: SpadeConfig, 
   const made = new Map<string, Promise<Sandbox>>();
   const create = async (language: Language, pythonPath: readonly string[]): Promise<Sandbox> => {
     const { id } = await chooseSandbox(registry, config, language);
-    const options = { limits: config.limits, workers: Math.max(1, Math.floor(workers)), ...(pythonPath.length ? { pythonPath } : {}) };
+    const options = { limits: config.limits, workers: Math.max(1, Math.floor(workers)), ...(pythonPath.length ? { pythonPath } : {}), ...(language === 'python' && config.python ? { python: config.python } : {}) };
     return (await sandboxPlugin(registry, id, language)).create(options);
   };
   return {

@@ -77,11 +77,14 @@ export function messagesBody(model: string, request: ChatRequest, params: Record
   if (request.topP !== undefined) body.top_p = request.topP;
   if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
   if (request.stop !== undefined && request.stop.length > 0) body.stop_sequences = request.stop;
+  // The Messages API takes top_k; it has no chat template (chatTemplateKwargs is for open models' servers).
+  if (request.topK !== undefined) body.top_k = request.topK;
   // The Messages API has no seed; the seed still keys the response cache.
   return body;
 }
 
 interface MessagesReply {
+  stop_reason?: string | null;
   content?: { type: string; text?: string; id?: string; name?: string; input?: unknown }[];
   usage?: { input_tokens?: number; output_tokens?: number; cache_creation_input_tokens?: number | null; cache_read_input_tokens?: number | null };
 }
@@ -126,6 +129,8 @@ export async function createAnthropicProvider(options: ProviderOptions): Promise
         return {
           text: reply.content.filter((block) => block.type === 'text').map((block) => block.text ?? '').join(''),
           ...(toolCalls.length > 0 && { toolCalls }),
+          // Anthropic's `max_tokens` is the cut at the token budget that OpenAI calls `length`.
+          finishReason: reply.stop_reason === 'max_tokens' ? 'length' : (reply.stop_reason ?? ''),
           usage: {
             inputTokens: (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0),
             outputTokens: usage.output_tokens ?? 0,

@@ -91,6 +91,11 @@ export function chatCompletionBody(model: string, request: ChatRequest, params: 
   if (request.maxTokens !== undefined) body[maxTokensField] = request.maxTokens;
   if (request.seed !== undefined) body.seed = request.seed;
   if (request.stop !== undefined && request.stop.length > 0) body.stop = request.stop;
+  if (request.n !== undefined && request.n > 1) body.n = request.n;
+  // Not in OpenAI's own API: OpenAI-protocol servers (vLLM, SGLang, llama.cpp) read them from the body,
+  // and the SDK sends fields it does not know as they are.
+  if (request.topK !== undefined) body.top_k = request.topK;
+  if (request.chatTemplateKwargs !== undefined) body.chat_template_kwargs = request.chatTemplateKwargs;
   body.stream = false;
   return body;
 }
@@ -123,10 +128,14 @@ export async function createOpenAIProtocolProvider(options: ProviderOptions, set
       secrets: [apiKey === PLACEHOLDER_KEY ? undefined : apiKey],
       params,
       tools: true,
+      // `n` samples in one request; a server that sends fewer gets the rest asked one by one.
+      samples: true,
       async chat(request, signal) {
         const body = chatCompletionBody(options.model, request, params, settings.maxTokensField);
         const completion = await client.chat.completions.create(body as never, { signal });
-        const choice = completion.choices?.[0];
+        // Choices in their `index` order (servers may send them in the order they finished).
+        const choices = [...(completion.choices ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+        const choice = choices[0];
         if (!choice) throw new UnusableReplyError('the reply has no choices');
         // A choice without a message is no reply (not an empty answer to score as a loss).
         if (!choice.message) throw new UnusableReplyError('the reply\'s choice has no message');
@@ -134,6 +143,8 @@ export async function createOpenAIProtocolProvider(options: ProviderOptions, set
         return {
           text: choice.message?.content ?? '',
           ...(toolCalls && { toolCalls }),
+          finishReason: choice.finish_reason ?? '',
+          ...(choices.length > 1 && { choices: choices.map((c) => ({ text: c.message?.content ?? '', finishReason: c.finish_reason ?? '' })) }),
           usage: { inputTokens: completion.usage?.prompt_tokens ?? 0, outputTokens: completion.usage?.completion_tokens ?? 0 },
         };
       },

@@ -13,7 +13,7 @@
  * left without its result.
  *
  * Run directly to serve one for benchmarks in another process:
- *   node --import tsx tests/helpers/wire-servers.ts openai 50   (protocol, delay in ms)
+ *   node --import tsx tests/helpers/wire-servers.ts openai 50 [ignores-n]   (protocol, delay in ms, one choice per request)
  * prints the base URL on stdout.
  */
 import http from 'node:http';
@@ -34,7 +34,21 @@ export type Step =
    * A normal reply. Defaults: text echoes the last user message (none beside tool calls), usage
    * counts words. With `toolCalls`, the reply calls those tools.
    */
-  | { kind: 'reply'; text?: string; toolCalls?: ScriptedToolCall[]; inputTokens?: number; outputTokens?: number; delayMs?: number }
+  | {
+      kind: 'reply';
+      text?: string;
+      toolCalls?: ScriptedToolCall[];
+      inputTokens?: number;
+      outputTokens?: number;
+      delayMs?: number;
+      /** The choice's finish_reason (Anthropic: stop_reason), e.g. `length` for a reply cut at max tokens. */
+      finishReason?: string;
+      /**
+       * OpenAI protocol: the choices of a request with `n` > 1, in order (their finish reasons
+       * default to `stop`). Absent: n copies of `text`.
+       */
+      samples?: { text: string; finishReason?: string }[];
+    }
   /** An error status with the vendor's error body, e.g. 429 with { 'retry-after': '1' }. */
   | { kind: 'error'; status: number; headers?: Record<string, string>; message?: string; delayMs?: number }
   /** Read the request, then destroy the socket without answering. */
@@ -76,6 +90,8 @@ export interface WireServerOptions {
   delayMs?: number;
   /** Keep no request records (for benchmarks). */
   record?: boolean;
+  /** Answer a request for `n` samples with one choice only, as servers without `n` do (llama.cpp, Ollama). */
+  ignoresN?: boolean;
 }
 
 function lastUserText(protocol: Protocol, body: Record<string, unknown>): string {
@@ -88,7 +104,7 @@ function lastUserText(protocol: Protocol, body: Record<string, unknown>): string
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
-function replyBody(protocol: Protocol, body: Record<string, unknown>, step: Extract<Step, { kind: 'reply' }>, n: number): unknown {
+function replyBody(protocol: Protocol, body: Record<string, unknown>, step: Extract<Step, { kind: 'reply' }>, n: number, ignoresN = false): unknown {
   const prompt = JSON.stringify(body.messages ?? []) + JSON.stringify(body.tools ?? []) + (typeof body.system === 'string' ? body.system : '');
   const calls = step.toolCalls ?? [];
   const text = step.text ?? (calls.length > 0 ? '' : `echo: ${lastUserText(protocol, body)}`);
@@ -103,13 +119,28 @@ function replyBody(protocol: Protocol, body: Record<string, unknown>, step: Extr
         function: { name: call.name, arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments) },
       }));
     }
+    const finish = step.finishReason ?? (calls.length > 0 ? 'tool_calls' : 'stop');
+    const wanted = typeof body.n === 'number' && body.n > 1 && !ignoresN ? body.n : 1;
+    let choices = [{ index: 0, message, logprobs: null, finish_reason: finish }];
+    let completion = output;
+    if (wanted > 1) {
+      const samples = step.samples ?? Array.from({ length: wanted }, () => ({ text, finishReason: finish }));
+      choices = samples.slice(0, wanted).map((sample, index) => ({
+        index,
+        message: { role: 'assistant', content: sample.text, refusal: null },
+        logprobs: null,
+        finish_reason: sample.finishReason ?? 'stop',
+      }));
+      // Servers count a request's completion tokens over all its choices.
+      completion = step.outputTokens ?? samples.slice(0, wanted).reduce((sum, sample) => sum + words(sample.text), 0);
+    }
     return {
       id: `chatcmpl-${n}`,
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
       model: body.model,
-      choices: [{ index: 0, message, logprobs: null, finish_reason: calls.length > 0 ? 'tool_calls' : 'stop' }],
-      usage: { prompt_tokens: input, completion_tokens: output, total_tokens: input + output },
+      choices,
+      usage: { prompt_tokens: input, completion_tokens: completion, total_tokens: input + completion },
     };
   }
   const content: Record<string, unknown>[] = text === '' && calls.length > 0 ? [] : [{ type: 'text', text }];
@@ -122,7 +153,7 @@ function replyBody(protocol: Protocol, body: Record<string, unknown>, step: Extr
     role: 'assistant',
     model: body.model,
     content,
-    stop_reason: calls.length > 0 ? 'tool_use' : 'end_turn',
+    stop_reason: step.finishReason ?? (calls.length > 0 ? 'tool_use' : 'end_turn'),
     stop_sequence: null,
     usage: { input_tokens: input, output_tokens: output },
   };
@@ -276,7 +307,7 @@ export async function startWireServer(protocol: Protocol, options: WireServerOpt
         switch (step.kind) {
           case 'reply':
             res.writeHead(200, { 'content-type': 'application/json' });
-            res.end(JSON.stringify(replyBody(protocol, body, step, n)));
+            res.end(JSON.stringify(replyBody(protocol, body, step, n, options.ignoresN)));
             return;
           case 'error':
             res.writeHead(step.status, { 'content-type': 'application/json', ...step.headers });
@@ -333,7 +364,7 @@ export async function startWireServer(protocol: Protocol, options: WireServerOpt
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const protocol = (process.argv[2] ?? 'openai') as Protocol;
   const delayMs = Number(process.argv[3] ?? 0);
-  const server = await startWireServer(protocol, { delayMs, record: false });
+  const server = await startWireServer(protocol, { delayMs, record: false, ignoresN: process.argv[4] === 'ignores-n' });
   process.stdout.write(`${server.baseURL}\n`);
   process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
 }

@@ -55,6 +55,19 @@ export interface JailRequest {
   hardMemoryMb: number;
   /** Host folders bound read-only into the jail and put on the Python path, in order. */
   pythonPath?: readonly string[];
+  /**
+   * Another interpreter than Debian's /usr/bin/python3, still run inside the jail: a virtual
+   * environment's `bin/python` (its folder, holding pyvenv.cfg, is bound read-only at the same
+   * path), or a Python installed under some prefix (`<prefix>/bin/python3`: the prefix is bound).
+   */
+  python?: string;
+}
+
+/** The folder an interpreter outside /usr needs inside the jail: its virtual environment, or its installation prefix. */
+export function interpreterFolder(python: string): string | undefined {
+  const absolute = path.resolve(python);
+  if (absolute.startsWith('/usr/')) return undefined;
+  return path.dirname(path.dirname(absolute));
 }
 
 export interface JailPlan {
@@ -121,7 +134,7 @@ function systemBinds(): string[] {
 }
 
 /** The bwrap options, up to and including the `--` before the command. */
-function bwrapOptions(serverDir: string, pythonPath: readonly string[]): string[] {
+function bwrapOptions(serverDir: string, pythonPath: readonly string[], interpreterDir?: string): string[] {
   const args = [
     '--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session',
     '--uid', String(SANDBOX_ID), '--gid', String(SANDBOX_ID), '--cap-drop', 'ALL', '--hostname', 'sandbox',
@@ -134,6 +147,7 @@ function bwrapOptions(serverDir: string, pythonPath: readonly string[]): string[
     '--ro-bind', serverDir, INSIDE,
   ];
   pythonPath.forEach((folder, i) => args.push('--ro-bind', folder, `${PYTHON_PATH_INSIDE}/${i}`));
+  if (interpreterDir) args.push('--ro-bind', interpreterDir, interpreterDir);
   args.push('--remount-ro', '/', '--chdir', '/tmp', '--');
   return args;
 }
@@ -201,11 +215,22 @@ export function planJail(request: JailRequest): JailPlan {
     if (problem) throw new Error(`cannot put ${folder} on the sandbox's Python path: ${problem}; the jail runs as uid ${SANDBOX_ID}, so it must be readable by other users`);
   }
   const inside = extra.map((_, i) => `${PYTHON_PATH_INSIDE}/${i}`);
+  const python = request.python ? path.resolve(request.python) : PYTHON;
+  const interpreterDir = request.python ? interpreterFolder(python) : undefined;
+  if (request.python) {
+    if (!existsSync(python)) throw new Error(`python: ${python} does not exist`);
+    const problem = interpreterDir && unreadableForJail(interpreterDir);
+    if (problem) throw new Error(`python: cannot run ${python} in the jail: ${problem}; the jail runs as uid ${SANDBOX_ID}, so its folder must be readable by other users`);
+  }
   return {
     command: findExecutable('bwrap') ?? 'bwrap',
-    args: [...bwrapOptions(serverFolder(), extra), PYTHON, '-s', '-B', `${INSIDE}/server.py`, String(request.hardMemoryMb), ...inside],
+    args: [...bwrapOptions(serverFolder(), extra, interpreterDir), python, '-s', '-B', `${INSIDE}/server.py`, String(request.hardMemoryMb), ...inside],
     ...startAs(),
-    protections: [...PROTECTIONS, ...(extra.length ? [`read-only on the Python path: ${extra.join(', ')}`] : [])],
+    protections: [
+      ...PROTECTIONS,
+      ...(extra.length ? [`read-only on the Python path: ${extra.join(', ')}`] : []),
+      ...(request.python ? [`interpreter ${python}${interpreterDir ? ` (its folder ${interpreterDir} read-only)` : ''}`] : []),
+    ],
   };
 }
 

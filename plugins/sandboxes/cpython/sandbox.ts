@@ -28,6 +28,8 @@ export interface CpythonSandboxOptions {
    * runs as uid 65534).
    */
   pythonPath?: readonly string[];
+  /** Another interpreter than /usr/bin/python3 (a virtual environment's), still run inside the jail. */
+  python?: string;
 }
 
 /** Why a started sandbox does not have the protections the plan claims, if it does not. */
@@ -50,7 +52,7 @@ export function createCpythonSandbox(options: CpythonSandboxOptions = {}): Sandb
   const workerCount = Math.max(1, Math.floor(options.workers ?? 1));
   let plan: ReturnType<typeof planJail>;
   try {
-    plan = planJail({ hardMemoryMb: Math.max(1024, 4 * defaults.memoryMb), pythonPath: options.pythonPath });
+    plan = planJail({ hardMemoryMb: Math.max(1024, 4 * defaults.memoryMb), pythonPath: options.pythonPath, ...(options.python && { python: options.python }) });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
