@@ -21,4 +21,4 @@ export { successMetrics, successAtT, passAtKCurve, successByDifficulty } from '.
 export { throughputMetrics, latencySummary, type ThroughputExtras } from './throughput.js';
 export { usageMetrics, type UsageRecord } from './usage.js';
 export { gameTypeMetrics, type GameTypedEnvironment } from './game-type.js';
-export { METRICS, computeMetrics, defineMetric, headlineOf, metricsShownIn, type EvaluatedEnvironment, type Figure, type MetricFormat, type MetricPlace, type MetricRow, type PoolEvidence } from './table.js';
+export { METRICS, computeMetrics, defineMetric, headlineOf, metricsMarkdown, metricsShownIn, type EvaluatedEnvironment, type Figure, type MetricFormat, type MetricPlace, type MetricRow, type PoolEvidence } from './table.js';

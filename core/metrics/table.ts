@@ -256,3 +256,14 @@ export function headlineOf(row: MetricRow<any>, metrics: SuiteResult['metrics'])
 export function metricsShownIn(place: MetricPlace, rows: readonly MetricRow<any>[] = METRICS): MetricRow<any>[] {
   return rows.filter((row) => row.headline && row.shows.includes(place));
 }
+
+/** The table as Markdown, for docs/metrics.md (a test keeps the page in step with the table). */
+export function metricsMarkdown(rows: readonly MetricRow<any>[] = METRICS): string {
+  const cell = (text: string): string => text.replace(/\|/g, '\\|');
+  const lines = ['| results key | label | how it is computed | headline | shows |', '|---|---|---|---|---|'];
+  for (const row of rows) {
+    const headline = row.headline ? `${row.format ?? 'number'}${row.unit ? ` (${row.unit})` : ''}${row.scale === 'log' ? ', log axis' : ''}` : 'none: its own section of the report';
+    lines.push(`| \`metrics.${row.key}\` | ${cell(row.label)} | ${cell(row.describe)} | ${headline} | ${row.shows.join(', ') || 'results only'} |`);
+  }
+  return lines.join('\n');
+}

@@ -7,8 +7,7 @@ import type { EpisodeResult, EpisodeStep } from '../../core/types.js';
 import type { EnvironmentSummary, GateVerdict, RoundSummary, RunResults, SuiteResult } from '../../core/results/results.js';
 import { SCHEMA_VERSION } from '../../core/results/results.js';
 import { mulberry32 } from '../../core/run/random.js';
-import { difficultyBands, diversityMetrics, gameTypeMetrics, skillMetrics, successMetrics, throughputMetrics, usageMetrics, validityMetrics, type GameTypedEnvironment } from '../../core/metrics/index.js';
-import { playReward } from '../../core/run/evaluate.js';
+import { computeMetrics, usageMetrics, type EvaluatedEnvironment, type GameTypedEnvironment } from '../../core/metrics/index.js';
 import { SKILL_NAMES } from '../../core/selfplay/skills.js';
 
 export interface FixtureOptions {
@@ -53,7 +52,6 @@ function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRou
   const verdicts: GateVerdict[] = [];
   const episodes: EpisodeResult[] = [];
   const roundSummaries: RoundSummary[] = [];
-  const played: { summary: EnvironmentSummary; episodes: EpisodeResult[] }[] = [];
   for (let round = 0; round < rounds; round++) {
     const roundEpisodes: EpisodeResult[] = [];
     let valid = 0;
@@ -122,7 +120,6 @@ function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRou
           summaryEpisodes.push(episode);
         }
       }
-      played.push({ summary, episodes: summaryEpisodes });
       summary.solveRate = wins / attempts;
       summary.hintSolveRate = kind === 'selfplay' ? hintWins / attempts : undefined;
       summary.designerReward = kind === 'selfplay' ? Math.max(0, summary.hintSolveRate! - summary.solveRate) : undefined;
@@ -139,23 +136,19 @@ function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRou
       designerReward: valid ? rewardSum / valid : 0,
     });
   }
-  const accepted = environments.filter((env) => env.verdict !== 'invalid');
+  // The metrics come from the table of metrics, as a run's do (core/metrics/table.ts).
+  const usage = usageMetrics(episodes.map((ep) => ({ usage: ep.usage, calls: ep.turns })));
+  const evaluated: EvaluatedEnvironment[] = environments.map((summary, i) => ({
+    program: { source: summary.source, language: 'javascript' },
+    verdict: verdicts[i]!,
+    episodes: typed[i]!.episodes,
+    summary,
+    sandboxCallMs: typed[i]!.episodes.map((ep) => ep.wallMs / Math.max(1, ep.turns)),
+  }));
   return {
     id: `${id}${payload}`,
     kind,
-    metrics: {
-      validity: validityMetrics(verdicts),
-      diversity: diversityMetrics(accepted.map((env) => env.task!), accepted.map((env) => ({ source: env.source, language: 'javascript' as const }))),
-      throughput: throughputMetrics(episodes, 12 + random() * 5, kind === 'selfplay' ? verdicts.length : undefined, {
-        valid: accepted.length, tokens: episodes.reduce((sum, ep) => sum + (ep.usage?.inputTokens ?? 0) + (ep.usage?.outputTokens ?? 0), 0),
-        sandboxCallMs: episodes.map((ep) => ep.wallMs / Math.max(1, ep.turns)),
-      }),
-      success: successMetrics(episodes),
-      byGameType: gameTypeMetrics(typed),
-      usage: usageMetrics(episodes.map((ep) => ({ usage: ep.usage, calls: ep.turns }))),
-      ...(kind === 'selfplay' ? { bySkill: skillMetrics([...played, ...environments.filter((env) => env.verdict === 'invalid').map((summary) => ({ summary, episodes: [] }))]) } : {}),
-      bands: difficultyBands(played, playReward),
-    },
+    metrics: computeMetrics({ kind, environments: evaluated, wallSec: 12 + random() * 5, usage, providerCallMs: [] }),
     rounds: kind === 'selfplay' ? roundSummaries : [],
     environments,
   };
