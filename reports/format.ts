@@ -61,12 +61,13 @@ export function formatInterval(interval: readonly [number, number] | undefined, 
   return format === 'percent' ? percentInterval(interval) : numberInterval(interval);
 }
 
-/** A figure as one line of text: "42.3% (38.1–46.5%, 40 / 48)"; "n/a (0 / 0)" when nothing was measured. */
+/** A figure as one line of text, its details included (the console): "42.3% (38.1–46.5%, 40 / 48)"; "n/a (0 / 0)" when nothing was measured. */
 export function figureText(figure: Figure, format: MetricFormat = 'number', unit?: string): string {
   const details = [
     ...(figure.value !== null && figure.interval ? [formatInterval(figure.interval, format)] : []),
     ...(figure.counts ? [`${grouped(figure.counts[0])} / ${grouped(figure.counts[1])}`] : []),
     ...(figure.note ? [figure.note] : []),
+    ...(figure.detail ? [figure.detail] : []),
   ];
   const beside = (figure.beside ?? []).map((b) => `; ${b.label} ${figureText(b.figure, format, unit)}`).join('');
   return `${formatValue(figure.value, format, unit)}${details.length ? ` (${details.join(', ')})` : ''}${beside}`;
@@ -81,6 +82,22 @@ export function signedDifference(value: number, format: MetricFormat = 'number')
   if (format === 'percent') return `${intl({ minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(value * 100)} pp`;
   const magnitude = Math.abs(value) >= 1000 ? { maximumFractionDigits: 0 } : { maximumSignificantDigits: 3 };
   return intl({ ...magnitude, signDisplay: 'exceptZero' }).format(value);
+}
+
+/** The 95% interval of a difference, signed, the unit once: "-20.1 to +3.5 pp". */
+export function differenceInterval(interval: readonly [number, number], format: MetricFormat = 'number'): string {
+  const [low, high] = interval.map((x) => signedDifference(x, format).replace(/ pp$/, ''));
+  return `${low} to ${high}${format === 'percent' ? ' pp' : ''}`;
+}
+
+/**
+ * A rate as results record it, or null when nothing was measured. Results written before such
+ * rates were null hold 0 with the interval [0, 1], which Wilson's interval is only when there
+ * were no observations.
+ */
+export function measuredRate(rate: number | null | undefined, interval?: readonly [number, number] | null): number | null | undefined {
+  if (rate === null || rate === undefined) return rate;
+  return interval && interval[0] === 0 && interval[1] === 1 ? null : rate;
 }
 
 /** A ratio: 1.8 -> "×1.8", 0.031 -> "×0.031". */

@@ -57,8 +57,10 @@ export interface Figure {
   interval?: readonly [number, number];
   /** The counts behind a share: [part, whole], shown as "part / whole". */
   counts?: readonly [number, number];
-  /** A few words shown after the value (plain text: counts, a size). */
+  /** A few words shown after the value wherever it shows (plain text: "3 errored", a size). */
   note?: string;
+  /** Longer words for the console and a tooltip, left out of tables. */
+  detail?: string;
   /** Figures shown beside this one, in the same format (first-try validity beside validity). */
   beside?: readonly { label: string; figure: Figure }[];
 }
@@ -134,10 +136,10 @@ export const METRICS = [
     headline: (m) => {
       const figure = share(m.valid, m.proposed, m.rate, m.interval);
       const r = m.readings;
-      const note = r ? `SPADE's checks accept ${r.spade.valid}, strict ${r.strict.valid} valid + ${r.strict.unproven} unproven; --gate ${m.gate ?? 'strict'}` : undefined;
+      const detail = r ? `SPADE's checks accept ${r.spade.valid}, strict ${r.strict.valid} valid + ${r.strict.unproven} unproven; --gate ${m.gate ?? 'strict'}` : undefined;
       const firstTry = (m as { firstTry?: FirstTry }).firstTry;
       const beside = firstTry ? [{ label: 'first try', figure: share(firstTry.valid, firstTry.proposed ?? m.proposed, firstTry.rate, firstTry.interval) }] : undefined;
-      return { ...figure, ...(note && { note }), ...(beside && { beside }) };
+      return { ...figure, ...(detail && { detail }), ...(beside && { beside }) };
     },
     format: 'percent',
     shows: ['console', 'markdown', 'html'],
@@ -175,7 +177,7 @@ export const METRICS = [
         sandboxCallMs: pool.environments.flatMap((e) => [...(e.sandboxCallMs ?? [])]),
       });
     },
-    headline: (m) => ({ value: m.steps > 0 ? m.stepsPerSec : null }),
+    headline: (m) => ({ value: m.wallSec > 0 ? m.stepsPerSec : null }),
     format: 'number',
     unit: 'steps/s',
     shows: ['console', 'markdown', 'html'],

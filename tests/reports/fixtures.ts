@@ -22,6 +22,10 @@ export interface FixtureOptions {
   sandboxInsecure?: boolean;
   /** A string planted in every field that comes from an environment or a suite (hostile tests). */
   payload?: string;
+  /** Share of episodes that error (default 0.03); 1: every episode errors, as with a model server that always fails. */
+  erroredShare?: number;
+  /** Errored work by class, as results list it in `run.errors` (core/run/error-class.ts's tally). */
+  errorClasses?: { errorClass: string; count: number; messages: string[] }[];
 }
 
 const FAMILIES = ['hanoi', 'maze', 'arithmetic', 'wordle', 'sorting', 'nim', 'inventory-tools'];
@@ -46,7 +50,7 @@ function programSource(family: string, difficulty: number, payload: string): str
   ].join('\n');
 }
 
-function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRound: number, attempts: number, random: () => number, payload: string): SuiteResult {
+function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRound: number, attempts: number, random: () => number, payload: string, erroredShare = 0.03): SuiteResult {
   const environments: EnvironmentSummary[] = [];
   const typed: GameTypedEnvironment[] = [];
   const verdicts: GateVerdict[] = [];
@@ -96,7 +100,7 @@ function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRou
       for (let attempt = 0; attempt < attempts; attempt++) {
         for (const withHint of kind === 'selfplay' ? [false, true] : [false]) {
           const r = random();
-          const outcome: EpisodeResult['outcome'] = r < 0.03 ? 'errored' : r < (withHint ? skill + 0.2 : skill) ? 'won' : 'lost';
+          const outcome: EpisodeResult['outcome'] = r < erroredShare ? 'errored' : r < (withHint ? skill + 0.2 : skill) ? 'won' : 'lost';
           const turns = outcome === 'won' ? 1 + Math.floor(random() * horizon) : horizon;
           if (outcome === 'won') withHint ? hintWins++ : wins++;
           const steps: EpisodeStep[] = Array.from({ length: turns }, (_, t) => ({
@@ -179,10 +183,12 @@ export function syntheticRun(options: FixtureOptions = {}): RunResults {
       versions: { 'spade-bench': '0.1.0', node: process.version },
       config: { seed },
       complete: true,
-    },
+      // `run.errors` as results list it; not yet in this branch's RunInfo type, so added as data.
+      ...(options.errorClasses && { errors: { total: options.errorClasses.reduce((n, c) => n + c.count, 0), classes: options.errorClasses } }),
+    } as RunResults['run'],
     suites: [
-      makeSuite('selfplay', 'selfplay', rounds, perRound, attempts, random, payload),
-      makeSuite('procedural', 'static', 1, perRound * 2, attempts, random, payload),
+      makeSuite('selfplay', 'selfplay', rounds, perRound, attempts, random, payload, options.erroredShare),
+      makeSuite('procedural', 'static', 1, perRound * 2, attempts, random, payload, options.erroredShare),
     ],
   };
 }
