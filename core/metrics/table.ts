@@ -20,6 +20,7 @@ import { throughputMetrics } from './throughput.js';
 import { successByDifficulty, successMetrics } from './success.js';
 import { gameTypeMetrics } from './game-type.js';
 import { difficultyBands, skillMetrics } from './skills-bands.js';
+import { turnsToWin } from './turns-to-win.js';
 
 // ---------------------------------------------------------------------------------------------
 // The shape of a row
@@ -199,6 +200,15 @@ export const METRICS = [
       return m.errored ? { ...figure, note: `${m.errored} errored` } : figure;
     },
     format: 'percent',
+    shows: ['console', 'markdown', 'html'],
+  }),
+  defineMetric({
+    key: 'turnsToWin',
+    label: 'turns to win',
+    describe: 'Mean turns of the episodes won without the hint, with its 95% bootstrap interval: how directly the agent reaches a win.',
+    compute: (pool) => turnsToWin(pool.environments.flatMap((e) => e.episodes)),
+    headline: (m) => ({ value: m.mean, ...(m.interval && { interval: m.interval }), note: `${m.won.toLocaleString('en-US')} won` }),
+    format: 'number',
     shows: ['console', 'markdown', 'html'],
   }),
   defineMetric({
