@@ -197,7 +197,7 @@ export const METRICS = [
     },
     headline: (m) => {
       const figure = share(m.won, m.won + m.lost, m.successRate, m.interval);
-      return m.errored ? { ...figure, note: `${m.errored} errored` } : figure;
+      return m.errored ? { ...figure, note: `${m.errored.toLocaleString('en-US')} errored` } : figure;
     },
     format: 'percent',
     shows: ['console', 'markdown', 'html'],
