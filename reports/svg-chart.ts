@@ -192,16 +192,18 @@ function barChart(spec: Extract<ChartSpec, { kind: 'bar' }>): string {
     const style = styles.get(row.series)!;
     const x = centre(g) - (perGroup * barWidth) / 2 + s * barWidth + 1;
     const w = barWidth - 2;
+    const cx = x + w / 2;
     if (!finite(row.value) || row.value <= 0) {
       // Nothing measured, or a zero (no bar to see, none at all on a log axis): say so where the bar would stand.
-      marks.push(`<text class="mark-missing" transform="translate(${round(x + w / 2 + 3.5)},${round(base - 4)}) rotate(-90)" font-size="10" fill-opacity="0.75">${row.value === null ? 'n/a' : '0'}</text>`);
-      continue;
+      const aside = finite(row.lo) && finite(row.hi) ? 7 : 0;
+      marks.push(`<text class="mark-missing" transform="translate(${round(cx + 3.5 + aside)},${round(base - 4)}) rotate(-90)" font-size="10" fill-opacity="0.75">${row.value === null ? 'n/a' : '0'}</text>`);
+    } else {
+      const tip = `<title>${escapeHtml(`${row.group} · ${row.series}: ${axis.label(row.value)}${finite(row.lo) && finite(row.hi) ? ` (95% interval ${axis.label(row.lo)}–${axis.label(row.hi)})` : ''}`)}</title>`;
+      const colour = row.colour ?? style.colour;
+      marks.push(`<path class="mark-bar" d="M${round(x)},${round(y(row.value))}h${round(w)}V${round(base)}h${round(-w)}Z" fill="${colour}" fill-opacity="${SHADES[style.variant % SHADES.length]}" stroke="${colour}">${tip}</path>`);
     }
-    const tip = `<title>${escapeHtml(`${row.group} · ${row.series}: ${axis.label(row.value)}${finite(row.lo) && finite(row.hi) ? ` (95% interval ${axis.label(row.lo)}–${axis.label(row.hi)})` : ''}`)}</title>`;
-    const colour = row.colour ?? style.colour;
-    marks.push(`<path class="mark-bar" d="M${round(x)},${round(y(row.value))}h${round(w)}V${round(base)}h${round(-w)}Z" fill="${colour}" fill-opacity="${SHADES[style.variant % SHADES.length]}" stroke="${colour}">${tip}</path>`);
-    if (finite(row.lo) && finite(row.hi)) {
-      const cx = x + w / 2;
+    // The interval, when there is one, also around a zero (a share of 0 out of few is uncertain).
+    if (finite(row.value) && finite(row.lo) && finite(row.hi) && !(axis.log && row.value <= 0)) {
       const cap = Math.min(6, w / 2);
       marks.push(`<path class="mark-rule" d="M${round(cx)},${round(y(row.lo))}V${round(y(row.hi))}M${round(cx - cap)},${round(y(row.lo))}h${round(2 * cap)}M${round(cx - cap)},${round(y(row.hi))}h${round(2 * cap)}" stroke="#777" stroke-width="1.5"/>`);
     }
