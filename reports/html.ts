@@ -60,7 +60,7 @@ ${bannerHtml(errored)}
 ${runWarnings(runs, names)}
 </header>
 ${summarySection(rows, names, runs)}
-<section id="runs"><h2>Runs</h2><div class="runs">${runs.map((results, i) => runCard(results, names[i]!)).join('\n')}</div></section>
+<section id="runs"><h2>Runs</h2><div class="runs">${runs.map((results, i) => runCard(results, names[i]!, multipleRuns ? rows.find((row) => row.runIndex === i)?.colour : undefined)).join('\n')}</div></section>
 ${overview}
 ${curriculum}
 ${horizon}
