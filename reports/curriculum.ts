@@ -13,6 +13,7 @@ import { escapeHtml } from './escape.js';
 import { percent } from './format.js';
 import { lineChart, type PointRow } from './chart-specs.js';
 import { renderChart } from './charts.js';
+import { seriesColours } from './pools.js';
 
 /** Rounds compared at one size: resamples per round when measuring here (the mean is plotted). */
 const ROUND_REPLICATES = 10;
@@ -41,6 +42,15 @@ function roundDiversity(results: RunResults, suiteIndex: number): Map<number, nu
   return byRound;
 }
 
+/**
+ * Whether any play of the round was decided, without the hint and with it: a round whose plays
+ * all errored has no solve rate (its environments have none), whatever the round records.
+ */
+function decidedIn(suite: SuiteResult, round: number): { plain: boolean; hinted: boolean } {
+  const environments = suite.environments.filter((env) => env.round === round);
+  return { plain: environments.some((env) => env.solveRate !== undefined), hinted: environments.some((env) => env.hintSolveRate !== undefined) };
+}
+
 export async function curriculumSection(runs: readonly RunResults[], names: readonly string[]): Promise<string> {
   const byType: PointRow[] = [];
   const solve: PointRow[] = [];
@@ -49,29 +59,31 @@ export async function curriculumSection(runs: readonly RunResults[], names: read
   const diversity: PointRow[] = [];
   const reward: PointRow[] = [];
   const windows: string[] = [];
+  const colourOf = seriesColours(runs);
   runs.forEach((results, i) => {
     results.suites.forEach((suite, s) => {
       if (!inRounds(suite)) return;
       const series = runs.length > 1 ? `${names[i]} · ${suite.id}` : suite.id;
+      const colour = colourOf(i, suite.id);
       const vendi = roundDiversity(results, s);
       const selfplay = suite.kind === 'selfplay';
       const designed = new Map(GAME_TYPES.map((type) => [type, suite.environments.filter((env) => gameTypeOfSummary(env) === type).length]));
       for (const round of suite.rounds) {
         for (const type of GAME_TYPES) {
           const rated = suite.environments.filter((env) => env.round === round.round && env.solveRate !== undefined && gameTypeOfSummary(env) === type);
-          if (rated.length > 0) byType.push({ series: `${series} · ${type} (${designed.get(type)} designed)`, x: round.round, value: rated.reduce((sum, env) => sum + env.solveRate!, 0) / rated.length });
+          if (rated.length > 0) byType.push({ series: `${series} · ${type} (${designed.get(type)} designed)`, colour, x: round.round, value: rated.reduce((sum, env) => sum + env.solveRate!, 0) / rated.length });
         }
-        // A round with nothing played has no solve rate: no point.
-        if (round.solveRate !== null) solve.push({ series: selfplay ? `${series} · no hint` : series, x: round.round, value: round.solveRate });
-        if (selfplay && round.hintSolveRate !== null) solve.push({ series: `${series} · with hint`, x: round.round, value: round.hintSolveRate });
-        difficulty.push({ series: `${series} · played`, x: round.round, value: round.meanDifficulty });
-        if (round.window) difficulty.push({ series: `${series} · window top`, x: round.round, value: round.window.meanHigh });
-        validity.push({ series, x: round.round, value: round.proposed === 0 ? 0 : round.valid / round.proposed });
-        diversity.push({ series, x: round.round, value: vendi.get(round.round) ?? 0 });
-        if (selfplay) reward.push({ series, x: round.round, value: round.designerReward });
+        const played = decidedIn(suite, round.round);
+        if (played.plain && typeof round.solveRate === 'number') solve.push({ series: selfplay ? `${series} · no hint` : series, colour, x: round.round, value: round.solveRate });
+        if (selfplay && played.hinted && typeof round.hintSolveRate === 'number') solve.push({ series: `${series} · with hint`, colour, x: round.round, value: round.hintSolveRate });
+        difficulty.push({ series: `${series} · played`, colour, x: round.round, value: round.meanDifficulty });
+        if (round.window) difficulty.push({ series: `${series} · window top`, colour, x: round.round, value: round.window.meanHigh });
+        if (round.proposed > 0) validity.push({ series, colour, x: round.round, value: round.valid / round.proposed });
+        diversity.push({ series, colour, x: round.round, value: vendi.get(round.round) ?? 0 });
+        if (selfplay && played.plain && typeof round.designerReward === 'number') reward.push({ series, colour, x: round.round, value: round.designerReward });
       }
       if (!selfplay) {
-        const rows = suite.rounds.map((round) => `<tr><td>${round.round}</td><td>${round.valid} / ${round.proposed}</td><td>${percent(round.solveRate)}</td><td>${round.meanDifficulty.toFixed(2)}</td><td>${round.window ? `${round.window.meanLow.toFixed(2)}–${round.window.meanHigh.toFixed(2)}` : '–'}</td><td>${round.window?.maxHigh ?? '–'}</td><td>${round.window?.promotions ?? '–'}</td></tr>`);
+        const rows = suite.rounds.map((round) => `<tr><td>${round.round}</td><td>${round.valid} / ${round.proposed}</td><td>${decidedIn(suite, round.round).plain ? percent(round.solveRate) : percent(null)}</td><td>${round.meanDifficulty.toFixed(2)}</td><td>${round.window ? `${round.window.meanLow.toFixed(2)}–${round.window.meanHigh.toFixed(2)}` : '–'}</td><td>${round.window?.maxHigh ?? '–'}</td><td>${round.window?.promotions ?? '–'}</td></tr>`);
         windows.push(`<h3>${escapeHtml(runs.length > 1 ? `${names[i]} · ${suite.id}` : suite.id)}: difficulty windows by round</h3>
 <div class="table-wrap"><table><thead><tr><th>round</th><th>valid / proposed</th><th>solve rate</th><th>mean difficulty played</th><th>mean window [low–high]</th><th>highest top</th><th>windows moved up</th></tr></thead><tbody>
 ${rows.join('\n')}

@@ -8,7 +8,7 @@ import type { EnvironmentSummary, GameTypeMetrics } from '../core/results/result
 import type { GameType } from '../core/types.js';
 import { GAME_TYPES, gameTypeOf } from '../core/run/game-type.js';
 import { escapeHtml } from './escape.js';
-import { number, percent, percentInterval } from './format.js';
+import { measuredRate, number, percent, percentInterval } from './format.js';
 import { barChart, type BarRow } from './chart-specs.js';
 import { renderChart } from './charts.js';
 import type { PoolRow } from './pools.js';
@@ -33,14 +33,24 @@ function typeRows(rows: readonly PoolRow[]): TypeRow[] {
   );
 }
 
+/** Success of a game type: n/a when no episode of it was decided, – when none was played. */
+function successCell(m: GameTypeMetrics): string {
+  if (!m.episodes) return '–';
+  const rate = measuredRate(m.successRate, m.interval);
+  return rate === null ? percent(null) : `${percent(rate)} <small>${percentInterval(m.interval)}</small>`;
+}
+
 export async function gameTypeSection(rows: readonly PoolRow[], multipleRuns: boolean): Promise<string> {
   const typed = typeRows(rows);
   if (typed.length === 0) return '<h3>By game type</h3><p class="muted">These results do not record game types.</p>';
   const poolName = (row: TypeRow) => (multipleRuns ? `${row.pool.run} · ${row.pool.suite.id}` : row.pool.suite.id);
   // One chart (success); validity by game type is in the table: each chart costs a good share of the report's time.
   const success: BarRow[] = typed
-    .filter((row) => row.metrics.successRate !== null)
-    .map((row) => ({ group: row.type, series: poolName(row), value: row.metrics.successRate!, lo: row.metrics.interval[0], hi: row.metrics.interval[1] }));
+    .filter((row) => row.metrics.episodes > 0)
+    .map((row) => {
+      const rate = measuredRate(row.metrics.successRate, row.metrics.interval) ?? null;
+      return { group: row.type, series: poolName(row), value: rate, colour: row.pool.colour, ...(rate !== null && { lo: row.metrics.interval[0], hi: row.metrics.interval[1] }) };
+    });
   const chart = success.length > 0
     ? `<figure><figcaption>Success by game type</figcaption>${await renderChart(barChart(success, 'success rate (no hint)', true, 'pool'), 'Success by game type')}<div class="muted">Episodes won without the hint, of episodes decided, per game type and pool; whiskers: Wilson 95% interval.</div></figure>`
     : '';
@@ -51,7 +61,7 @@ export async function gameTypeSection(rows: readonly PoolRow[], multipleRuns: bo
       `<span class="badge game-type">${escapeHtml(row.type)}</span>`,
       `${m.valid} / ${m.environments} <small>${percent(m.environments ? m.valid / m.environments : undefined)}</small>`,
       String(m.episodes),
-      m.episodes ? `${percent(m.successRate)} <small>${percentInterval(m.interval)}</small>` : '–',
+      successCell(m),
       m.episodes ? number(m.meanTurns) : '–',
       m.toolCallsPerEpisode !== undefined ? number(m.toolCallsPerEpisode) : '–',
     ];

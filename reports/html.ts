@@ -16,6 +16,8 @@ import { curriculumSection } from './curriculum.js';
 import { horizonSection } from './horizon.js';
 import { BROWSER_SCRIPT, browserSection, DEFAULT_BROWSER_LIMITS, type BrowserLimits } from './browser.js';
 import { paperTableSection } from './paper-table.js';
+import { summarySection } from './summary.js';
+import { bannerHtml, erroredRuns, runWarnings } from './banner.js';
 
 export interface HtmlReportOptions {
   title?: string;
@@ -31,6 +33,7 @@ export async function renderHtmlReport(runs: readonly RunResults[], options: Htm
   const names = runNames(runs);
   const multipleRuns = runs.length > 1;
   const rows = poolRows(runs, names);
+  const errored = erroredRuns(runs, names);
   const [overview, curriculum, horizon] = await Promise.all([
     overviewSection(rows, multipleRuns),
     curriculumSection(runs, names),
@@ -53,10 +56,13 @@ export async function renderHtmlReport(runs: readonly RunResults[], options: Htm
 <header>
 <h1>${escapeHtml(title)}</h1>
 <div class="muted">SPADE self-play against static suites on goal diversity, verifier validity, throughput and long-horizon success. Generated ${escapeHtml(new Date().toISOString())}.</div>
-<nav class="toc"><a href="#runs">Runs</a><a href="#overview">Overview</a><a href="#curriculum">Curriculum</a><a href="#horizon">Long-horizon success</a><a href="#environments">Environments</a>${links}</nav>
+<nav class="toc"><a href="#summary">Summary</a><a href="#runs">Runs</a><a href="#overview">Overview</a><a href="#curriculum">Curriculum</a><a href="#horizon">Long-horizon success</a><a href="#environments">Environments</a>${links}</nav>
+${bannerHtml(errored)}
+${runWarnings(runs, names)}
 </header>
+${summarySection(rows, names, runs)}
 ${paperTableSection(runs, names)}
-<section id="runs"><h2>Runs</h2><div class="runs">${runs.map((results, i) => runCard(results, names[i]!)).join('\n')}</div></section>
+<section id="runs"><h2>Runs</h2><div class="runs">${runs.map((results, i) => runCard(results, names[i]!, multipleRuns ? rows.find((row) => row.runIndex === i)?.colour : undefined)).join('\n')}</div></section>
 ${overview}
 ${curriculum}
 ${horizon}

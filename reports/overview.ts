@@ -1,17 +1,22 @@
 /**
  * The overview: every pool of every run, self-play beside each static suite, on the four axes
- * (validity, diversity, throughput, long-horizon success), as tables and as bar charts; validity
+ * (validity, diversity, throughput, long-horizon success), as tables, and as one bar chart per
+ * metric the metrics table shows in the report (core/metrics/table.ts); validity
  * under both readings of the gate (SPADE's own checks and strict) side by side, with reasons;
  * success by SPADE's skill (cognitive, or tool-use for tool-use games); and SPADE's difficulty bands; then split by game type
  * (game-types.ts).
  */
 import type { RunResults, SuiteResult } from '../core/results/results.js';
 import { escapeHtml } from './escape.js';
-import { number, numberInterval, percent, percentInterval } from './format.js';
+import { measuredRate, number, numberInterval, percent, percentInterval } from './format.js';
 import { barChart, type BarRow } from './chart-specs.js';
+import { headlineOf, METRICS, metricsShownIn } from '../core/metrics/table.js';
+import { lineLabel } from './summary.js';
 import { renderChart } from './charts.js';
 import { gameTypeSection } from './game-types.js';
-import { KIND_LABEL, type PoolRow } from './pools.js';
+import { KIND_LABEL, metricsOf, type PoolRow } from './pools.js';
+
+const VALIDITY = METRICS.find((row) => row.key === 'validity')!;
 
 /** RLVE's pool of environments (`rlve`), the diversity yardstick when a report has it. */
 const YARDSTICK = 'rlve';
@@ -66,27 +71,34 @@ ${rows.map((row) => `<tr>${poolCell(row, multipleRuns)}${cells(row).map((cell) =
 </tbody></table></div>`;
 }
 
-export async function overviewSection(rows: PoolRow[], multipleRuns: boolean): Promise<string> {
-  const bar = (value: (row: PoolRow) => number | undefined, interval?: (row: PoolRow) => [number, number] | undefined): BarRow[] =>
-    rows.flatMap((row) => {
-      const v = value(row);
-      if (v === undefined || !Number.isFinite(v)) return [];
-      const ci = interval?.(row);
-      return [{ group: row.suite.id, series: row.run, value: v, ...(ci && { lo: ci[0], hi: ci[1] }) }];
+/** One bar chart per metric the table shows in the HTML report: pools as groups, runs as series. */
+async function metricCharts(rows: PoolRow[]): Promise<string[]> {
+  const size = rows.find((row) => row.equalSize)?.equalSize?.size;
+  return Promise.all(metricsShownIn('html').map(async (metric) => {
+    const bars: BarRow[] = rows.flatMap((row) => {
+      const figure = headlineOf(metric, metricsOf(row));
+      if (!figure) return [];
+      const interval = figure.value !== null && figure.interval;
+      return [{ group: row.suite.id, series: row.run, value: figure.value, colour: row.colour, ...(interval && { lo: interval[0], hi: interval[1] }) }];
     });
+    const title = lineLabel(metric) + (metric.key === 'diversity' && size ? ` at n = ${size}` : '');
+    const svg = await renderChart(barChart(bars, title, metric.format === 'percent', 'run', { log: metric.scale === 'log' }), `${metric.label} by pool`);
+    const whiskers = bars.some((bar) => bar.lo !== undefined) ? ' Whiskers: 95% interval.' : '';
+    return `<figure><figcaption>${escapeHtml(capitalise(metric.label))}</figcaption>${svg}<div class="muted">${escapeHtml(metric.describe)}${whiskers}</div></figure>`;
+  }));
+}
+
+const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
+export async function overviewSection(rows: PoolRow[], multipleRuns: boolean): Promise<string> {
   const size = rows.find((row) => row.equalSize)?.equalSize?.size;
   // Each run's pools are compared with that run's own RLVE pool.
   const yardsticks = new Map(rows.filter((row) => row.suite.id === YARDSTICK && row.equalSize).map((row) => [row.run, row]));
   const yardstick = yardsticks.size > 0;
-  const [byType, ...charts] = await Promise.all([
-    gameTypeSection(rows, multipleRuns),
-    renderChart(barChart(bar((r) => r.suite.metrics.validity.rate, (r) => r.suite.metrics.validity.interval), 'valid (proven) share', true), 'Verifier validity by pool'),
-    renderChart(barChart(bar((r) => r.equalSize?.vendi.mean, (r) => r.equalSize?.vendi.interval), `Vendi score at n = ${size ?? '?'}`, false), 'Goal diversity by pool'),
-    renderChart(barChart(bar((r) => r.suite.metrics.throughput.stepsPerSec), 'environment steps / s', false), 'Throughput by pool'),
-    renderChart(barChart(bar((r) => r.suite.metrics.success.successRate ?? undefined, (r) => r.suite.metrics.success.interval), 'success rate (no hint)', true), 'Success by pool'),
-  ]);
-  const figure = (title: string, svg: string, note: string) => `<figure><figcaption>${title}</figcaption>${svg}<div class="muted">${note}</div></figure>`;
+  const [byType, charts] = await Promise.all([gameTypeSection(rows, multipleRuns), metricCharts(rows)]);
   const v = (row: PoolRow) => row.suite.metrics;
+  const firstTryOf = (row: PoolRow) => headlineOf(VALIDITY, v(row))?.beside?.find((b) => b.label === 'first try')?.figure;
+  const firstTry = rows.some((row) => firstTryOf(row));
   const passAt = (row: PoolRow) => {
     const points = v(row).success.passAtK ?? [];
     const last = points.filter((p) => p.environments > 0).at(-1);
@@ -94,16 +106,17 @@ export async function overviewSection(rows: PoolRow[], multipleRuns: boolean): P
   };
   return `<section id="overview"><h2>Overview: self-play beside each static suite</h2>
 <div class="charts">
-${figure('Verifier validity', charts[0]!, 'Share of proposed environments proven valid; whiskers: Wilson 95% interval.')}
-${figure('Goal diversity', charts[1]!, `Vendi score (effective number of distinct tasks) of bootstrap resamples of ${size ?? '?'} tasks per pool, so pools of different sizes compare fairly; whiskers: 95% bootstrap interval.`)}
-${figure('Throughput', charts[2]!, 'Environment steps per second of wall time.')}
-${figure('Long-horizon success', charts[3]!, 'Episodes won without the hint, of episodes decided (errored ones counted apart); whiskers: Wilson 95% interval.')}
+${charts.join('\n')}
 </div>
 <h3>Verifier validity</h3>
-${table(['valid (proven)', '95% interval', 'valid / proposed', 'unproven', 'rejected by reason', 'left out (cannot run here)'], rows, (row) => {
+${table(['valid (proven)', '95% interval', 'valid / proposed', ...(firstTry ? ['first try (before repairs)'] : []), 'unproven', 'rejected by reason', 'left out (cannot run here)'], rows, (row) => {
   const m = v(row).validity;
   const left = Object.entries(row.suite.skippedTasks ?? {}).map(([reason, count]) => `${count}: ${escapeHtml(reason)}`).join('; ');
-  return [percent(m.rate), percentInterval(m.interval), `${m.valid} / ${m.proposed}`, String(m.unproven), byCount(m.reasons), left || '–'];
+  const rate = m.proposed > 0 ? m.rate : null;
+  const first = firstTryOf(row);
+  return [percent(rate), rate === null ? '–' : percentInterval(m.interval), `${m.valid} / ${m.proposed}`,
+    ...(firstTry ? [first ? `${percent(first.value)}${first.value !== null && first.interval ? ` <small>${percentInterval(first.interval)}</small>` : ''}` : '–'] : []),
+    String(m.unproven), byCount(m.reasons), left || '–'];
 }, multipleRuns)}
 <h3>Both readings of the gate</h3>
 ${readingsTable(rows, multipleRuns)}
@@ -142,7 +155,8 @@ ${table(['environments played', 'easy (mean reward > 0.8)', 'medium', 'hard (< 0
 ${table(['success', '95% interval', 'won / lost / errored', 'pass@k / pass^k', 'tokens in / out', 'cost'], rows, (row) => {
   const m = v(row).success;
   const u = v(row).usage;
-  return [percent(m.successRate), percentInterval(m.interval), `${m.won} / ${m.lost} / ${m.errored}`, passAt(row),
+  const rate = measuredRate(m.successRate, m.interval);
+  return [percent(rate), rate === null ? '–' : percentInterval(m.interval), `${m.won} / ${m.lost} / ${m.errored}`, passAt(row),
     `${number(u.inputTokens)} / ${number(u.outputTokens)}`, u.costUsd > 0 ? `$${u.costUsd.toFixed(4)}` : '–'];
 }, multipleRuns)}
 ${byType}

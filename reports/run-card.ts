@@ -6,7 +6,8 @@ import type { RunResults } from '../core/results/results.js';
 import { escapeHtml } from './escape.js';
 import { isReferenceRole } from './runs.js';
 
-export function runCard(results: RunResults, name: string): string {
+/** `colour`: the run's colour in the charts, when the report compares runs. */
+export function runCard(results: RunResults, name: string, colour?: string): string {
   const { run } = results;
   const warnings: string[] = [];
   if (run.sandboxInsecure) {
@@ -36,7 +37,7 @@ export function runCard(results: RunResults, name: string): string {
     ['versions', escapeHtml(Object.entries(run.versions).map(([k, v]) => `${k} ${v}`).join(', '))],
   ];
   return `<section class="card" aria-label="run ${escapeHtml(name)}">
-<h3>Run ${escapeHtml(name)}</h3>
+<h3>${colour ? `<span class="swatch" style="background:${colour}"></span>` : ''}Run ${escapeHtml(name)}</h3>
 ${warnings.join('\n')}${notices.join('\n')}
 <dl>${rows.map(([term, value]) => `<dt>${term}</dt><dd>${value}</dd>`).join('')}</dl>
 </section>`;

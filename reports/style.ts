@@ -32,10 +32,28 @@ th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid var(--lin
 th { color: var(--muted); font-weight: 600; font-size: 13px; }
 td small { color: var(--muted); }
 .table-wrap { overflow-x: auto; }
-.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(420px, 1fr)); gap: 16px; }
-figure { margin: 0; background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 12px; overflow-x: auto; }
+.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 520px), 1fr)); gap: 16px; }
+figure { margin: 0; background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 12px; overflow-x: auto; min-width: 0; }
 figcaption { font-weight: 600; margin-bottom: 6px; }
-figure svg { max-width: 100%; height: auto; }
+figure svg { display: block; width: 100%; min-width: 440px; height: auto; }
+figure > div.muted { font-size: 13px; margin-top: 6px; }
+table.summary { width: auto; min-width: 60%; }
+table.summary td { white-space: nowrap; }
+table.summary thead th { vertical-align: bottom; max-width: 190px; }
+table.summary td small, table.summary th small { display: block; font-weight: 400; }
+table.summary .value { font-weight: 600; font-size: 15.5px; }
+table.summary tr.pool th { color: var(--fg); font-size: 15px; padding-top: 14px; border-bottom: 2px solid var(--line); }
+table.summary tr.pool th small { display: inline; margin-left: 6px; }
+table.summary th.metric { color: var(--muted); font-size: 14px; font-weight: 400; }
+@media (max-width: 900px) { table.summary td, table.summary th { padding: 5px 7px; } table.summary .value { font-size: 14.5px; } }
+table.summary td.diff, table.summary th.diff { background: var(--card); }
+table.summary td.excludes-zero .value { color: var(--accent); }
+table.summary .mark { margin-left: 2px; }
+table.summary small.beside { margin-top: 3px; }
+.swatch { display: inline-block; width: 11px; height: 11px; border-radius: 2px; margin-right: 6px; vertical-align: baseline; }
+.warning.errored ul.error-classes { margin: 6px 0 0; padding-left: 22px; font-weight: 400; }
+.warning.errored q { font-style: italic; }
+.muted-warning { font-weight: 400; margin-top: 4px; }
 figure svg text { fill: var(--fg); }
 figure svg .role-axis-grid line, figure svg .role-axis-grid path { stroke: var(--line); }
 figure svg .role-axis-domain line, figure svg .role-axis-tick line, figure svg .role-axis-domain path, figure svg .role-axis-tick path { stroke: var(--muted); }

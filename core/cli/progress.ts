@@ -3,6 +3,9 @@
  * episodes, model calls in flight, ETA), plain lines otherwise (one per round and per suite).
  */
 import type { ProgressEvent } from '../run/run-setup.js';
+import type { SuiteResult } from '../results/results.js';
+import { headlineOf, metricsShownIn } from '../metrics/table.js';
+import { figureText, measuredRate, percent } from '../../reports/format.js';
 
 export interface ProgressDisplay {
   onEvent(event: ProgressEvent): void;
@@ -26,6 +29,14 @@ export function duration(seconds: number): string {
 
 /** Rounds are numbered from 0 everywhere (console, results, report, program ids `r0-e0`). */
 const roundOf = (round: number, rounds: number): string => `round ${round} of 0–${rounds - 1}`;
+
+/** A suite's metrics in one line: the headline of every metric the metrics table shows on the console. */
+export function metricsLine(metrics: SuiteResult['metrics']): string {
+  return metricsShownIn('console').flatMap((row) => {
+    const figure = headlineOf(row, metrics);
+    return figure ? [`${row.label} ${figureText(figure, row.format, row.unit)}`] : [];
+  }).join(', ');
+}
 
 export function createProgress(stream: NodeJS.WriteStream = process.stderr, tty = Boolean(stream.isTTY)): ProgressDisplay {
   // Until the first suite starts, the line says what the run is doing.
@@ -107,18 +118,10 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, tty 
           break;
         case 'suite-end': {
           const m = event.result.metrics;
-          const decided = m.success.won + m.success.lost;
-          const play = m.success.episodes
-            ? `success ${pct(m.success.successRate)} over ${decided} decided episode${decided === 1 ? '' : 's'}${m.success.errored ? ` (+${m.success.errored} errored, not scored)` : ''}, ${m.throughput.episodesPerSec.toFixed(0)} episodes/s`
-            : 'no episodes played';
-          const first = m.validity.firstTry;
-          const firstTry = first ? `, first try ${first.valid}/${first.proposed}` : '';
-          const r = m.validity.readings;
-          const readings = r ? ` (SPADE's checks accept ${r.spade.valid}, strict ${r.strict.valid} valid + ${r.strict.unproven} unproven; --gate ${m.validity.gate})` : '';
-          log(`${event.suite}: validity ${m.validity.valid}/${m.validity.proposed}${firstTry}${readings}, ${play}, Vendi ${m.diversity.vendi.toFixed(2)}`);
+          log(`${event.suite}: ${metricsLine(m)}`);
           const types = Object.entries(m.byGameType ?? {});
           if (types.length > 1 || types.some(([type]) => type === 'tool-use')) {
-            const parts = types.map(([type, g]) => `${type} ${g.valid}/${g.environments} valid${g.episodes ? `, success ${pct(g.successRate)}` : ''}${g.toolCallsPerEpisode !== undefined ? `, ${g.toolCallsPerEpisode.toFixed(1)} tool calls/episode` : ''}`);
+            const parts = types.map(([type, g]) => `${type} ${g.valid}/${g.environments} valid${g.episodes ? `, success ${percent(measuredRate(g.successRate, g.interval))}` : ''}${g.toolCallsPerEpisode !== undefined ? `, ${g.toolCallsPerEpisode.toFixed(1)} tool calls/episode` : ''}`);
             log(`  by game type: ${parts.join('; ')}`);
           }
           break;

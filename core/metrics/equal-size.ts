@@ -5,7 +5,7 @@
  * through the same estimator, so the numbers are comparable with each other (not with the
  * full-pool scores, which resampling duplicates lower slightly).
  */
-import type { EqualSizeDiversity, Estimate, SuiteResult } from '../results/results.js';
+import type { DiversityMetrics, EqualSizeDiversity, Estimate, SuiteResult } from '../results/results.js';
 import type { Language } from '../types.js';
 import { mulberry32 } from '../run/random.js';
 import { prepareFeatures, prepareIdBags, preparedVendi } from './feature-vendi.js';
@@ -25,12 +25,12 @@ export interface DiversityPool {
   prepared?: PreparedDiversity;
 }
 
-/** Pools whose features the suite's own metrics prepared, by suite: not prepared twice. */
-const preparedPools = new WeakMap<SuiteResult, DiversityPool>();
+/** Pools whose features the suite's own diversity metric prepared, by that metric: not prepared twice. */
+const preparedPools = new WeakMap<DiversityMetrics, Omit<DiversityPool, 'id'>>();
 
-/** Remember the pool addEqualSizeDiversity would build from `suite`, with its features already prepared. */
-export function rememberDiversityPool(suite: SuiteResult, pool: Omit<DiversityPool, 'id'>): void {
-  preparedPools.set(suite, { id: suite.id, ...pool });
+/** Remember the pool addEqualSizeDiversity would build for the suite whose diversity is `metric`, with its features already prepared. */
+export function rememberDiversityPool(metric: DiversityMetrics, pool: Omit<DiversityPool, 'id'>): void {
+  preparedPools.set(metric, pool);
 }
 
 export interface EqualSizeOptions {
@@ -80,8 +80,8 @@ function estimate(replicates: readonly number[]): Estimate {
  */
 export function addEqualSizeDiversity<T extends SuiteResult>(suites: T[], options: EqualSizeOptions = {}): T[] {
   const pools = suites.map((suite): DiversityPool => {
-    const known = preparedPools.get(suite);
-    if (known) return known;
+    const known = preparedPools.get(suite.metrics.diversity);
+    if (known) return { id: suite.id, ...known };
     const accepted = suite.environments.filter((environment) => environment.verdict !== 'invalid' && environment.task !== undefined);
     return {
       id: suite.id,

@@ -1,6 +1,7 @@
 /**
  * Metrics: the estimators (pass@k, pass^k, Vendi, Wilson, distinct-n, NCD, percentiles) and the
- * builders the run loop calls to fill `SuiteResult.metrics`.
+ * builders the run loop calls to fill `SuiteResult.metrics`, and the table of metrics (table.ts)
+ * that names each metric, computes it, and says how and where it shows.
  */
 export { passAtK, passHatK } from './pass-at-k.js';
 export { wilsonInterval, Z_95 } from './intervals.js';
@@ -20,3 +21,4 @@ export { successMetrics, successAtT, passAtKCurve, successByDifficulty } from '.
 export { throughputMetrics, latencySummary, type ThroughputExtras } from './throughput.js';
 export { usageMetrics, type UsageRecord } from './usage.js';
 export { gameTypeMetrics, type GameTypedEnvironment } from './game-type.js';
+export { METRICS, computeMetrics, defineMetric, headlineOf, metricsMarkdown, metricsShownIn, type EvaluatedEnvironment, type Figure, type MetricFormat, type MetricPlace, type MetricRow, type PoolEvidence } from './table.js';

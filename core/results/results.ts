@@ -362,6 +362,8 @@ export interface SuiteResult {
     bySkill?: SkillMetrics[];
     /** SPADE's difficulty bands over the played environments. */
     bands?: DifficultyBands;
+    /** Every other metric of the metrics table (core/metrics/table.ts), under its key. */
+    [key: string]: unknown;
   };
   /** Malformed dataset records skipped with --skip-bad (absent when none). */
   skippedRecords?: number;

@@ -21,10 +21,7 @@ import { privateEpisode, privateEvaluation, privateVerdict } from './private-tex
 import { addUsage, usageBetween } from '../providers/stats.js';
 import { episodeErrorClass, type ErrorTally } from './error-class.js';
 import type { SlotError } from '../selfplay/slot-error.js';
-import { firstTryValidity } from '../metrics/validity.js';
-import { difficultyBands, diversityMetrics, gameTypeMetrics, rememberDiversityPool, skillMetrics, successByDifficulty, successMetrics, throughputMetrics, validityMetrics, type PreparedDiversity } from '../metrics/index.js';
-import { gameTypeOf } from './game-type.js';
-import { playReward } from './evaluate.js';
+import { computeMetrics } from '../metrics/table.js';
 import { journalEnvironment } from '../results/results-file.js';
 import { shareDataHeader } from '../results/data-header.js';
 
@@ -37,7 +34,7 @@ export function bandOf(config: SpadeConfig): PlateauOptions {
 /** The id of the self-play pool among a run's suites. */
 export const SELFPLAY_SUITE = 'spade';
 
-/** Sum up one suite's evaluations into its metrics. */
+/** Sum up one suite's evaluations into its metrics: every row of the metrics table (core/metrics/table.ts). */
 export function suiteResult(
   id: string,
   kind: SuiteResult['kind'],
@@ -47,49 +44,8 @@ export function suiteResult(
   usage: UsageMetrics,
   providerCallMs: number[] = [],
 ): SuiteResult {
-  const episodes = evaluations.flatMap((e) => e.episodes);
-  const accepted = evaluations.filter((e) => e.verdict.verdict !== 'invalid');
-  const tasks = accepted.map((e) => e.verdict.firstObservation ?? '').filter((t) => t !== '');
-  let prepared: PreparedDiversity | undefined;
   const environments: EnvironmentSummary[] = evaluations.map((e) => e.summary);
-  const success = successMetrics(episodes.filter((e) => !e.withHint));
-  const byDifficulty = successByDifficulty(evaluations.map((e) => ({ difficulty: e.summary.difficulty, episodes: e.episodes })));
-  if (byDifficulty.length) success.byDifficulty = byDifficulty;
-  const bySkill = skillMetrics(evaluations);
-  const bands = difficultyBands(evaluations, playReward);
-  const validity = validityMetrics(evaluations.map((e) => e.verdict));
-  // Self-play repairs rejected drafts: the validity of the first drafts is shown beside.
-  if (kind === 'selfplay') validity.firstTry = firstTryValidity(environments);
-  const result: SuiteResult = {
-    id,
-    kind,
-    metrics: {
-      validity,
-      diversity: diversityMetrics(tasks, accepted.map((e) => e.program), (p) => (prepared = p)),
-      throughput: throughputMetrics(episodes, wallSec, kind === 'static' ? undefined : evaluations.length, {
-        valid: accepted.length,
-        tokens: usage.inputTokens + usage.outputTokens,
-        providerCallMs,
-        sandboxCallMs: evaluations.flatMap((e) => e.sandboxCallMs ?? []),
-      }),
-      // Success is measured without the hint, the way the agent meets the task.
-      success,
-      byGameType: gameTypeMetrics(evaluations.map((e) => ({
-        gameType: e.summary.gameType ?? gameTypeOf(e.program, { horizon: e.summary.horizon }),
-        verdict: e.verdict.verdict,
-        episodes: e.episodes,
-      }))),
-      usage,
-      ...(bySkill ? { bySkill } : {}),
-      ...(bands ? { bands } : {}),
-    },
-    rounds,
-    environments,
-  };
-  // The equal-size comparison (at the run's end) measures the same pool when every accepted
-  // environment has a task text: it reuses these features rather than preparing them again.
-  if (prepared && tasks.length === accepted.length) rememberDiversityPool(result, { tasks, prepared });
-  return result;
+  return { id, kind, metrics: computeMetrics({ kind, environments: evaluations, wallSec, usage, providerCallMs }), rounds, environments };
 }
 
 /** One suite of a run, as runSuite() plays it: the self-play pool or a static suite. */

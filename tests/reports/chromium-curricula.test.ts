@@ -10,12 +10,11 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.js';
 import type { RunResults } from '../../core/results/results.js';
 import { checkJail } from '../../plugins/sandboxes/cpython/jail.js';
 import { repoRoot, runCli, tempDir } from '../helpers/cli.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const jailProblem = checkJail().problem;
 
 if (!existsSync(CHROMIUM) || jailProblem) {

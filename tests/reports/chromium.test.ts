@@ -11,11 +11,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.js';
 import { renderHtmlReport } from '../../reports/html.js';
 import { syntheticRun } from './fixtures.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 if (!existsSync(CHROMIUM)) {
   console.log('skipped: chromium not installed');

@@ -7,8 +7,7 @@ import type { EpisodeResult, EpisodeStep } from '../../core/types.js';
 import type { EnvironmentSummary, GateVerdict, RoundSummary, RunResults, SuiteResult } from '../../core/results/results.js';
 import { SCHEMA_VERSION } from '../../core/results/results.js';
 import { mulberry32 } from '../../core/run/random.js';
-import { difficultyBands, diversityMetrics, gameTypeMetrics, skillMetrics, successMetrics, throughputMetrics, usageMetrics, validityMetrics, type GameTypedEnvironment } from '../../core/metrics/index.js';
-import { playReward } from '../../core/run/evaluate.js';
+import { computeMetrics, usageMetrics, type EvaluatedEnvironment, type GameTypedEnvironment } from '../../core/metrics/index.js';
 import { SKILL_NAMES } from '../../core/selfplay/skills.js';
 
 export interface FixtureOptions {
@@ -23,6 +22,10 @@ export interface FixtureOptions {
   sandboxInsecure?: boolean;
   /** A string planted in every field that comes from an environment or a suite (hostile tests). */
   payload?: string;
+  /** Share of episodes that error (default 0.03); 1: every episode errors, as with a model server that always fails. */
+  erroredShare?: number;
+  /** Errored work by class, as results list it in `run.errors` (core/run/error-class.ts's tally). */
+  errorClasses?: { errorClass: string; count: number; messages: string[] }[];
 }
 
 const FAMILIES = ['hanoi', 'maze', 'arithmetic', 'wordle', 'sorting', 'nim', 'inventory-tools'];
@@ -47,13 +50,12 @@ function programSource(family: string, difficulty: number, payload: string): str
   ].join('\n');
 }
 
-function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRound: number, attempts: number, random: () => number, payload: string): SuiteResult {
+function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRound: number, attempts: number, random: () => number, payload: string, erroredShare = 0.03): SuiteResult {
   const environments: EnvironmentSummary[] = [];
   const typed: GameTypedEnvironment[] = [];
   const verdicts: GateVerdict[] = [];
   const episodes: EpisodeResult[] = [];
   const roundSummaries: RoundSummary[] = [];
-  const played: { summary: EnvironmentSummary; episodes: EpisodeResult[] }[] = [];
   for (let round = 0; round < rounds; round++) {
     const roundEpisodes: EpisodeResult[] = [];
     let valid = 0;
@@ -98,7 +100,7 @@ function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRou
       for (let attempt = 0; attempt < attempts; attempt++) {
         for (const withHint of kind === 'selfplay' ? [false, true] : [false]) {
           const r = random();
-          const outcome: EpisodeResult['outcome'] = r < 0.03 ? 'errored' : r < (withHint ? skill + 0.2 : skill) ? 'won' : 'lost';
+          const outcome: EpisodeResult['outcome'] = r < erroredShare ? 'errored' : r < (withHint ? skill + 0.2 : skill) ? 'won' : 'lost';
           const turns = outcome === 'won' ? 1 + Math.floor(random() * horizon) : horizon;
           if (outcome === 'won') withHint ? hintWins++ : wins++;
           const steps: EpisodeStep[] = Array.from({ length: turns }, (_, t) => ({
@@ -122,7 +124,6 @@ function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRou
           summaryEpisodes.push(episode);
         }
       }
-      played.push({ summary, episodes: summaryEpisodes });
       summary.solveRate = wins / attempts;
       summary.hintSolveRate = kind === 'selfplay' ? hintWins / attempts : undefined;
       summary.designerReward = kind === 'selfplay' ? Math.max(0, summary.hintSolveRate! - summary.solveRate) : undefined;
@@ -139,23 +140,19 @@ function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRou
       designerReward: valid ? rewardSum / valid : 0,
     });
   }
-  const accepted = environments.filter((env) => env.verdict !== 'invalid');
+  // The metrics come from the table of metrics, as a run's do (core/metrics/table.ts).
+  const usage = usageMetrics(episodes.map((ep) => ({ usage: ep.usage, calls: ep.turns })));
+  const evaluated: EvaluatedEnvironment[] = environments.map((summary, i) => ({
+    program: { source: summary.source, language: 'javascript' },
+    verdict: verdicts[i]!,
+    episodes: typed[i]!.episodes,
+    summary,
+    sandboxCallMs: typed[i]!.episodes.map((ep) => ep.wallMs / Math.max(1, ep.turns)),
+  }));
   return {
     id: `${id}${payload}`,
     kind,
-    metrics: {
-      validity: validityMetrics(verdicts),
-      diversity: diversityMetrics(accepted.map((env) => env.task!), accepted.map((env) => ({ source: env.source, language: 'javascript' as const }))),
-      throughput: throughputMetrics(episodes, 12 + random() * 5, kind === 'selfplay' ? verdicts.length : undefined, {
-        valid: accepted.length, tokens: episodes.reduce((sum, ep) => sum + (ep.usage?.inputTokens ?? 0) + (ep.usage?.outputTokens ?? 0), 0),
-        sandboxCallMs: episodes.map((ep) => ep.wallMs / Math.max(1, ep.turns)),
-      }),
-      success: successMetrics(episodes),
-      byGameType: gameTypeMetrics(typed),
-      usage: usageMetrics(episodes.map((ep) => ({ usage: ep.usage, calls: ep.turns }))),
-      ...(kind === 'selfplay' ? { bySkill: skillMetrics([...played, ...environments.filter((env) => env.verdict === 'invalid').map((summary) => ({ summary, episodes: [] }))]) } : {}),
-      bands: difficultyBands(played, playReward),
-    },
+    metrics: computeMetrics({ kind, environments: evaluated, wallSec: 12 + random() * 5, usage, providerCallMs: [] }),
     rounds: kind === 'selfplay' ? roundSummaries : [],
     environments,
   };
@@ -186,10 +183,12 @@ export function syntheticRun(options: FixtureOptions = {}): RunResults {
       versions: { 'spade-bench': '0.1.0', node: process.version },
       config: { seed },
       complete: true,
-    },
+      // `run.errors` as results list it; not yet in this branch's RunInfo type, so added as data.
+      ...(options.errorClasses && { errors: { total: options.errorClasses.reduce((n, c) => n + c.count, 0), classes: options.errorClasses } }),
+    } as RunResults['run'],
     suites: [
-      makeSuite('selfplay', 'selfplay', rounds, perRound, attempts, random, payload),
-      makeSuite('procedural', 'static', 1, perRound * 2, attempts, random, payload),
+      makeSuite('selfplay', 'selfplay', rounds, perRound, attempts, random, payload, options.erroredShare),
+      makeSuite('procedural', 'static', 1, perRound * 2, attempts, random, payload, options.erroredShare),
     ],
   };
 }

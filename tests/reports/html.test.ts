@@ -85,4 +85,35 @@ test('no external resources are referenced', async () => {
   assert.not.match(html, /<link\b/i);
 });
 
+test('two runs with the same results: the second run\'s series are marked as such and the first is drawn wider beneath them', async () => {
+  const html = await renderHtmlReport([syntheticRun({ runId: 'A' }), syntheticRun({ runId: 'A-again' })]);
+  assert.match(html, /A-again · selfplay \(same values as A · selfplay\)/);
+  // The earlier of two identical lines is wider, so that it shows around the later one.
+  const widths = [...html.matchAll(/<path class="mark-line"[^>]*stroke-width="([\d.]+)"[^>]*><title>(A|A-again) · selfplay<\/title>/g)].map((m) => [m[2], Number(m[1])]);
+  assert.ok(widths.some(([run, width]) => run === 'A' && (width as number) > 2), JSON.stringify(widths));
+  assert.ok(widths.every(([run, width]) => run === 'A' || width === 2), JSON.stringify(widths));
+});
+
+test('first-try validity is shown beside validity when the results have it', async () => {
+  // Results of a pool that repairs nothing, or written before first tries were recorded.
+  const bare = syntheticRun({ runId: 'A' });
+  delete bare.suites[0]!.metrics.validity.firstTry;
+  const without = await renderHtmlReport([bare]);
+  assert.not.match(without, /first try/);
+  const run = syntheticRun({ runId: 'A' });
+  Object.assign(run.suites[0]!.metrics.validity, { firstTry: { valid: 3, proposed: 36, rate: 3 / 36, interval: [0.029, 0.217] } });
+  const html = await renderHtmlReport([run]);
+  assert.match(html, /<small class="beside">first try <strong>8\.3%<\/strong> 2\.9–21\.7%<\/small>/);
+  assert.match(html, /first try \(before repairs\)/);
+});
+
+test('a run whose episodes all errored: n/a, never 0.0% (0.0–100.0%), and a banner', async () => {
+  const html = await renderHtmlReport([syntheticRun({ runId: 'down', erroredShare: 1 })]);
+  assert.not.match(html, /0\.0%\s*(<small>)?\(?0\.0–100\.0%/);
+  assert.match(html, /<div class="warning errored" role="alert"><div>⚠ Run down: (\d+) of \1 episodes errored/);
+  assert.match(html, /error classes are not listed in these results/);
+  const clean = await renderHtmlReport([syntheticRun({ runId: 'fine', erroredShare: 0 })]);
+  assert.not.match(clean, /class="warning errored"/);
+});
+
 test.run();

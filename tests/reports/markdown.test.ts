@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { renderMarkdownReport } from '../../reports/markdown.js';
 import { syntheticRun } from './fixtures.js';
+import { metricsShownIn } from '../../core/metrics/table.js';
 
 test('one table row per pool, with the axes and the labels', () => {
   const md = renderMarkdownReport([syntheticRun({ runId: 'A', sandboxInsecure: true }), syntheticRun({ runId: 'B', seed: 2 })]);
@@ -36,6 +37,39 @@ test('hostile ids cannot break the table or inject HTML', () => {
   assert.is(rows.length, 1);
   // the row keeps its 10 columns: the pipe in the id is escaped
   assert.is(rows[0]!.split(/(?<!\\)\|/).length - 2, 10);
+});
+
+test('the summary: pools as rows, runs as columns, differences from the first run with a 95% interval, marked where it excludes zero', () => {
+  const md = renderMarkdownReport([syntheticRun({ runId: 'A' }), syntheticRun({ runId: 'B', seed: 2 }), syntheticRun({ runId: 'C', seed: 3, erroredShare: 1 })]);
+  assert.match(md, /^## Summary$/m);
+  assert.match(md, /^\| pool \| metric \| A \| B \| B − A \| C \| C − A \|$/m);
+  const rows = md.split('\n').filter((line) => /^\| (selfplay|procedural) \((self-play|static)\) \|/.test(line));
+  assert.is(rows.length, 2 * metricsShownIn('markdown').length, 'two pools, each metric the table shows in Markdown');
+  for (const row of rows) {
+    const cells = row.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim());
+    const diff = cells[4]!;
+    const interval = /\(([-+]?[\d.,]+) to ([-+]?[\d.,]+)/.exec(diff);
+    if (!interval) continue;
+    const [low, high] = [Number(interval[1]!.replace(/,/g, '')), Number(interval[2]!.replace(/,/g, ''))];
+    assert.is(diff.endsWith('\\*'), low > 0 || high < 0, diff);
+  }
+  const success = rows.find((row) => row.startsWith('| selfplay (self-play) | success |'))!;
+  assert.match(success, /pp \([-+][\d.]+ to [-+][\d.]+ pp\)/);
+  // The run whose episodes all errored: n/a, nothing to compare, never 0.0% (0.0–100.0%).
+  assert.match(success, /\| n\/a \(0 \/ 0; \d+ errored\) \| – \|$/);
+  assert.not.match(md, /0\.0% \(0\.0–100\.0%/);
+});
+
+test('a banner when episodes errored, with the error classes', () => {
+  const clean = renderMarkdownReport([syntheticRun({ runId: 'A', erroredShare: 0 })]);
+  assert.not.match(clean, /errored \(/);
+  const md = renderMarkdownReport([syntheticRun({ runId: 'A', erroredShare: 0 }), syntheticRun({
+    runId: 'down', erroredShare: 1,
+    errorClasses: [{ errorClass: 'provider:connection', count: 180, messages: ['APIConnectionError: connect ECONNREFUSED 127.0.0.1:9'] }],
+  })]);
+  assert.match(md, /^> \*\*⚠ Run down: (\d+) of \1 episodes errored \(selfplay \d+, procedural \d+\); no episode was decided, so its success rates are n\/a\./m);
+  assert.match(md, /^> - provider:connection ×180: APIConnectionError: connect ECONNREFUSED 127\.0\.0\.1:9$/m);
+  assert.not.match(md, /Run A: /);
 });
 
 test.run();

@@ -252,7 +252,7 @@ test('first-try validity beside validity after repairs; SIGINT during a design c
     const validity = uninterrupted.suites[0]!.metrics.validity;
     assert.is(validity.valid, 2, JSON.stringify(slots(uninterrupted)));
     assert.equal(validity.firstTry, { proposed: 2, valid: 1, rate: 0.5 }, 'one first draft did not parse and was repaired');
-    assert.match(r.stderr, 'first try 1/2');
+    assert.match(r.stderr, /first try 50\.0% \(1 \/ 2\)/);
 
     // Interrupted while the design calls are in flight, then resumed.
     designerModel(server, { hang: true });
