@@ -79,8 +79,6 @@ export { ProviderError } from './core/providers/provider-error.js';
 export { UnusableReplyError } from './core/providers/failures.js';
 /** A provider's API key from its options or the first environment variable set. */
 export { resolveApiKey } from './core/providers/keys.js';
-/** fetch over kept-alive connections, for SDKs that take a fetch. */
-export { keepAliveFetch } from './core/providers/http-fetch.js';
 /** Remove API keys from a text (log lines, errors). */
 export { redact } from './core/providers/redact.js';
 /** SPADE's interface contract for sandboxes: a program's raw reset()/step()/text results and tool schemas checked and typed. */

@@ -139,6 +139,14 @@ test('never more requests in flight than the concurrency limit', async () => {
   assert.is(server.maxInFlight, 3);
 });
 
+test('calls one after another reuse their connections (Node\'s fetch keeps them alive)', async () => {
+  const provider = await create();
+  for (let i = 0; i < 20; i++) await provider.chat({ messages: [{ role: 'user', content: `n${i}` }] });
+  assert.is(server.requests.length, 20);
+  // Node's fetch (undici) opens a second connection after the first reply, then keeps to those.
+  assert.ok(server.connections <= 2, `${server.connections} connections for 20 calls`);
+});
+
 test('reads OPENAI_API_KEY and OPENAI_BASE_URL; a missing key is a usage error naming the variable', async () => {
   assert.equal(openai.requiredEnv!({ model: 'gpt-4.1' }), ['OPENAI_API_KEY']);
   assert.equal(openai.requiredEnv!({ model: 'gpt-4.1', apiKey: 'k' }), []);
