@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { Bench } from 'tinybench';
 import { run } from '../core/setup/api.js';
 import type { RunResults } from '../core/results/results.js';
+import { figure, publish } from './publish.js';
 
 const DELAY_MS = 250;
 const SLOTS = 32;
@@ -82,19 +83,22 @@ try {
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-console.log(bench.name);
-console.table(setups.map(({ name }) => {
+const busyOf = (f: Figures): number => (f.calls * DELAY_MS) / 1000 / (f.suiteWallSec * SLOTS);
+const rows = setups.map(({ name }) => {
   const runs = measured.get(name)!;
-  const busy = runs.map((f) => (f.calls * DELAY_MS) / 1000 / (f.suiteWallSec * SLOTS));
   const calls = median(runs.map((f) => f.calls));
   return {
     setup: name,
     calls,
-    'suite wall s (median)': Number(median(runs.map((f) => f.suiteWallSec)).toFixed(2)),
-    'fewest s the model allows': Number(((calls * DELAY_MS) / 1000 / SLOTS).toFixed(2)),
-    'slots busy (median)': Number(median(busy).toFixed(2)),
-    'slots busy (runs)': busy.map((b) => b.toFixed(2)).join(' '),
+    'suite wall s': figure(median(runs.map((f) => f.suiteWallSec))),
+    'fewest s the model allows': figure((calls * DELAY_MS) / 1000 / SLOTS),
+    'slots busy': figure(median(runs.map(busyOf))),
+    'slots busy (runs)': runs.map((f) => busyOf(f).toFixed(2)).join(' '),
   };
-}));
-const busy = median(measured.get('default flags')!.map((f) => (f.calls * DELAY_MS) / 1000 / (f.suiteWallSec * SLOTS)));
-console.log(`default flags: ${busy.toFixed(2)} of the ${SLOTS} slots busy (target >= 0.8: ${busy >= 0.8 ? 'met' : 'NOT met'})`);
+});
+const busy = median(measured.get('default flags')!.map(busyOf));
+publish(import.meta.url, {
+  about: `A model-bound run keeps the provider's slots busy: the real openai SDK against a local server (another process) answering after ${DELAY_MS} ms, ${SLOTS} requests in flight, ${TASKS} GSM8K tasks x ${ATTEMPTS} attempts at the run's default flags, response cache off. Slots busy = calls x ${DELAY_MS} ms / (suite wall x ${SLOTS}); target >= 0.8.`,
+  tables: [{ caption: bench.name, rows }],
+  notes: [`default flags: ${busy.toFixed(2)} of the ${SLOTS} slots busy (target >= 0.8: ${busy >= 0.8 ? 'met' : 'NOT met'})`],
+});
