@@ -19,7 +19,7 @@ function newest(dir: string): number {
 /** Build `root` (npm run build) when dist/ is missing or older than its sources. */
 export function ensureBuilt(root: string): void {
   const bin = path.join(root, 'dist', 'core', 'cli', 'bin.js');
-  const sources = Math.max(statSync(path.join(root, 'index.ts')).mtimeMs, ...['core', 'plugins', 'benchmarks', 'reports'].map((d) => newest(path.join(root, d))));
+  const sources = Math.max(statSync(path.join(root, 'index.ts')).mtimeMs, ...['api', 'core', 'plugins', 'benchmarks', 'reports'].map((d) => newest(path.join(root, d))));
   if (existsSync(bin) && statSync(bin).mtimeMs >= sources) return;
   console.log('building spade-bench (npm run build): the sources are newer than dist/...');
   const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });

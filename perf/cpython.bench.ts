@@ -19,16 +19,15 @@ import { coldAndWarm, latency } from './python-sandbox.js';
 import { PYTHON, planJail } from '../plugins/sandboxes/cpython/jail.js';
 import { makePipes } from '../plugins/sandboxes/cpython/pipes.js';
 import { encodeFrame, FrameReader } from '../plugins/sandboxes/cpython/frames.js';
+import { benchRows, figure, publish } from './publish.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const fixtures = path.join(root, 'tests/fixtures/python');
-const warm = await coldAndWarm('cpython', (limits) => createCpythonSandbox({ limits }), {
+const { cold, warm } = await coldAndWarm('cpython', (limits) => createCpythonSandbox({ limits }), {
   start: 'sandbox start: bwrap + interpreter (numpy, networkx, sympy) + first load',
   load: 'load (a fresh interpreter state in the running interpreter) + dispose',
 });
 const pair = latency(warm, 'reset + step');
-// The mean carries this machine's rare stalls (a virtual CPU descheduled for milliseconds); the median does not.
-console.log(`warm reset + step: median ${pair.p50.toFixed(3)} ms, mean ${pair.mean.toFixed(3)} ms, p99 ${pair.p99.toFixed(3)} ms (target <= 0.1 ms)`);
 
 // ---------------------------------------------------------------------------------------------
 // How to keep environments apart, measured in the jail (perf/python/isolation.py).
@@ -43,12 +42,6 @@ const costs = await new Promise<{ startMs: number; processMs: number; stateMs: n
   child.stderr.on('data', (chunk) => process.stderr.write(chunk));
   child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1)!)) : reject(new Error(`isolation.py exited ${code}`))));
 });
-console.log('keeping environments apart, per environment (load + reset + step), inside the jail');
-console.table([
-  { way: 'fresh process (fork from a warm server, exit, reap)', 'ms per environment': costs.processMs.toFixed(3) },
-  { way: 'fresh interpreter state (same process)', 'ms per environment': costs.stateMs.toFixed(3) },
-]);
-console.log(`server start-up (numpy, networkx, sympy, loader): ${costs.startMs.toFixed(0)} ms, ${costs.residentMb.toFixed(0)} MiB resident`);
 
 /** A jailed echo (`echo`: the process answers itself; `relay`: a server relays to a forked child). */
 async function roundTrip(mode: 'echo' | 'relay'): Promise<{ call(): Promise<void>; close(): void }> {
@@ -81,7 +74,25 @@ const trips = new Bench({ name: 'round trip host <-> jailed process (a canned st
 trips.add('straight to the process that runs the environment', () => direct.call());
 trips.add('relayed by a server in between', () => relayed.call());
 await trips.run();
-console.log(trips.name);
-console.table(trips.table());
 direct.close();
 relayed.close();
+publish(import.meta.url, {
+  about: 'The cpython sandbox: sandbox start (bwrap, the interpreter importing numpy, networkx and sympy, the first load), then warm: a load (a fresh interpreter state), a step, a reset + step pair (target <= 0.1 ms); and, inside the same jail, what keeping environments apart costs and a round trip straight to the process against one relayed by a server.',
+  tables: [
+    { caption: cold.name, rows: benchRows(cold) },
+    { caption: warm.name, rows: benchRows(warm) },
+    {
+      caption: 'keeping environments apart, per environment (load + reset + step), inside the jail',
+      rows: [
+        { way: 'fresh process (fork from a warm server, exit, reap)', 'ms per environment': figure(costs.processMs) },
+        { way: 'fresh interpreter state (same process)', 'ms per environment': figure(costs.stateMs) },
+      ],
+    },
+    { caption: trips.name, rows: benchRows(trips) },
+  ],
+  notes: [
+    // The mean carries this machine's rare stalls (a virtual CPU descheduled for milliseconds); the median does not.
+    `warm reset + step: median ${pair.p50.toFixed(3)} ms, mean ${pair.mean.toFixed(3)} ms, p99 ${pair.p99.toFixed(3)} ms (target <= 0.1 ms)`,
+    `server start-up (numpy, networkx, sympy, loader): ${costs.startMs.toFixed(0)} ms, ${costs.residentMb.toFixed(0)} MiB resident`,
+  ],
+});

@@ -19,6 +19,7 @@ import { mapLimit } from '../core/run/concurrency.js';
 import { createHumanEvalSuite } from '../benchmarks/humaneval.js';
 import { createPyodideSandbox } from '../plugins/sandboxes/pyodide/sandbox.js';
 import { createCpythonSandbox } from '../plugins/sandboxes/cpython/sandbox.js';
+import { figure, publish } from './publish.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const dataDir = path.resolve(root, '../shared/datasets');
@@ -90,23 +91,23 @@ for (const [id, create] of Object.entries(SANDBOXES)) {
 
 await bench.run();
 const totals: Record<string, number> = {};
-console.table(
-  bench.tasks.map((task, i) => {
-    const id = Object.keys(SANDBOXES)[i]!;
-    const run = outcome.get(id);
-    const total = run?.totalMs ?? NaN; // start, gate and close; not the pause after
-    totals[id] = total;
-    return { task: task.name, 'total s': (total / 1000).toFixed(2), 'sandbox start s': ((run?.startupMs ?? NaN) / 1000).toFixed(2), valid: `${run?.valid ?? 0}/${tasks.length}` };
-  }),
-);
-for (const [id, run] of outcome) {
-  console.log(`${id}: sandbox time per method`);
-  console.table(
-    [...run.spent.entries()]
-      .sort((a, b) => b[1].ms - a[1].ms)
-      .map(([method, { ms, calls }]) => ({ method, calls, 'total s': (ms / 1000).toFixed(2), 'mean ms': (ms / calls).toFixed(2) })),
-  );
-}
+const rows = bench.tasks.map((task, i) => {
+  const id = Object.keys(SANDBOXES)[i]!;
+  const run = outcome.get(id);
+  const total = run?.totalMs ?? NaN; // start, gate and close; not the pause after
+  totals[id] = total;
+  return { task: task.name, 'total s': figure(total / 1000), 'sandbox start s': figure((run?.startupMs ?? NaN) / 1000), valid: `${run?.valid ?? 0}/${tasks.length}` };
+});
+const perMethod = [...outcome].map(([id, run]) => ({
+  caption: `${id}: sandbox time per method`,
+  rows: [...run.spent.entries()]
+    .sort((a, b) => b[1].ms - a[1].ms)
+    .map(([method, { ms, calls }]) => ({ method, calls, 'total s': figure(ms / 1000), 'mean ms': figure(ms / calls) })),
+}));
 const speedup = totals.pyodide! / totals.cpython!;
-console.log(`HumanEval validation: pyodide ${(totals.pyodide! / 1000).toFixed(2)} s (target <= 15 s), cpython ${(totals.cpython! / 1000).toFixed(2)} s: ${speedup.toFixed(1)}x faster (target >= 3x)`);
+publish(import.meta.url, {
+  about: "HumanEval's 164 problems (canonical solutions) through the validation gate, as `run --suites humaneval --validate-only` does, in each Python sandbox: pyodide (target <= 15 s, interpreter start included) and cpython (target: at least 3x faster than pyodide), and where the time goes.",
+  tables: [{ caption: 'HumanEval validation', rows }, ...perMethod],
+  notes: [`HumanEval validation: pyodide ${(totals.pyodide! / 1000).toFixed(2)} s (target <= 15 s), cpython ${(totals.cpython! / 1000).toFixed(2)} s: ${speedup.toFixed(1)}x faster (target >= 3x)`],
+});
 if ([...outcome.values()].some((run) => run.valid !== tasks.length) || outcome.size !== 2) process.exitCode = 1;

@@ -5,7 +5,8 @@
  * promptfoo's built-in `echo` provider does. Neither side waits on a model, so what is measured
  * is each harness's own work. Used as `--agent ./perf/instant-provider.mjs`.
  */
-import { definePlugin, layerOptionsFrom, withProviderLayer } from 'spade-bench';
+import { definePlugin } from 'spade-bench';
+import { layerOptionsFrom, withProviderLayer } from 'spade-bench/providers';
 
 /**
  * Token usage as a real provider has it: read from the reply, at no cost. promptfoo's echo reports

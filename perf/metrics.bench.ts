@@ -16,6 +16,7 @@ import { diversityMetrics, type PreparedDiversity } from '../core/metrics/divers
 import { equalSizeDiversity } from '../core/metrics/equal-size.js';
 import { FAMILIES } from '../plugins/reference/families/index.js';
 import { loadProgram, type PlainEnvironment } from '../tests/plugins/reference/load-program.js';
+import { benchRows, publish } from './publish.js';
 
 const SIZE = 10_000;
 const families = FAMILIES.filter((f) => !f.multiTurn);
@@ -64,8 +65,10 @@ if (existsSync(gsm8k)) {
   let prepared: PreparedDiversity | undefined;
   diversityMetrics(observations, questions, (p) => (prepared = p));
   bench.add(`GSM8K ${n}: equalSizeDiversity from the pool's prepared features (as a run)`, () => void equalSizeDiversity([{ id: 'gsm8k', tasks: observations, prepared }]));
-} else {
-  console.log(`GSM8K rows skipped: ${gsm8k.pathname} not found`);
 }
 await bench.run();
-console.table(bench.table());
+publish(import.meta.url, {
+  about: `Pool metrics at scale, warm: goal diversity (Vendi over task texts and program structure, distinct-n, NCD) and the equal-size comparison, on ${SIZE} single-answer tasks of the reference families and on GSM8K's test questions as a run sees them.`,
+  tables: [{ rows: benchRows(bench) }],
+  notes: existsSync(gsm8k) ? [] : [`GSM8K rows skipped: ${gsm8k.pathname} not found`],
+});

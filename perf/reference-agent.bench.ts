@@ -8,6 +8,7 @@ import { Bench } from 'tinybench';
 import { createReferenceAgent } from '../plugins/reference/agent.js';
 import { FAMILIES } from '../plugins/reference/families/index.js';
 import { loadProgram } from '../tests/plugins/reference/load-program.js';
+import { benchRows, publish } from './publish.js';
 
 const agent = createReferenceAgent();
 const TASKS = 64;
@@ -36,5 +37,7 @@ bench.add('whole episode in-process (reset + agent + step), mixed families', asy
 });
 
 await bench.run();
-console.log(bench.name);
-console.table(bench.table());
+publish(import.meta.url, {
+  about: "The reference agent's own time on single-answer tasks (start + one reply), per family at difficulty 5, and a whole single-turn episode in-process (reset + agent + step); agent time should stay well under 0.5 ms.",
+  tables: [{ caption: bench.name, rows: benchRows(bench) }],
+});

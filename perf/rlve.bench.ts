@@ -11,6 +11,7 @@ import { validateEnvironment } from '../core/gate/gate.js';
 import { mapLimit } from '../core/run/concurrency.js';
 import { createRlveSuite } from '../benchmarks/rlve/suite.js';
 import { createCpythonSandbox } from '../plugins/sandboxes/cpython/sandbox.js';
+import { benchRows, publish } from './publish.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const dataDir = path.resolve(root, '../shared/datasets');
@@ -47,8 +48,12 @@ await warm.run();
 await env.dispose();
 await sandbox.close();
 
-console.log(`catalog and tasks: ${(loadMs / 1000).toFixed(2)} s (Gym checked by git ids and extracted)`);
-console.table(bench.table());
-console.table(warm.table());
-console.log(`valid: ${valid}/${tasks.length} (${((100 * valid) / tasks.length).toFixed(1)}%)`);
+publish(import.meta.url, {
+  about: "RLVE in the cpython sandbox: its 400 environments through the validation gate (difficulty 0, one seed each), as `run --suites rlve --validate-only` does in one thread, and one task's reset + step warm.",
+  tables: [{ rows: benchRows(bench) }, { caption: warm.name, rows: benchRows(warm) }],
+  notes: [
+    `catalog and tasks: ${(loadMs / 1000).toFixed(2)} s (Gym checked by git ids and extracted)`,
+    `valid: ${valid}/${tasks.length} (${((100 * valid) / tasks.length).toFixed(1)}%)`,
+  ],
+});
 if (valid / tasks.length < 0.8) process.exitCode = 1;

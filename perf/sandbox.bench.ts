@@ -11,6 +11,7 @@ import { createIsolatedVmSandbox } from '../plugins/sandboxes/isolated-vm.js';
 import { prepareScript } from '../plugins/sandboxes/program.js';
 import { validateEnvironment } from '../core/gate/gate.js';
 import type { EnvironmentProgram, LoadedEnvironment } from '../core/types.js';
+import { benchRows, publish } from './publish.js';
 
 const source = readFileSync(new URL('../tests/fixtures/programs/valid/sum-single-answer.js', import.meta.url), 'utf8');
 const program: EnvironmentProgram = { id: 'bench/sum', language: 'javascript', source };
@@ -51,8 +52,6 @@ bench
   });
 
 await bench.run();
-console.log(bench.name);
-console.table(bench.table());
 
 const mean = (name: string): number => {
   const result = bench.getTask(name)?.result;
@@ -60,7 +59,11 @@ const mean = (name: string): number => {
 };
 const ivmPair = mean('reset + step, warm (isolated-vm)');
 const vmPair = mean('reset + step, warm (node:vm in-process)');
-console.log(`warm reset+step: isolated-vm ${(ivmPair * 1000).toFixed(1)} µs, node:vm ${(vmPair * 1000).toFixed(2)} µs, ratio ${(ivmPair / vmPair).toFixed(1)}x`);
+publish(import.meta.url, {
+  about: "The isolated-vm sandbox: loading a program (cold: new source; warm: already compiled), a warm reset + step, the validation gate on a valid environment, and the same reset + step in node's vm module in-process (no isolate, no limits) for scale.",
+  tables: [{ caption: bench.name, rows: benchRows(bench) }],
+  notes: [`warm reset+step: isolated-vm ${(ivmPair * 1000).toFixed(1)} µs, node:vm ${(vmPair * 1000).toFixed(2)} µs, ratio ${(ivmPair / vmPair).toFixed(1)}x (means)`],
+});
 
 await environment.dispose();
 await sandbox.close();

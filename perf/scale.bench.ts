@@ -41,6 +41,7 @@ import { FAMILIES } from '../plugins/reference/families/index.js';
 import { runLocally } from '../tests/core/scale/local-run.js';
 import { redisMissing, startRedis, startWorkerProcess, stopProcesses } from '../tests/helpers/redis.js';
 import { tempDir } from '../tests/helpers/cli.js';
+import { publish } from './publish.js';
 
 const sections = process.argv.slice(2);
 const wanted = (name: string): boolean => sections.length === 0 || sections.some((s) => s.split('=')[0] === name);
@@ -195,6 +196,9 @@ if (wanted('single-turn')) {
   await compare(`single-turn: ${singleTurnTasks} tasks`, config, (process.env.ONLY_POOL ? [['2 worker threads', threadPool(config, 2)]] : [['in the main thread', inThisThread], ['1 worker thread', threadPool(config, 1)], ['2 worker threads', threadPool(config, 2)]]) as never, [singleTurnSuite(singleTurnTasks)]);
 }
 
-console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on this machine (${CORES} cores: other work slows the threads)`);
-console.table(rows);
-for (const note of notes) console.log(note);
+notes.unshift(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the end (${CORES} cores: other work slows the threads)`);
+publish(import.meta.url, {
+  about: 'Episodes/s of whole runs, from their own throughput: the offline default in 1 and 2 worker threads (target: 2 threads >= 1.7 x 1), through BullMQ on a local Redis with 1 and 2 worker processes (>= 1.5 x 1), and a static suite of single-answer tasks (>= 2,000 episodes/s).',
+  tables: [{ rows }],
+  notes,
+});

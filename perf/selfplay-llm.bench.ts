@@ -11,6 +11,7 @@ import { extractProgram } from '../core/roles/code-extraction.js';
 import { designUserPrompt } from '../core/roles/prompts/designer.js';
 import { repetitionPenalties } from '../core/selfplay/repetition-penalty.js';
 import type { EnvironmentRecord } from '../core/types.js';
+import { benchRows, publish } from './publish.js';
 
 const reply = (name: string): string => readFileSync(new URL(`../tests/fixtures/llm/${name}.md`, import.meta.url), 'utf8');
 const replies = ['single-answer', 'multi-turn-two-blocks', 'no-fence'].map(reply);
@@ -30,5 +31,7 @@ bench.add('repetition penalty, 16 tasks', () => void repetitionPenalties(round16
 bench.add('repetition penalty, 64 tasks', () => void repetitionPenalties(round64));
 
 await bench.run();
-console.log(bench.name);
-console.table(bench.table());
+publish(import.meta.url, {
+  about: "The harness's own time around an LLM designer, per round of 16 environments: extracting the program from a reply, building a design prompt from a memory of 200 records, R-Zero's repetition penalty over 16 and 64 tasks. All should be negligible next to a model call (hundreds of ms).",
+  tables: [{ caption: bench.name, rows: benchRows(bench) }],
+});

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunResults } from '../core/results/results.js';
+import { publish } from './publish.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const attempts = process.argv[2] ?? '32';
@@ -48,12 +49,9 @@ const code = await new Promise<number | null>((resolve) => child.on('close', res
 clearInterval(timer);
 const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as RunResults;
 const episodes = results.suites.reduce((n, s) => n + s.metrics.throughput.episodes, 0);
-console.log(`exit ${code}; ${episodes} episodes in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-console.log('   sec   episodes   RSS MiB');
+const notes = [`exit ${code}; ${episodes} episodes in ${((performance.now() - started) / 1000).toFixed(1)} s`];
 const step = Math.max(1, Math.floor(samples.length / 15));
-for (const s of samples.filter((_, i) => i % step === 0 || i === samples.length - 1)) {
-  console.log(`${s.sec.toFixed(0).padStart(6)} ${String(s.episodes).padStart(10)} ${s.rssMb.toFixed(0).padStart(9)}`);
-}
+const curve = samples.filter((_, i) => i % step === 0 || i === samples.length - 1).map((s) => ({ 'second': Math.round(s.sec), episodes: s.episodes, 'RSS MiB': Math.round(s.rssMb) }));
 // The slope while episodes are played; the end (metrics and the report) is shown apart.
 const playing = samples.filter((s) => s.episodes < episodes);
 const settled = playing.filter((s) => s.episodes > episodes * 0.1);
@@ -61,6 +59,11 @@ if (settled.length >= 2) {
   const first = settled[0]!;
   const last = settled.at(-1)!;
   const perThousand = ((last.rssMb - first.rssMb) / Math.max(1, last.episodes - first.episodes)) * 1000;
-  console.log(`RSS from ${first.rssMb.toFixed(0)} MiB (${first.episodes} episodes) to ${last.rssMb.toFixed(0)} MiB (${last.episodes}): ${perThousand.toFixed(2)} MiB per 1,000 episodes`);
+  notes.push(`RSS from ${first.rssMb.toFixed(0)} MiB (${first.episodes} episodes) to ${last.rssMb.toFixed(0)} MiB (${last.episodes}): ${perThousand.toFixed(2)} MiB per 1,000 episodes`);
 }
-console.log(`peak RSS while playing: ${Math.max(...playing.map((s) => s.rssMb)).toFixed(0)} MiB; peak RSS of the whole run (VmHWM, with metrics and the report): ${peak.toFixed(0)} MiB`);
+notes.push(`peak RSS while playing: ${Math.max(...playing.map((s) => s.rssMb)).toFixed(0)} MiB; peak RSS of the whole run (VmHWM, with metrics and the report): ${peak.toFixed(0)} MiB`);
+publish(import.meta.url, {
+  about: `Soak: the offline default's self-play and procedural suite with ${attempts} attempts per environment (10,000+ episodes) through the command line, its resident memory sampled every second: memory should stay flat while episodes stream to the journal.`,
+  tables: [{ caption: 'resident memory as the run goes', rows: curve }],
+  notes,
+});

@@ -20,6 +20,7 @@ import { archiveSearch } from '../plugins/reference/families/archive-search.js';
 import { validateEnvironment } from '../core/gate/gate.js';
 import { evaluateEnvironment, type EvaluationContext } from '../core/run/evaluate.js';
 import type { EnvironmentProgram } from '../core/types.js';
+import { benchRows, publish, type Table } from './publish.js';
 
 const sandbox = createIsolatedVmSandbox({ limits: { maxCalls: Number.POSITIVE_INFINITY } });
 const program = (id: string, source: string, family: string): EnvironmentProgram => ({ id, language: 'javascript', source, meta: { family, difficulty: 5 } });
@@ -69,8 +70,7 @@ for (const family of FAMILIES.filter((f) => f.toolUse)) {
 }
 
 await bench.run();
-console.log(bench.name);
-console.table(bench.table());
+const tables: Table[] = [{ caption: bench.name, rows: benchRows(bench) }];
 await toolEnv.dispose();
 await gridEnv.dispose();
 await sandbox.close();
@@ -94,8 +94,12 @@ if (!checkJail().problem) {
       await inventory.getTools!();
     });
   await py.run();
-  console.log(py.name);
-  console.table(py.table());
+  tables.push({ caption: py.name, rows: benchRows(py) });
   await inventory.dispose();
   await python.close();
 }
+publish(import.meta.url, {
+  about: "Tool-use games in isolated-vm: a warm tool-call step of a ToolUseBaseEnv program beside a warm step of a plain multi-turn program, a reset that makes a new world and reads the tools, the validation gate, and the whole evaluation (gate and 8 episodes) of each reference tool-use family at difficulty 5; then SPADE's Python ToolUseBaseEnv in the cpython sandbox, where its jail runs.",
+  tables,
+  notes: checkJail().problem ? [`cpython rows skipped: ${checkJail().problem}`] : [],
+});

@@ -1,18 +1,24 @@
 // The package entry: `import { run } from 'spade-bench'` runs the offline default from a
-// script, as the README shows; the entry documents each export; bad config is a UsageError.
+// script, as the README shows; the entry exports what a user needs and the subpath exports the
+// rest, each documented; bad config is a UsageError.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { repoRoot, tempDir } from './helpers/cli.js';
-import { run, readResults, UsageError, RunStoppedError, type RunResults } from '../index.js';
+import * as entry from '../index.js';
+import { run, UsageError, RunStoppedError, type RunResults } from '../index.js';
+import { readResults } from '../api/results.js';
 
 const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
 
-/** The package as npm installs it (package.json, README.md, dist/), built from these sources into a folder of its own. */
+let packageDir: string | undefined;
+
+/** The package as npm installs it (package.json, README.md, dist/), built from these sources into a folder of its own (once). */
 function buildPackage(): string {
+  if (packageDir) return packageDir;
   const pkg = tempDir('spade-package-');
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   const built = spawnSync(process.execPath, [tsc, '-p', path.join(repoRoot, 'tsconfig.build.json'), '--outDir', path.join(pkg, 'dist')], { encoding: 'utf8' });
@@ -22,15 +28,21 @@ function buildPackage(): string {
   for (const file of ['package.json', 'README.md']) copyFileSync(path.join(repoRoot, file), path.join(pkg, file));
   // Its dependencies, as installed beside it.
   symlinkSync(path.join(repoRoot, 'node_modules'), path.join(pkg, 'node_modules'), 'dir');
-  return pkg;
+  return (packageDir = pkg);
+}
+
+/** A folder of a user who installed the package. */
+function userWithPackage(): string {
+  const user = tempDir('spade-user-');
+  mkdirSync(path.join(user, 'node_modules'));
+  symlinkSync(buildPackage(), path.join(user, 'node_modules', 'spade-bench'), 'dir');
+  return user;
 }
 
 test("the README's script: import { run } from 'spade-bench' runs the offline default", async () => {
   const script = /```js\n(\/\/ run\.mjs[\s\S]*?)```/.exec(readme)?.[1];
   assert.ok(script?.includes("import { run } from 'spade-bench'"), 'the README shows a script that imports run');
-  const user = tempDir('spade-user-');
-  mkdirSync(path.join(user, 'node_modules'));
-  symlinkSync(buildPackage(), path.join(user, 'node_modules', 'spade-bench'), 'dir');
+  const user = userWithPackage();
   writeFileSync(path.join(user, 'run.mjs'), script!);
   const child = spawn(process.execPath, ['--no-node-snapshot', 'run.mjs'], { cwd: user, env: { ...process.env, FORCE_COLOR: '0' } });
   let out = '';
@@ -72,10 +84,43 @@ test('run() refuses a wrong config before writing anything, naming the key path'
   assert.ok(RunStoppedError.prototype instanceof Error);
 });
 
-test('every export of the package entry is documented', () => {
-  const lines = readFileSync(path.join(repoRoot, 'index.ts'), 'utf8').split('\n');
-  const undocumented = lines.filter((line, i) => line.startsWith('export') && !/^\s*(\*\/|\/\/)/.test(lines[i - 1] ?? '') && !lines[i - 1]?.trim().endsWith('*/'));
-  assert.equal(undocumented, []);
+test('the entry exports what a user needs: running, config, plugins, the errors (and types)', () => {
+  assert.equal(Object.keys(entry).sort(), [
+    'DataError', 'EXIT', 'RunStoppedError', 'SandboxError', 'UsageError',
+    'answerProgram', 'defineConfig', 'definePlugin', 'defineStaticSuite', 'loadConfig', 'run',
+  ]);
+});
+
+/** The subpath exports package.json declares, by name (`providers` for `spade-bench/providers`). */
+const subpaths = (): string[] => {
+  const { exports } = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+  return Object.keys(exports).filter((key) => key !== '.' && key !== './package.json').map((key) => key.slice(2));
+};
+
+test('each subpath export is a file of api/, and each file of api/ is a subpath export', () => {
+  assert.equal(subpaths().sort(), readdirSync(path.join(repoRoot, 'api')).map((f) => f.replace(/\.ts$/, '')).sort());
+});
+
+test('the installed package resolves every subpath export, with its types', () => {
+  const user = userWithPackage();
+  const script = `const out = {}; for (const name of ${JSON.stringify(subpaths())}) out[name] = Object.keys(await import('spade-bench/' + name)); console.log(JSON.stringify(out));`;
+  const child = spawnSync(process.execPath, ['--no-node-snapshot', '--input-type=module', '-e', script], { cwd: user, encoding: 'utf8' });
+  assert.is(child.status, 0, child.stderr);
+  const exported = JSON.parse(child.stdout) as Record<string, string[]>;
+  const samples: Record<string, string> = { providers: 'withProviderLayer', environments: 'toStepResult', selfplay: 'spadeDesignerReward', metrics: 'vendiScore', results: 'readResults', config: 'resolveConfig' };
+  assert.equal(Object.keys(exported).sort(), Object.keys(samples).sort());
+  for (const [name, sample] of Object.entries(samples)) {
+    assert.ok(exported[name]!.includes(sample), `spade-bench/${name} exports ${sample}`);
+    assert.ok(existsSync(path.join(buildPackage(), 'dist', 'api', `${name}.d.ts`)), `spade-bench/${name} has its types`);
+  }
+});
+
+test('every export of the package entry and of its subpath exports is documented', () => {
+  for (const file of ['index.ts', ...readdirSync(path.join(repoRoot, 'api')).map((f) => `api/${f}`)]) {
+    const lines = readFileSync(path.join(repoRoot, file), 'utf8').split('\n');
+    const undocumented = lines.filter((line, i) => line.startsWith('export') && !/^\s*(\*\/|\/\/)/.test(lines[i - 1] ?? '') && !lines[i - 1]?.trim().endsWith('*/'));
+    assert.equal(undocumented, [], file);
+  }
 });
 
 test.run();

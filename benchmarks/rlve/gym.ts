@@ -16,12 +16,12 @@ import { chmodSync, createReadStream, existsSync, lstatSync, mkdirSync, mkdtempS
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { create as createTar, Parser, type ReadEntry } from 'tar';
 import { DataError, UsageError } from '../../core/errors.js';
 import { defaultDataDir } from '../../core/config/options.js';
 import { writeFileAtomic } from '../../core/results/fs.js';
 import { cachedPath, isOffline, type DataFile, type DataOptions } from '../download.js';
 import { blobId, treeId, type TreeFile } from './git-tree.js';
-import { readTarGz, writeTarGz } from './tar.js';
 
 export const RLVE_REPOSITORY = 'Zhiyuan-Zeng/RLVE';
 export const RLVE_COMMIT = '73cccd971230b50a1a4f5d921027c0853d1eb227';
@@ -99,20 +99,35 @@ interface GymFiles {
   license?: Buffer;
 }
 
-/** The Gym/ files and LICENSE of an archive of RLVE (top folder `RLVE-<commit>/`, `RLVE/`...). */
-async function gymFilesOf(compressed: AsyncIterable<Uint8Array>, where: string): Promise<GymFiles> {
+/** Entry types that are files (a tar's `0`, `\0` and `7`): links and devices are never read. */
+const FILE_TYPES = new Set(['File', 'OldFile', 'ContiguousFile']);
+
+/** The Gym/ files and LICENSE of a gzipped tar archive of RLVE (top folder `RLVE-<commit>/`, `RLVE/`...). */
+async function gymFilesOf(compressed: Readable, where: string): Promise<GymFiles> {
   const found: GymFiles = { gym: [] };
   const tops = new Set<string>();
   const wanted = /^([^/]+)\/(Gym\/.+|LICENSE)$/;
+  const reads: Promise<void>[] = [];
+  const onEntry = (entry: ReadEntry): void => {
+    const match = wanted.exec(entry.path)!;
+    tops.add(match[1]!);
+    reads.push(entry.concat().then((data) => {
+      if (match[2] === 'LICENSE') found.license = data;
+      else found.gym.push({ path: match[2]!.slice('Gym/'.length), data, executable: ((entry.mode ?? 0) & 0o111) !== 0 });
+    }));
+  };
+  // Only Gym/ and LICENSE are read; the rest of the archive streams by.
+  const parser = new Parser({ strict: true, filter: (p, entry) => wanted.test(p) && FILE_TYPES.has((entry as ReadEntry).type), onReadEntry: onEntry });
   try {
-    for await (const entry of readTarGz(compressed, (p) => wanted.test(p))) {
-      const match = wanted.exec(entry.path);
-      if (!match || entry.type !== 'file' || !entry.data) continue;
-      tops.add(match[1]!);
-      if (match[2] === 'LICENSE') found.license = entry.data;
-      else found.gym.push({ path: match[2]!.slice('Gym/'.length), data: entry.data, executable: (entry.mode & 0o111) !== 0 });
-    }
+    await new Promise<void>((resolve, reject) => {
+      parser.on('error', reject);
+      compressed.on('error', reject);
+      parser.on('end', resolve);
+      compressed.pipe(parser as unknown as NodeJS.WritableStream);
+    });
+    await Promise.all(reads);
   } catch (error) {
+    compressed.destroy();
     throw new DataError(where, undefined, `not a readable gzipped tar archive: ${(error as Error).message}`);
   }
   if (tops.size > 1) throw new DataError(where, undefined, `the archive holds several copies of RLVE (${[...tops].join(', ')})`);
@@ -160,14 +175,17 @@ export async function ensureGymArchive(options: GymOptions = {}): Promise<string
   }
   const files = await download(file.url, options);
   checkGymFiles(files, file.url, 'nothing was written to the cache');
-  const archive = writeTarGz([
-    ...files.gym.map((f) => ({ path: `RLVE/Gym/${f.path}`, data: f.data, mode: f.executable ? 0o755 : 0o644 })),
-    { path: 'RLVE/LICENSE', data: files.license! },
-  ]);
+  // The cache's archive holds Gym/ and LICENSE under RLVE/, written from a folder laid out so.
+  const staging = mkdtempSync(path.join(os.tmpdir(), 'spade-bench-rlve-archive-'));
   try {
+    for (const f of files.gym) writeIn(staging, `RLVE/Gym/${f.path}`, f.data, f.executable ? 0o755 : 0o644);
+    writeIn(staging, 'RLVE/LICENSE', files.license!, 0o644);
+    const archive = await createTar({ gzip: true, portable: true, cwd: staging }, ['RLVE']).concat();
     writeFileAtomic(local, archive);
   } catch (error) {
     throw new UsageError(`cannot write RLVE's Gym to ${local}: ${(error as Error).message} (choose a writable --data-dir)`);
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
   }
   return local;
 }
@@ -198,16 +216,18 @@ function trusted(folder: string): boolean {
   }
 }
 
+/** Write a file at `relative` (`/`-separated) inside `folder`, making the folders on its way. */
+function writeIn(folder: string, relative: string, data: Buffer | string, mode: number): void {
+  const target = path.join(folder, ...relative.split('/'));
+  mkdirSync(path.dirname(target), { recursive: true, mode: 0o755 });
+  writeFileSync(target, data, { mode });
+}
+
 function writeCopy(folder: string, files: GymFiles): void {
-  const write = (relative: string, data: Buffer | string): void => {
-    const target = path.join(folder, relative);
-    mkdirSync(path.dirname(target), { recursive: true, mode: 0o755 });
-    writeFileSync(target, data, { mode: 0o644 });
-  };
-  for (const file of files.gym) write(path.join('Gym', file.path), file.data);
-  write('LICENSE', files.license!);
-  write(path.join('torch', '__init__.py'), TORCH_STUB);
-  write(MARKER, markerText()); // last: its presence means the copy is complete
+  for (const file of files.gym) writeIn(folder, `Gym/${file.path}`, file.data, 0o644);
+  writeIn(folder, 'LICENSE', files.license!, 0o644);
+  writeIn(folder, 'torch/__init__.py', TORCH_STUB, 0o644);
+  writeIn(folder, MARKER, markerText(), 0o644); // last: its presence means the copy is complete
   // Folders readable and searchable by all, whatever the umask.
   const open = (dir: string): void => {
     chmodSync(dir, 0o755);

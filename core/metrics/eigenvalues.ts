@@ -4,66 +4,42 @@
  * O(n^3), robust for the positive semi-definite kernels the diversity metrics build.
  */
 
-import { householderKernels, MAX_QL_ITERATIONS, QL_EPS as EPS, type HouseholderKernels } from './householder-wasm.js';
+/** Sweeps of the QL iteration for one eigenvalue before it is given up. */
+const MAX_QL_ITERATIONS = 60;
+/** The QL iteration's tolerance: an off-diagonal entry below EPS times the norm so far is zero. */
+const EPS = 2 ** -52;
 
 /**
- * All eigenvalues of the symmetric matrix `A` (only its lower triangle is read), ascending.
- * `wasm: false` keeps the reduction's loops in JavaScript (the same numbers, slower).
+ * All eigenvalues of the symmetric matrix `A` (only its lower triangle is read), ascending. An
+ * entry that is not a finite number is refused (RangeError).
  */
-export function symmetricEigenvalues(A: readonly (readonly number[] | Float64Array)[], options: { wasm?: boolean } = {}): number[] {
+export function symmetricEigenvalues(A: readonly (readonly number[] | Float64Array)[]): number[] {
   const n = A.length;
-  for (let i = 0; i < n; i++) {
-    if (A[i]!.length !== n) throw new RangeError(`matrix must be square: row ${i} has ${A[i]!.length} entries, expected ${n}`);
-  }
-  return lowerTriangleEigenvalues(n, (T) => {
-    for (let j = 0; j < n; j++) {
-      for (let k = j; k < n; k++) {
-        const value = A[k]![j]!;
-        if (!Number.isFinite(value)) throw new RangeError(`matrix entry [${k}][${j}] is not a finite number`);
-        T[j * n + k] = value;
-      }
-    }
-  }, options);
-}
-
-/**
- * All eigenvalues, ascending, of the symmetric n x n matrix whose lower triangle `fill` writes
- * into T by columns: T[j * n + k] = A[k][j] for k >= j (T starts at zero; the reduction reads
- * nothing above the diagonal). A caller that builds the matrix can build it there directly, with
- * the kernels' help where they run (`fill`'s second argument). An entry that is not a finite
- * number is refused (RangeError).
- */
-export function lowerTriangleEigenvalues(n: number, fill: (T: Float64Array, kernels?: HouseholderKernels) => void, options: { wasm?: boolean } = {}): number[] {
   if (n === 0) return [];
-  // The reduction's two O(n^3) loops in WebAssembly where it runs (householder-wasm.ts), on its arrays.
-  const kernels = options.wasm === false ? undefined : householderKernels(n);
   // T holds V (JAMA's working matrix) by columns: T[j * n + k] = V[k][j]. tred2 reads and writes
   // V down its columns; stored this way, its inner loops walk contiguous memory.
-  const T = kernels?.T ?? new Float64Array(n * n);
-  fill(T, kernels);
-  const d = kernels?.d ?? new Float64Array(n);
-  const e = kernels?.e ?? new Float64Array(n);
-  tridiagonalize(T, n, d, e, kernels);
-  // A non-finite entry reaches the tridiagonal form (sums and products keep it): checked there,
-  // in O(n), rather than over the n^2 entries a caller built from finite numbers.
-  for (let i = 0; i < n; i++) {
-    if (!Number.isFinite(d[i]!) || !Number.isFinite(e[i]!)) throw new RangeError('the matrix has an entry that is not a finite number');
+  const T = new Float64Array(n * n);
+  for (let j = 0; j < n; j++) {
+    if (A[j]!.length !== n) throw new RangeError(`matrix must be square: row ${j} has ${A[j]!.length} entries, expected ${n}`);
+    for (let k = j; k < n; k++) {
+      const value = A[k]![j]!;
+      if (!Number.isFinite(value)) throw new RangeError(`matrix entry [${k}][${j}] is not a finite number`);
+      T[j * n + k] = value;
+    }
   }
-  if (kernels) {
-    if (!kernels.ql()) throw new Error(QL_FAILED);
-  } else {
-    tridiagonalQL(d, e);
-  }
+  const d = new Float64Array(n);
+  const e = new Float64Array(n);
+  tridiagonalize(T, n, d, e);
+  tridiagonalQL(d, e);
   return Array.from(d).sort((a, b) => a - b);
 }
 
 /**
  * Householder reduction of V (T, by columns, overwritten) to a tridiagonal matrix: diagonal d,
  * sub-diagonal e[1..]. The same arithmetic, in the same order, as JAMA's tred2; the Householder
- * vectors it keeps above the diagonal for eigenvectors are not kept (never read here). With
- * `kernels` (T, d and e being theirs), its two inner loops run there.
+ * vectors it keeps above the diagonal for eigenvectors are not kept (never read here).
  */
-function tridiagonalize(T: Float64Array, n: number, d: Float64Array, e: Float64Array, kernels?: HouseholderKernels): void {
+function tridiagonalize(T: Float64Array, n: number, d: Float64Array, e: Float64Array): void {
   for (let j = 0; j < n; j++) d[j] = T[j * n + n - 1]!;
   for (let i = n - 1; i > 0; i--) {
     let scale = 0;
@@ -87,19 +63,16 @@ function tridiagonalize(T: Float64Array, n: number, d: Float64Array, e: Float64A
       h -= f * g;
       d[i - 1] = f - g;
       for (let j = 0; j < i; j++) e[j] = 0;
-      if (kernels) kernels.product(i);
-      else {
-        for (let j = 0; j < i; j++) {
-          const column = j * n;
-          f = d[j]!;
-          g = e[j]! + T[column + j]! * f;
-          for (let k = j + 1; k <= i - 1; k++) {
-            const v = T[column + k]!;
-            g += v * d[k]!;
-            e[k] = e[k]! + v * f;
-          }
-          e[j] = g;
+      for (let j = 0; j < i; j++) {
+        const column = j * n;
+        f = d[j]!;
+        g = e[j]! + T[column + j]! * f;
+        for (let k = j + 1; k <= i - 1; k++) {
+          const v = T[column + k]!;
+          g += v * d[k]!;
+          e[k] = e[k]! + v * f;
         }
+        e[j] = g;
       }
       f = 0;
       for (let j = 0; j < i; j++) {
@@ -108,16 +81,13 @@ function tridiagonalize(T: Float64Array, n: number, d: Float64Array, e: Float64A
       }
       const hh = f / (h + h);
       for (let j = 0; j < i; j++) e[j] = e[j]! - hh * d[j]!;
-      if (kernels) kernels.update(i);
-      else {
-        for (let j = 0; j < i; j++) {
-          const column = j * n;
-          f = d[j]!;
-          g = e[j]!;
-          for (let k = j; k <= i - 1; k++) T[column + k] = T[column + k]! - (f * e[k]! + g * d[k]!);
-          d[j] = T[column + i - 1]!;
-          T[column + i] = 0;
-        }
+      for (let j = 0; j < i; j++) {
+        const column = j * n;
+        f = d[j]!;
+        g = e[j]!;
+        for (let k = j; k <= i - 1; k++) T[column + k] = T[column + k]! - (f * e[k]! + g * d[k]!);
+        d[j] = T[column + i - 1]!;
+        T[column + i] = 0;
       }
     }
     d[i] = h;
@@ -127,28 +97,7 @@ function tridiagonalize(T: Float64Array, n: number, d: Float64Array, e: Float64A
   e[0] = 0;
 }
 
-/**
- * sqrt(a^2 + b^2) without overflow, as V8 computes Math.hypot: both scaled by the larger, their
- * squares summed (V8's Kahan compensation is zero for two terms), the root scaled back. The same
- * doubles as Math.hypot here, and on any engine (Math.hypot's precision is each engine's own
- * choice). Written out, V8 inlines it into the QL loop, which calls it O(n^2) times, rather than
- * calling the builtin with its arguments boxed.
- */
-export function hypot(a: number, b: number): number {
-  const x = Math.abs(a);
-  const y = Math.abs(b);
-  if (x === Infinity || y === Infinity) return Infinity;
-  if (x !== x || y !== y) return Number.NaN;
-  const max = x > y ? x : y;
-  if (max === 0) return 0;
-  const nx = x / max;
-  const ny = y / max;
-  return Math.sqrt(nx * nx + ny * ny) * max;
-}
-
-const QL_FAILED = 'symmetricEigenvalues: QL iteration did not converge';
-
-/** Implicit QL on the tridiagonal matrix (d, e); leaves the eigenvalues in d (householder-wasm.ts: qlFunction is the same loop). */
+/** Implicit QL on the tridiagonal matrix (d, e); leaves the eigenvalues in d. */
 function tridiagonalQL(d: Float64Array, e: Float64Array): void {
   const n = d.length;
   for (let i = 1; i < n; i++) e[i - 1] = e[i]!;
@@ -162,10 +111,10 @@ function tridiagonalQL(d: Float64Array, e: Float64Array): void {
     if (m > l) {
       let iterations = 0;
       do {
-        if (++iterations > MAX_QL_ITERATIONS) throw new Error(QL_FAILED);
+        if (++iterations > MAX_QL_ITERATIONS) throw new Error('symmetricEigenvalues: QL iteration did not converge');
         let g = d[l]!;
         let p = (d[l + 1]! - g) / (2 * e[l]!);
-        let r = hypot(p, 1);
+        let r = Math.hypot(p, 1);
         if (p < 0) r = -r;
         d[l] = e[l]! / (p + r);
         d[l + 1] = e[l]! * (p + r);
@@ -186,7 +135,7 @@ function tridiagonalQL(d: Float64Array, e: Float64Array): void {
           s2 = s;
           g = c * e[i]!;
           h = c * p;
-          r = hypot(p, e[i]!);
+          r = Math.hypot(p, e[i]!);
           e[i + 1] = s * r;
           s = e[i]! / r;
           c = p / r;

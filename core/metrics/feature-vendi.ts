@@ -13,10 +13,9 @@
  * al. 2009) into HASHED_DIMENSION buckets: inner products are then preserved in expectation
  * only, so the score is an approximation — reported via `approximate: true`.
  */
-import { lowerTriangleEigenvalues, symmetricEigenvalues } from './eigenvalues.js';
+import { symmetricEigenvalues } from './eigenvalues.js';
 import { vendiFromEigenvalues } from './vendi.js';
 import { deriveSeedFromIndex } from '../run/random.js';
-import { at, get, I32, F64, increment, int, op, set, double, whileBelow, wasmApi, wasmModuleBytes, type Code, type WasmFunction } from './wasm-code.js';
 
 /** Largest matrix side decomposed exactly (an O(side^3) eigen-decomposition). */
 export const EXACT_LIMIT = 400;
@@ -119,11 +118,8 @@ export function featureVendi(bags: readonly (readonly string[])[], q: number = 1
   return preparedVendi(prepareFeatures(bags), undefined, q);
 }
 
-/**
- * Vendi score of the items at `indices` (repeats allowed; default all) of a prepared pool.
- * `wasm: false` keeps the eigen-decomposition in JavaScript (the same score, slower).
- */
-export function preparedVendi(prepared: PreparedFeatures, indices?: readonly number[], q: number = 1, options: { wasm?: boolean } = {}): FeatureVendi {
+/** Vendi score of the items at `indices` (repeats allowed; default all) of a prepared pool. */
+export function preparedVendi(prepared: PreparedFeatures, indices?: readonly number[], q: number = 1): FeatureVendi {
   const vectors = indices ? indices.map((i) => prepared.vectors[i]!) : prepared.vectors;
   const n = vectors.length;
   if (n === 0) return { vendi: 0, approximate: false };
@@ -132,11 +128,11 @@ export function preparedVendi(prepared: PreparedFeatures, indices?: readonly num
   // ones, when that matrix is at most half the side of the others (a pool of copies of one
   // program is one 1x1 matrix rather than a d x d covariance).
   const distinct = new Set(vectors).size;
-  if (distinct <= EXACT_LIMIT && 2 * distinct <= Math.min(n, d)) return { vendi: vendiFromEigenvalues(distinctKernelEigenvalues(vectors, options), q), approximate: false };
-  if (n <= d && n <= EXACT_LIMIT) return { vendi: vendiFromEigenvalues(kernelEigenvalues(vectors, options), q), approximate: false };
-  if (d <= EXACT_LIMIT) return { vendi: vendiFromEigenvalues(covarianceEigenvalues(vectors, d, options), q), approximate: false };
-  if (distinct <= EXACT_LIMIT) return { vendi: vendiFromEigenvalues(distinctKernelEigenvalues(vectors, options), q), approximate: false };
-  return { vendi: vendiFromEigenvalues(covarianceEigenvalues(hashedVectors(prepared, vectors), HASHED_DIMENSION, options), q), approximate: true };
+  if (distinct <= EXACT_LIMIT && 2 * distinct <= Math.min(n, d)) return { vendi: vendiFromEigenvalues(distinctKernelEigenvalues(vectors), q), approximate: false };
+  if (n <= d && n <= EXACT_LIMIT) return { vendi: vendiFromEigenvalues(kernelEigenvalues(vectors), q), approximate: false };
+  if (d <= EXACT_LIMIT) return { vendi: vendiFromEigenvalues(covarianceEigenvalues(vectors, d), q), approximate: false };
+  if (distinct <= EXACT_LIMIT) return { vendi: vendiFromEigenvalues(distinctKernelEigenvalues(vectors), q), approximate: false };
+  return { vendi: vendiFromEigenvalues(covarianceEigenvalues(hashedVectors(prepared, vectors), HASHED_DIMENSION), q), approximate: true };
 }
 
 /** The vectors with their features hashed into HASHED_DIMENSION signed buckets, each scaled to unit length again. */
@@ -204,13 +200,9 @@ function normalised(ids: Int32Array, values: Float64Array): SparseUnit {
  * The inner products of m vectors, G[a * m + b] for b < a (and mirrored): each vector a is
  * scattered once into a dense array, and every earlier vector b is read against it. Over b's
  * features in ascending order, the sum takes the same products in the same order as a merge of
- * the two sparse vectors (a feature of b alone adds 0 x value, which leaves the sum as it is),
- * so the result is the same to the bit, without a merge per pair. The same loop runs in
- * WebAssembly where it can (wasmInnerProducts), unless `wasm: false`.
+ * the two sparse vectors (a feature of b alone adds 0 x value, which leaves the sum as it is).
  */
-function innerProducts(vectors: readonly SparseUnit[], options: { wasm?: boolean }): Float64Array {
-  const fast = options.wasm === false ? undefined : wasmInnerProducts(vectors);
-  if (fast) return fast;
+function innerProducts(vectors: readonly SparseUnit[]): Float64Array {
   const m = vectors.length;
   const inner = new Float64Array(m * m);
   let width = 0;
@@ -230,120 +222,8 @@ function innerProducts(vectors: readonly SparseUnit[], options: { wasm?: boolean
   return inner;
 }
 
-/**
- * innerProducts() as a WebAssembly loop (wasm-code.ts): the same products, summed in the same
- * order, so the same numbers to the bit. The equal-size comparison scores 30 resamples of 64 task
- * texts, each a fresh 64 x 64 kernel: V8 ran the JavaScript loop unoptimised for most of them.
- *
- * inner(m, offsets, values, out), on memory laid out as:
- *   byte 0        a zeroed double per feature id, where vector a is scattered (zeroed again after);
- *   byte out      G, m x m, written but for its diagonal;
- *   byte values   the vectors' values (doubles), one after another;
- *   byte offsets  m + 1 32-bit offsets (vector a's entries are offsets[a] .. offsets[a + 1] - 1),
- *                 then the vectors' ids (32-bit), entry for entry with the values.
- */
-function innerFunction(): WasmFunction {
-  const M = 0, OFFSETS = 1, VALUES = 2, OUT = 3;
-  const a = 4, b = 5, k = 6, end = 7, ids = 8, sum = 9;
-  const offsetAt = (vector: Code): Code => [get(OFFSETS), vector, int(2), op.i32Shl, op.i32Add, op.i32Load, 2, 0];
-  /** The byte address of the dense double of entry k's id. */
-  const cellOf = (entry: number): Code => [get(ids), get(entry), int(2), op.i32Shl, op.i32Add, op.i32Load, 2, 0, int(3), op.i32Shl];
-  const valueOf = (entry: number): Code => [at(VALUES, entry), op.f64Load, 3, 0];
-  /** For each entry k of vector a: dense[id] = `value`. */
-  const scatter = (value: (entry: number) => Code): Code => [
-    offsetAt(get(a)), set(k), offsetAt([get(a), int(1), op.i32Add]), set(end),
-    whileBelow(k, end, [cellOf(k), value(k), op.f64Store, 3, 0, increment(k)]),
-  ];
-  /** The byte address of G[row * m + column]. */
-  const cell = (row: number, column: number): Code => [get(OUT), get(row), get(M), op.i32Mul, get(column), op.i32Add, int(3), op.i32Shl, op.i32Add];
-  return {
-    locals: [[5, I32], [1, F64]],
-    body: [
-      get(OFFSETS), get(M), int(1), op.i32Add, int(2), op.i32Shl, op.i32Add, set(ids),
-      int(1), set(a),
-      whileBelow(a, M, [
-        scatter(valueOf),
-        int(0), set(b),
-        whileBelow(b, a, [
-          double(0), set(sum),
-          offsetAt(get(b)), set(k), offsetAt([get(b), int(1), op.i32Add]), set(end),
-          whileBelow(k, end, [get(sum), cellOf(k), op.f64Load, 3, 0, valueOf(k), op.f64Mul, op.f64Add, set(sum), increment(k)]),
-          cell(a, b), get(sum), op.f64Store, 3, 0,
-          cell(b, a), get(sum), op.f64Store, 3, 0,
-          increment(b),
-        ]),
-        scatter(() => double(0)),
-        increment(a),
-      ]),
-      op.end,
-    ],
-  };
-}
-
-/** The module: memory imported as `m.memory`, the function `inner` exported. */
-export const innerModuleBytes = (): Uint8Array => wasmModuleBytes({ inner: innerFunction() });
-
-let innerModule: object | null | undefined;
-/**
- * The last instance and its memory, kept for the next call (its memory grows with the widest call
- * so far): a fresh memory per call cost as much as the loop for the equal-size comparison's
- * 64 x 64 kernels. The loop leaves the room for ids zeroed; past `clean`, the last call wrote.
- */
-let innerInstance: { memory: { buffer: ArrayBuffer }; inner: (m: number, offsets: number, values: number, out: number) => void; clean: number } | undefined;
-
-/** innerProducts() from WebAssembly where it runs (undefined elsewhere, or beyond its 32-bit addresses). */
-function wasmInnerProducts(vectors: readonly SparseUnit[]): Float64Array | undefined {
-  const wasm = wasmApi();
-  if (!wasm || innerModule === null) return undefined;
-  const m = vectors.length;
-  let entries = 0;
-  let width = 0;
-  for (const { ids } of vectors) {
-    entries += ids.length;
-    if (ids.length > 0) width = Math.max(width, ids[ids.length - 1]! + 1);
-  }
-  // innerFunction's layout: the room for ids, G, the values, the offsets and ids.
-  const out = width * 8;
-  const valuesAt = out + m * m * 8;
-  const offsets = valuesAt + entries * 8;
-  const bytes = offsets + (m + 1 + entries) * 4;
-  if (bytes > 2 ** 31) return undefined;
-  try {
-    innerModule ??= new wasm.Module(innerModuleBytes());
-    if (!innerInstance || innerInstance.memory.buffer.byteLength < bytes) {
-      innerInstance = undefined;
-      const memory = new wasm.Memory({ initial: Math.ceil(bytes / 65_536) });
-      const { inner } = new wasm.Instance(innerModule, { m: { memory } }).exports as { inner: (m: number, offsets: number, values: number, out: number) => void };
-      innerInstance = { memory, inner, clean: memory.buffer.byteLength };
-    }
-  } catch {
-    innerModule ??= null;
-    return undefined; // no module, or memory refused: the JavaScript loop
-  }
-  const { memory, inner } = innerInstance;
-  // The room for ids: zero up to `clean`, where the last call's G and vectors began.
-  if (out > innerInstance.clean) new Float64Array(memory.buffer, innerInstance.clean, (out - innerInstance.clean) / 8).fill(0);
-  innerInstance.clean = out;
-  const values = new Float64Array(memory.buffer, valuesAt, entries);
-  const starts = new Int32Array(memory.buffer, offsets, m + 1);
-  const ids = new Int32Array(memory.buffer, offsets + (m + 1) * 4, entries);
-  let start = 0;
-  for (let a = 0; a < m; a++) {
-    const vector = vectors[a]!;
-    starts[a] = start;
-    ids.set(vector.ids, start);
-    values.set(vector.values, start);
-    start += vector.ids.length;
-  }
-  starts[m] = start;
-  inner(m, offsets, valuesAt, out);
-  const G = new Float64Array(memory.buffer, out, m * m).slice();
-  for (let a = 0; a < m; a++) G[a * m + a] = 0;
-  return G;
-}
-
 /** Eigenvalues of K/n, K[i][j] = <x_i, x_j>. */
-function kernelEigenvalues(vectors: readonly SparseUnit[], options: { wasm?: boolean }): number[] {
+function kernelEigenvalues(vectors: readonly SparseUnit[]): number[] {
   const n = vectors.length;
   // Each distinct vector's inner products are computed once (a static suite repeats programs).
   const index = new Map<SparseUnit, number>();
@@ -354,7 +234,7 @@ function kernelEigenvalues(vectors: readonly SparseUnit[], options: { wasm?: boo
   });
   const distinct = [...index.keys()];
   const m = distinct.length;
-  const inner = innerProducts(distinct, options);
+  const inner = innerProducts(distinct);
   const K = vectors.map(() => new Float64Array(n));
   for (let i = 0; i < n; i++) {
     for (let j = 0; j <= i; j++) {
@@ -363,7 +243,7 @@ function kernelEigenvalues(vectors: readonly SparseUnit[], options: { wasm?: boo
       K[j]![i] = value;
     }
   }
-  return symmetricEigenvalues(K, options);
+  return symmetricEigenvalues(K);
 }
 
 /**
@@ -371,14 +251,14 @@ function kernelEigenvalues(vectors: readonly SparseUnit[], options: { wasm?: boo
  * (G their Gram matrix, P the n×m copy indicator) has the non-zero spectrum of the symmetric
  * m×m matrix sqrt(c_i c_j) G_ij / n; the zero eigenvalues add nothing to a Vendi score.
  */
-function distinctKernelEigenvalues(vectors: readonly SparseUnit[], options: { wasm?: boolean }): number[] {
+function distinctKernelEigenvalues(vectors: readonly SparseUnit[]): number[] {
   const n = vectors.length;
   const copies = new Map<SparseUnit, number>();
   for (const vector of vectors) copies.set(vector, (copies.get(vector) ?? 0) + 1);
   const distinct = [...copies.keys()];
   const weight = distinct.map((v) => Math.sqrt(copies.get(v)!));
   const m = distinct.length;
-  const inner = innerProducts(distinct, options);
+  const inner = innerProducts(distinct);
   const M = distinct.map(() => new Float64Array(m));
   for (let a = 0; a < m; a++) {
     for (let b = 0; b <= a; b++) {
@@ -387,37 +267,25 @@ function distinctKernelEigenvalues(vectors: readonly SparseUnit[], options: { wa
       M[b]![a] = value;
     }
   }
-  return symmetricEigenvalues(M, options);
+  return symmetricEigenvalues(M);
 }
 
 /** Eigenvalues of Xᵀ X / n (d×d), the same non-zero spectrum as X Xᵀ / n. */
-function covarianceEigenvalues(vectors: readonly SparseUnit[], d: number, options: { wasm?: boolean }): number[] {
+function covarianceEigenvalues(vectors: readonly SparseUnit[], d: number): number[] {
   const n = vectors.length;
   // The same vector m times adds m x x^T once (in order of first appearance).
   const times = new Map<SparseUnit, number>();
   for (const vector of vectors) times.set(vector, (times.get(vector) ?? 0) + 1);
-  // Built where the decomposition reads it: the lower triangle by columns, C[q][p] at T[p * d + q]
-  // (p <= q; ids ascend). Each vector adds one term to each entry it touches, vector by vector,
-  // so every entry is the same sum, in the same order, whichever way one vector's terms are walked;
-  // down the columns, they are written in order.
-  return lowerTriangleEigenvalues(d, (T, kernels) => {
-    let scaled = new Float64Array(0);
-    for (const [{ ids, values }, m] of times) {
-      if (kernels) {
-        // The same loop in WebAssembly (householder-wasm.ts: outerFunction), on a copy of the vector.
-        kernels.ids.set(ids);
-        kernels.values.set(values);
-        for (let a = 0; a < ids.length; a++) kernels.scaled[a] = (values[a]! * m) / n;
-        kernels.outer(ids.length);
-        continue;
-      }
-      if (scaled.length < ids.length) scaled = new Float64Array(ids.length);
-      for (let a = 0; a < ids.length; a++) scaled[a] = (values[a]! * m) / n;
-      for (let b = 0; b < ids.length; b++) {
-        const column = ids[b]! * d;
-        const vb = values[b]!;
-        for (let a = b; a < ids.length; a++) T[column + ids[a]!] = T[column + ids[a]!]! + scaled[a]! * vb;
+  // The lower triangle, C[q][p] for p <= q (ids ascend), each entry summed vector by vector.
+  const C = Array.from({ length: d }, () => new Float64Array(d));
+  for (const [{ ids, values }, m] of times) {
+    for (let b = 0; b < ids.length; b++) {
+      const vb = values[b]!;
+      for (let a = b; a < ids.length; a++) {
+        const row = C[ids[a]!]!;
+        row[ids[b]!] = row[ids[b]!]! + ((values[a]! * m) / n) * vb;
       }
     }
-  }, options);
+  }
+  return symmetricEigenvalues(C);
 }

@@ -85,76 +85,20 @@ function templatedNodeTypes(program: { readonly source: string }): string[] {
     if (codeTypes.size >= CODE_TYPES_LIMIT) codeTypes.clear();
     codeTypes.set(code, rest);
   }
-  // An empty list is a program that does not parse: so is the whole.
-  if (rest.length === 0) return javascriptNodeTypes(source);
-  return [...dataNodeTypes(header.values), ...rest.slice(1)];
+  // An empty list is a part that does not parse: the whole is parsed instead.
+  const data = dataNodeTypes(header.values);
+  if (rest.length === 0 || data.length === 0) return javascriptNodeTypes(source);
+  return [...data, ...rest.slice(1)];
 }
 
 /**
- * Node types of a data header's statements, as acorn gives them for `const NAME = <JSON>;`
- * lines, without parsing: `Program`, then per line a VariableDeclaration, its
- * VariableDeclarator, the Identifier and the value's nodes, read from its JSON text in source
- * order (an object's Property with its key Literal then its value; a negative number a
- * UnaryExpression over a Literal).
+ * Node types of a data header's statements (`Program`, then each `const NAME = <JSON>;` line's),
+ * from acorn: the values parsed as declarations of their own. Their names and the header's
+ * comments have no node types of their own, so a few hundred characters of values are parsed
+ * rather than the whole program.
  */
 export function dataNodeTypes(values: readonly string[]): string[] {
-  const types = ['Program'];
-  for (const value of values) {
-    types.push('VariableDeclaration', 'VariableDeclarator', 'Identifier');
-    jsonNodeTypes(value, 0, types);
-  }
-  return types;
-}
-
-const isSpace = (c: string | undefined): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
-
-/** Append the node types of the JSON value at `at` in `text`; returns the index after it. */
-function jsonNodeTypes(text: string, at: number, types: string[]): number {
-  let i = at;
-  while (isSpace(text[i])) i++;
-  const c = text[i];
-  if (c === '{' || c === '[') {
-    types.push(c === '{' ? 'ObjectExpression' : 'ArrayExpression');
-    const close = c === '{' ? '}' : ']';
-    i++;
-    for (;;) {
-      while (isSpace(text[i])) i++;
-      if (text[i] === close) return i + 1;
-      if (text[i] === ',') {
-        i++;
-        continue;
-      }
-      if (c === '{') {
-        types.push('Property', 'Literal');
-        i = skipString(text, i);
-        while (isSpace(text[i]) || text[i] === ':') i++;
-      }
-      i = jsonNodeTypes(text, i, types);
-    }
-  }
-  if (c === '"') {
-    types.push('Literal');
-    return skipString(text, i);
-  }
-  if (c === '-') types.push('UnaryExpression');
-  types.push('Literal');
-  i++;
-  while (i < text.length && /[\w.+-]/.test(text[i]!)) i++;
-  return i;
-}
-
-/**
- * The index after the JSON string that opens at `at`: its first quote that an even number of
- * backslashes precede (a dataset's questions are a few hundred characters, so the quotes are
- * found with indexOf rather than character by character).
- */
-function skipString(text: string, at: number): number {
-  for (let i = text.indexOf('"', at + 1); i >= 0; i = text.indexOf('"', i + 1)) {
-    let slashes = 0;
-    while (text.charCodeAt(i - 1 - slashes) === 0x5c) slashes++;
-    if (slashes % 2 === 0) return i + 1;
-  }
-  return text.length;
+  return javascriptNodeTypes(values.map((value, i) => `const v${i} = ${value};`).join('\n'));
 }
 
 /** Node types of a program: precomputed ones if given, else parsed (JavaScript), else []. */

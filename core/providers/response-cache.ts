@@ -8,12 +8,10 @@
  * an entry lost to a power cut is a miss), so concurrent runs never interleave; a run reads
  * every log in the folder once, keeping only each entry's place, and reads an entry's line when
  * asked for it. Replies other processes store while a run is going are seen by the next run.
- * When a folder holds more than MAX_LOGS logs, a run merges them into one. Caches written one
- * file per reply (`<cacheDir>/ab/<key>.json`, before the logs) are still read.
+ * When a folder holds more than MAX_LOGS logs, a run merges them into one.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TokenUsage, ToolCall, ToolDefinition } from '../types.js';
 import { CacheLog, flushCacheLogs } from '../results/fs.js';
@@ -106,8 +104,6 @@ class Store {
     mkdirSync(this.dir, { recursive: true });
     return openSync(path.join(this.dir, `replies-${logName()}.jsonl`), 'a');
   });
-  /** Whether the folder holds entries of the one-file-per-reply layout. */
-  private readonly legacy: boolean;
 
   constructor(readonly dir: string) {
     // Lines this process has not written yet (another store's) would be misses.
@@ -118,7 +114,6 @@ class Store {
     } catch {
       // no folder yet: an empty cache
     }
-    this.legacy = names.some((name) => /^[0-9a-f]{2}$/.test(name));
     let logs = names.filter((name) => LOG.test(name)).sort();
     if (logs.length > MAX_LOGS) logs = this.merge(logs);
     for (const name of logs) this.index(path.join(dir, name));
@@ -197,12 +192,7 @@ class Store {
         return undefined;
       }
     }
-    if (!this.legacy) return undefined;
-    try {
-      return await readFile(path.join(this.dir, key.slice(0, 2), `${key}.json`), 'utf8');
-    } catch {
-      return undefined;
-    }
+    return undefined;
   }
 
   /** Append an entry's line (`line` holds no newline) to this process's log. */

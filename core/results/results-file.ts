@@ -12,7 +12,7 @@
  *   - each environment is one line of results.json, written as the file is written (no
  *     string of the whole file is ever made).
  * readResults() gives back the RunResults every reader uses (each environment's `source` and
- * `checks` in full), from schema 2 and from schema 1 files alike.
+ * `checks` in full).
  *
  * The journal's environment lines keep neither the gate's checks, the task nor the sample
  * trajectory: the environment's verdict line and its first episode's line hold them, and
@@ -140,8 +140,8 @@ function loadEnvironment(stored: StoredEnvironment, suite: StoredSuite, file: st
       if (code === undefined) throw new DataError(file, undefined, `suite ${suite.id}: environment ${stored.id} names code ${String(value)}, which is not in the suite's "codes"`);
       summary.source = sourceFromParts(code, stored.data ?? []);
     } else if (key === 'checks') {
-      summary.checks = (value as (number | GateCheck)[]).map((c) => {
-        const check = typeof c === 'number' ? suite.checks?.[c] : c;
+      summary.checks = (value as number[]).map((c) => {
+        const check = suite.checks?.[c];
         if (check === undefined) throw new DataError(file, undefined, `suite ${suite.id}: environment ${stored.id} names check ${String(c)}, which is not in the suite's "checks"`);
         return check;
       });
@@ -181,11 +181,11 @@ export function writeResults(outDir: string, results: RunResults): void {
   }
 }
 
-/** The results as every reader uses them, from the parsed text of results.json (schema 1 or 2). */
+/** The results as every reader uses them, from the parsed text of results.json. */
 export function resultsFromStored(value: unknown, file = 'results.json'): RunResults {
   const stored = value as (Omit<Partial<StoredResults>, 'schemaVersion'> & { schemaVersion?: unknown }) | null;
-  if (stored?.schemaVersion !== 1 && stored?.schemaVersion !== SCHEMA_VERSION) {
-    throw new DataError(file, undefined, `results schemaVersion ${JSON.stringify(stored?.schemaVersion)} is not one this spade-bench reads (1 or ${SCHEMA_VERSION})`);
+  if (stored?.schemaVersion !== SCHEMA_VERSION) {
+    throw new DataError(file, undefined, `results schemaVersion ${JSON.stringify(stored?.schemaVersion)} is not the one this spade-bench reads (${SCHEMA_VERSION})`);
   }
   if (!stored.run || !Array.isArray(stored.suites)) throw new DataError(file, undefined, 'missing "run" or "suites"');
   const suites = stored.suites.map((suite): SuiteResult => {
@@ -193,7 +193,7 @@ export function resultsFromStored(value: unknown, file = 'results.json'): RunRes
     void codes, checks;
     return { ...rest, environments: (environments ?? []).map((e) => loadEnvironment(e, suite, file)) };
   });
-  return { ...(stored as unknown as StoredResults), schemaVersion: SCHEMA_VERSION, suites };
+  return { ...(stored as unknown as StoredResults), suites };
 }
 
 /** Read a run's results.json (from its folder or the file itself), checking its schema. */

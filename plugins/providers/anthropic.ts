@@ -10,7 +10,6 @@ import { UnusableReplyError } from '../../core/providers/failures.js';
 import { resolveApiKey } from '../../core/providers/keys.js';
 import { DEFAULT_TIMEOUT_MS, layerOptionsFrom } from '../../core/providers/layer-options.js';
 import { withProviderLayer, type ManagedProvider } from '../../core/providers/layer.js';
-import { keepAliveFetch } from '../../core/providers/http-fetch.js';
 import type { ChatMessage, ChatRequest } from '../../core/concepts/provider.js';
 import type { ToolCall } from '../../core/concepts/tools.js';
 
@@ -100,8 +99,6 @@ export async function createAnthropicProvider(options: ProviderOptions): Promise
     baseURL,
     defaultHeaders: options.headers,
     maxRetries: 0,
-    // Plain-HTTP (local) servers go through a leaner keep-alive client; HTTPS through fetch.
-    fetch: keepAliveFetch,
     timeout: (layer.timeoutMs ?? DEFAULT_TIMEOUT_MS) + 60_000,
   });
   const params = options.params ?? {};

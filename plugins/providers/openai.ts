@@ -9,7 +9,6 @@
 import { definePlugin, type ProviderOptions } from '../../core/config/plugin.js';
 import { DEFAULT_TIMEOUT_MS, layerOptionsFrom } from '../../core/providers/layer-options.js';
 import { withProviderLayer, type ManagedProvider } from '../../core/providers/layer.js';
-import { keepAliveFetch } from '../../core/providers/http-fetch.js';
 import { resolveApiKey } from '../../core/providers/keys.js';
 import { UnusableReplyError } from '../../core/providers/failures.js';
 import type { ChatMessage, ChatRequest } from '../../core/concepts/provider.js';
@@ -114,8 +113,6 @@ export async function createOpenAIProtocolProvider(options: ProviderOptions, set
     baseURL,
     defaultHeaders: options.headers,
     maxRetries: 0,
-    // Plain-HTTP (local) servers go through a leaner keep-alive client; HTTPS through fetch.
-    fetch: keepAliveFetch,
     // The layer aborts a request at its own timeout; the SDK's is only a backstop.
     timeout: (layer.timeoutMs ?? DEFAULT_TIMEOUT_MS) + 60_000,
   });

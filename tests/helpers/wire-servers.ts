@@ -76,6 +76,8 @@ export interface WireServer {
   requests: RecordedRequest[];
   /** Most requests seen in flight at once. */
   maxInFlight: number;
+  /** TCP connections accepted so far. */
+  connections: number;
   /** Queue steps, answered in order before falling back to the default. */
   script(...steps: Step[]): void;
   /** What to do once the script is used up (default: an echo reply). */
@@ -340,6 +342,7 @@ export async function startWireServer(protocol: Protocol, options: WireServerOpt
     });
   });
   server.keepAliveTimeout = 30_000;
+  server.on('connection', () => void state.connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
@@ -348,6 +351,7 @@ export async function startWireServer(protocol: Protocol, options: WireServerOpt
     baseURL: protocol === 'openai' ? `${origin}/v1` : origin,
     requests: [],
     maxInFlight: 0,
+    connections: 0,
     script: (...steps) => void queue.push(...steps),
     setDefault: (step) => void (fallback = step),
     route: (answer) => void (router = answer),

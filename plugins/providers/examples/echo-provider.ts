@@ -7,8 +7,8 @@
  * `create(options)` gets the provider's config entry (`model`, `baseURL`, `apiKey`, `params`...)
  * and returns a Provider. Write only the raw `chat` call (one request, one attempt) and hand it to
  * `withProviderLayer`: the shared layer adds retries, the timeout, the concurrency limit, the
- * response cache, usage stats and key redaction. Outside this repository, import both helpers
- * from 'spade-bench'.
+ * response cache, usage stats and key redaction. Outside this repository, import definePlugin
+ * from 'spade-bench' and the layer's helpers from 'spade-bench/providers'.
  *
  * This one answers without a network: it repeats the last line of the last user message inside
  * \boxed{...}, and counts words as tokens.

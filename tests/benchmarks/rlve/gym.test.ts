@@ -1,17 +1,16 @@
-// RLVE's Gym as data: the archive format (read what GNU tar writes, write what it reads), git's
-// ids as the check of a copy, the shared copy accepted as a cache, a download of GitHub's
-// archive of the commit from a local server (only Gym/ and LICENSE kept), tampering refused.
+// RLVE's Gym as data: git's ids as the check of a copy, the shared copy accepted as a cache, a
+// download of the commit's archive as `git archive` writes it, from a local server (only Gym/
+// and LICENSE kept), tampering refused.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
-import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { create as createTar, list as listTar, type ReadEntry } from 'tar';
 import { DataError, UsageError } from '../../../core/errors.js';
 import { sha256 } from '../../../benchmarks/download.js';
 import { blobId, treeId, type TreeFile } from '../../../benchmarks/rlve/git-tree.js';
-import { readTarGz, writeTarGz } from '../../../benchmarks/rlve/tar.js';
 import { GYM_ARCHIVE, GYM_TREE_ID, HELDOUT_FILE, LICENSE_BLOB_ID, RLVE_COMMIT, ensureGymArchive, loadGym } from '../../../benchmarks/rlve/gym.js';
 import { repoRoot } from '../../helpers/cli.js';
 import { startFileServer, type FileServer } from '../file-server.js';
@@ -19,11 +18,36 @@ import { startFileServer, type FileServer } from '../file-server.js';
 const shared = path.resolve(repoRoot, '../shared/datasets');
 const sharedArchive = path.join(shared, 'rlve', GYM_ARCHIVE.fileName);
 
-async function entries(archive: Buffer | string): Promise<Map<string, Buffer>> {
-  const source = typeof archive === 'string' ? createReadStream(archive) : Readable.from([archive]);
+/** The files of a gzipped tar archive, by path. */
+async function entries(archive: string): Promise<Map<string, Buffer>> {
   const files = new Map<string, Buffer>();
-  for await (const entry of readTarGz(source, () => true)) if (entry.data) files.set(entry.path, entry.data);
+  const reads: Promise<unknown>[] = [];
+  const onReadEntry = (entry: ReadEntry): void => {
+    if (entry.type === 'File') reads.push(entry.concat().then((data) => files.set(entry.path, data)));
+  };
+  await listTar({ file: archive, onReadEntry });
+  await Promise.all(reads);
   return files;
+}
+
+/** A folder holding these files (`/`-separated paths), made for the test. */
+function folderOf(files: readonly { path: string; data: Buffer }[]): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'spade-rlve-files-'));
+  for (const file of files) {
+    mkdirSync(path.dirname(path.join(dir, file.path)), { recursive: true });
+    writeFileSync(path.join(dir, file.path), file.data);
+  }
+  return dir;
+}
+
+/** A gzipped tar archive of these files. */
+async function tarGz(files: readonly { path: string; data: Buffer }[]): Promise<Buffer> {
+  const dir = folderOf(files);
+  try {
+    return await createTar({ gzip: true, portable: true, cwd: dir }, [...new Set(files.map((f) => f.path.split('/')[0]!))]).concat();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** The error `run` rejects with (failing the test when it resolves). */
@@ -37,6 +61,7 @@ async function rejection(run: () => Promise<unknown>): Promise<Error> {
 }
 
 let gymFiles: TreeFile[];
+let gitGymTree: string;
 let license: Buffer;
 let server: FileServer;
 let cache: string;
@@ -45,15 +70,28 @@ test.before(async () => {
   const all = await entries(sharedArchive);
   gymFiles = [...all].filter(([p]) => p.startsWith('RLVE/Gym/')).map(([p, data]) => ({ path: p.slice('RLVE/Gym/'.length), data }));
   license = all.get('RLVE/LICENSE')!;
-  // GitHub's archive of a commit: every file of the repository under RLVE-<commit>/, Gym/ among them.
+  // The archive of a commit as GitHub serves it (`git archive`: a pax global header naming the
+  // commit, every file of the repository under RLVE-<commit>/), made by git from a repository
+  // of Gym/, LICENSE and other files; git's own id of its Gym/ folder is the pinned one.
   const top = `RLVE-${RLVE_COMMIT}`;
-  const github = writeTarGz([
-    ...gymFiles.map((f) => ({ path: `${top}/Gym/${f.path}`, data: f.data })),
-    { path: `${top}/LICENSE`, data: license },
-    { path: `${top}/README.md`, data: Buffer.from('# RLVE\n') },
-    { path: `${top}/data/DeepMath-103K.json`, data: Buffer.alloc(3 << 20, 0x61) },
+  const repository = folderOf([
+    ...gymFiles.map((f) => ({ path: `Gym/${f.path}`, data: f.data })),
+    { path: 'LICENSE', data: license },
+    { path: 'README.md', data: Buffer.from('# RLVE\n') },
+    { path: 'data/DeepMath-103K.json', data: Buffer.alloc(3 << 20, 0x61) },
   ]);
-  const tampered = writeTarGz([
+  const git = (...args: string[]) => {
+    const result = spawnSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', ...args], { cwd: repository, maxBuffer: 64 << 20 });
+    assert.is(result.status, 0, String(result.stderr));
+    return result.stdout;
+  };
+  git('init', '-q', '.');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'RLVE');
+  gitGymTree = git('rev-parse', 'HEAD:Gym').toString().trim();
+  const github = git('archive', '--format=tar.gz', `--prefix=${top}/`, 'HEAD');
+  rmSync(repository, { recursive: true, force: true });
+  const tampered = await tarGz([
     ...gymFiles.map((f) => ({ path: `${top}/Gym/${f.path}`, data: f.path === 'environments/sorting/environment.py' ? Buffer.concat([f.data, Buffer.from('\nimport os\n')]) : f.data })),
     { path: `${top}/LICENSE`, data: license },
   ]);
@@ -73,6 +111,7 @@ test.after.each(() => rmSync(cache, { recursive: true, force: true }));
 test("the shared copy is RLVE's Gym and LICENSE at the pinned commit, by git's own ids", () => {
   assert.is(gymFiles.length, 1601);
   assert.is(treeId(gymFiles), GYM_TREE_ID);
+  assert.is(gitGymTree, GYM_TREE_ID, 'git\'s own id of the folder');
   assert.is(blobId(license), LICENSE_BLOB_ID);
   // One changed byte changes the tree id.
   const changed = gymFiles.map((f, i) => (i === 10 ? { ...f, data: Buffer.concat([f.data, Buffer.from(' ')]) } : f));
@@ -98,32 +137,6 @@ test('blob and tree ids are git\'s (checked against git hash-object and write-tr
     git('add', '-A');
     assert.is(treeId(files), git('write-tree'));
     assert.is(blobId(files[0]!.data), git('hash-object', 'a.py'));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
-
-test('reads what GNU tar writes (pax headers, long names) and GNU tar reads what it writes', async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'spade-tar-'));
-  try {
-    const long = `${'deep/'.repeat(30)}${'n'.repeat(120)}.py`;
-    mkdirSync(path.join(dir, 'src', path.dirname(long)), { recursive: true });
-    writeFileSync(path.join(dir, 'src', long), 'long\n');
-    writeFileSync(path.join(dir, 'src', 'short.txt'), 'short\n');
-    for (const format of ['pax', 'gnu']) {
-      const archive = path.join(dir, `${format}.tar.gz`);
-      assert.is(spawnSync('tar', [`--format=${format}`, '-czf', archive, '-C', path.join(dir, 'src'), '.']).status, 0);
-      const read = await entries(archive);
-      assert.is(read.get(`./${long}`)?.toString(), 'long\n', format);
-      assert.is(read.get('./short.txt')?.toString(), 'short\n', format);
-    }
-    const ours = path.join(dir, 'ours.tar.gz');
-    const name = `RLVE/Gym/${'x'.repeat(90)}/${'y'.repeat(90)}.py`;
-    writeFileSync(ours, writeTarGz([{ path: name, data: Buffer.from('ok\n') }, { path: 'RLVE/LICENSE', data: Buffer.from('MIT\n') }]));
-    const listing = spawnSync('tar', ['-tzf', ours], { encoding: 'utf8' });
-    assert.is(listing.status, 0, listing.stderr);
-    assert.ok(listing.stdout.split('\n').includes(name), listing.stdout);
-    assert.is(spawnSync('tar', ['-xzf', ours, '-O', name], { encoding: 'utf8' }).stdout, 'ok\n');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -172,7 +185,7 @@ test('an archive whose Gym/ is not the pinned commit\'s is refused, and nothing 
 
 test('a damaged cached copy is refused with the way out; offline, a missing one names what to do', async () => {
   mkdirSync(path.join(cache, 'rlve'));
-  writeFileSync(path.join(cache, 'rlve', GYM_ARCHIVE.fileName), writeTarGz([...gymFiles.slice(1).map((f) => ({ path: `RLVE/Gym/${f.path}`, data: f.data })), { path: 'RLVE/LICENSE', data: license }]));
+  writeFileSync(path.join(cache, 'rlve', GYM_ARCHIVE.fileName), await tarGz([...gymFiles.slice(1).map((f) => ({ path: `RLVE/Gym/${f.path}`, data: f.data })), { path: 'RLVE/LICENSE', data: license }]));
   const damaged = await rejection(() => loadGym({ dataDir: cache, offline: true }));
   assert.instance(damaged, DataError);
   assert.match(damaged.message, /delete it to download it again/);

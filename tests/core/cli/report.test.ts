@@ -1,11 +1,10 @@
 // `spade-bench report` and `spade-bench bench` on a real run's folder.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCli, tempDir } from '../../helpers/cli.js';
 import type { RunResults } from '../../../core/results/results.js';
-import { readResults } from '../../../core/results/results-file.js';
 
 const dir = tempDir();
 const runA = path.join(dir, 'a');
@@ -46,20 +45,6 @@ test('report --publish: an index and one page per run', async () => {
   assert.is(r.code, 0, r.stderr);
   for (const f of ['index.html', 'runs/a.html', 'runs/b.html', 'results.json']) assert.ok(existsSync(path.join(site, f)), f);
   assert.match(readFileSync(path.join(site, 'index.html'), 'utf8'), 'runs/a.html');
-});
-
-test('report reads results written before schema 2 (each environment with its source and checks in full)', async () => {
-  const old = path.join(dir, 'old');
-  mkdirSync(old);
-  const results = readResults(runA);
-  writeFileSync(path.join(old, 'results.json'), JSON.stringify({ ...results, schemaVersion: 1 }, null, 2));
-  const out = path.join(dir, 'old.html');
-  const r = await runCli(['report', old, '-o', out]);
-  assert.is(r.code, 0, r.stderr);
-  const html = readFileSync(out, 'utf8');
-  const env = results.suites[1]!.environments[0]!;
-  assert.match(html, env.id);
-  assert.match(html, `${env.source.length} characters`);
 });
 
 test('report: a folder without results, or a malformed or foreign results.json, is a usage error naming the file', async () => {

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startWireServer, type WireServer } from '../../helpers/wire-servers.js';
@@ -103,12 +103,6 @@ test('a run reads the logs already in the folder: whole lines are entries, a tor
   await new Promise((resolve) => setImmediate(resolve));
   assert.is(readdirSync(dir).filter((f) => f.endsWith('.jsonl')).length, 2);
   assert.ok(readFileSync(path.join(dir, 'replies-earlier.jsonl'), 'utf8').startsWith(line(keyOf(1), 'one')));
-});
-
-test('a folder of the one-file-per-reply layout is still read', async () => {
-  mkdirSync(path.join(dir, '00'));
-  writeFileSync(path.join(dir, '00', `${keyOf(7)}.json`), line(keyOf(7), 'old layout'));
-  assert.is((await new ResponseCache(dir).get(keyOf(7)))?.text, 'old layout');
 });
 
 test(`more than ${MAX_LOGS} logs are merged into one on first use, every entry kept`, async () => {

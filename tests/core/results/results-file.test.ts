@@ -7,6 +7,7 @@ import { journalEnvironment, journaledEnvironments, programParts, readResults, s
 import { answerProgram } from '../../../benchmarks/answer-program.js';
 import { syntheticRun } from '../../reports/fixtures.js';
 import { tempDir } from '../../helpers/cli.js';
+import { DataError } from '../../../core/errors.js';
 
 /** A run whose first suite holds `n` GSM8K-like tasks: one template, their own data. */
 function datasetRun(n: number): RunResults {
@@ -65,11 +66,11 @@ test('a program is split only when its source comes back character for character
   for (const inexact of ['const A = 1.0;\nclass Q {}\n', 'const A = "\\u00e9";\nclass Q {}\n', 'const A = { "a": 1 };\nclass Q {}\n']) assert.is(programParts({ source: inexact }), undefined, inexact);
 });
 
-test('results written before schema 2 are read as they are', () => {
+test('results of another schema version are refused, naming the file and the version', () => {
   const results = datasetRun(3);
   const file = path.join(tempDir(), 'results.json');
   writeFileSync(file, JSON.stringify({ ...results, schemaVersion: 1 }, null, 2));
-  assert.equal(readResults(file), JSON.parse(JSON.stringify(results)));
+  assert.throws(() => readResults(file), (error: Error) => error instanceof DataError && error.message.includes(file) && error.message.includes('schemaVersion 1 is not the one this spade-bench reads (2)'));
 });
 
 test("the journal's environment lines: their checks, task and sample come back from the verdict and episode lines", () => {

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { designerReward, episodeReward, learnabilityReward, plateau, regretReward, spadeDesignerReward, uncertaintyReward } from '../../../index.js';
+import { designerReward, episodeReward, learnabilityReward, plateau, regretReward, spadeDesignerReward, uncertaintyReward } from '../../../core/selfplay/rewards.js';
 
 const near = (actual: number, expected: number, what: string): void =>
   assert.ok(Math.abs(actual - expected) < 1e-12, `${what}: expected ${expected}, got ${actual}`);

@@ -83,6 +83,14 @@ test('malformed JSON and dropped connections', async () => {
   assert.match(error.message, /anthropic:claude-haiku-4-5.*malformed JSON/);
 });
 
+test('calls one after another reuse their connections (Node\'s fetch keeps them alive)', async () => {
+  const provider = await create();
+  for (let i = 0; i < 20; i++) await provider.chat({ messages: [{ role: 'user', content: `n${i}` }] });
+  assert.is(server.requests.length, 20);
+  // Node's fetch (undici) opens a second connection after the first reply, then keeps to those.
+  assert.ok(server.connections <= 2, `${server.connections} connections for 20 calls`);
+});
+
 test('a missing key is a usage error naming ANTHROPIC_API_KEY; the variable works', async () => {
   assert.equal(anthropic.requiredEnv!({ model: 'm' }), ['ANTHROPIC_API_KEY']);
   const missing = await Promise.resolve().then(() => anthropic.create({ model: 'claude-x' })).catch((e: unknown) => e);

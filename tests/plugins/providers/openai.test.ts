@@ -94,13 +94,15 @@ test('retries 500s and succeeds; gives up after maxRetries with a ProviderError 
 });
 
 test('a reply slower than the timeout is aborted, retried, then fails as a timeout', async () => {
+  // One call first: Node loads its fetch on first use, which on a busy machine can take longer than the timeout below.
+  await (await create()).chat({ messages: [{ role: 'user', content: 'warm' }] });
   server.setDefault({ kind: 'reply', delayMs: 2000 });
   const provider = await create({ timeoutMs: 100, maxRetries: 1 });
   const error = (await provider.chat({ messages: [{ role: 'user', content: 'slow' }] }).catch((e: unknown) => e)) as ProviderError;
   assert.instance(error, ProviderError);
   assert.is(error.kind, 'timeout');
   assert.is(error.attempts, 2);
-  assert.is(server.requests.length, 2);
+  assert.is(server.requests.length, 1 + 2);
 });
 
 test('a dropped connection is retried', async () => {
@@ -137,6 +139,14 @@ test('never more requests in flight than the concurrency limit', async () => {
   const replies = await Promise.all(Array.from({ length: 10 }, (_, i) => provider.chat({ messages: [{ role: 'user', content: `n${i}` }] })));
   assert.equal(replies.map((r) => r.text), Array.from({ length: 10 }, (_, i) => `echo: n${i}`));
   assert.is(server.maxInFlight, 3);
+});
+
+test('calls one after another reuse their connections (Node\'s fetch keeps them alive)', async () => {
+  const provider = await create();
+  for (let i = 0; i < 20; i++) await provider.chat({ messages: [{ role: 'user', content: `n${i}` }] });
+  assert.is(server.requests.length, 20);
+  // Node's fetch (undici) opens a second connection after the first reply, then keeps to those.
+  assert.ok(server.connections <= 2, `${server.connections} connections for 20 calls`);
 });
 
 test('reads OPENAI_API_KEY and OPENAI_BASE_URL; a missing key is a usage error naming the variable', async () => {
