@@ -97,14 +97,18 @@ export function processesIn(namespaces: ReadonlySet<string>): { pid: number; com
   return left;
 }
 
-/** Processes inside a sandbox rooted at a descendant of `pid` that are not its init, its server or an environment process (the server's children). */
+/**
+ * Processes inside a sandbox rooted at a descendant of `pid` that are not its init, its server or
+ * an environment process (the server's children). The server is the namespace's pid 2 under
+ * bwrap's init (pyodide), or its pid 1 (the cpython sandbox's zygote).
+ */
 export function strayProcesses(pid = process.pid): { pid: number; command: string }[] {
   const status = (p: number): Record<string, string> =>
     Object.fromEntries((read(`/proc/${p}/status`) ?? '').split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]));
   const inside = descendants(pid)
     .map((p) => ({ pid: p, status: status(p) }))
     .filter((p) => (p.status.NSpid ?? '').split(/\s+/).length > 1);
-  const servers = new Set(inside.filter((p) => p.status.NSpid!.split(/\s+/).at(-1) === '2').map((p) => String(p.pid)));
+  const servers = new Set(inside.filter((p) => ['1', '2'].includes(p.status.NSpid!.split(/\s+/).at(-1)!)).map((p) => String(p.pid)));
   return inside
     .filter((p) => {
       const inner = p.status.NSpid!.split(/\s+/).at(-1);
