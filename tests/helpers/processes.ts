@@ -116,3 +116,18 @@ export function strayProcesses(pid = process.pid): { pid: number; command: strin
     })
     .map((p) => ({ pid: p.pid, command: (read(`/proc/${p.pid}/cmdline`) ?? '').replace(/\0/g, ' ').trim() }));
 }
+
+/**
+ * The processes of the sandboxes below `pid` that live in a PID namespace of their own, read
+ * from outside: host pid, pid inside, parent's host pid, their /proc status fields and limits.
+ */
+export function jailedProcesses(pid = process.pid): { pid: number; inner: number; parent: number; status: Record<string, string>; limits: string }[] {
+  return descendants(pid)
+    .map((p) => {
+      const status = Object.fromEntries((read(`/proc/${p}/status`) ?? '').split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]));
+      const ids = (status.NSpid ?? '').split(/\s+/);
+      return { pid: p, inner: Number(ids.at(-1)), parent: Number(status.PPid), status, limits: read(`/proc/${p}/limits`) ?? '', nested: ids.length > 1 && status.State?.[0] !== 'Z' };
+    })
+    .filter((p) => p.nested)
+    .map(({ nested: _nested, ...p }) => p);
+}
