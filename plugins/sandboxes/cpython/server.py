@@ -382,8 +382,8 @@ def _exchange(child, request_body, timeout_ms, memory_mb, baseline):
     return body
 
 
-def _fork_environment(request, body):
-    """A new environment's process, which answers `request` first; None in the zygote's child."""
+def _fork_environment():
+    """A new environment's process, confined and waiting for its first request (None in the zygote's child)."""
     requests_read, requests_write = os.pipe()
     replies_read, replies_write = os.pipe()
     pid = _fork()
@@ -399,11 +399,38 @@ def _fork_environment(request, body):
                 except OSError:
                     pass
             _exit(70)
-        _serve_environment((request, 1), baseline, hard)
+        frame = _Frames(3, header=_HEADER, spin=0).next()
+        if frame is None:
+            _exit(0)
+        (_size, sequence), body = frame
+        _serve_environment((_loads(body), sequence), baseline, hard)
         _exit(0)
     _close(requests_read)
     _close(replies_write)
     return _Child(pid, requests_write, replies_read)
+
+
+class _Spare:
+    """The next environment's process, forked and confined ahead of its load (after the zygote
+    answered the host, while the host reads the answer): a load then only runs the program."""
+
+    child = None
+
+    @classmethod
+    def take(cls):
+        child, cls.child = cls.child, None
+        return child if child is not None else _fork_environment()
+
+    @classmethod
+    def refill(cls):
+        if cls.child is None:
+            cls.child = _fork_environment()
+
+    @classmethod
+    def discard(cls):
+        if cls.child is not None:
+            _end(cls.child)
+            cls.child = None
 
 
 def _facts(baseline):
@@ -443,6 +470,7 @@ def main():
     gc.freeze()  # what start-up made is never garbage: a child's collections skip it (and leave its pages shared)
     baseline = _address_space()
     _send_host(0, _dumps(_facts(baseline)).encode())
+    _Spare.refill()
 
     requests = _Frames(0)
     while True:
@@ -458,11 +486,12 @@ def main():
         timeout_ms = request.get('timeoutMs', 10_000)
         if op in ('load', 'spade-validate'):
             if _import_named_packages(request['source']):
+                _Spare.discard()  # forked without the package
                 _prepare_process()  # networkx or sympy were just imported: part of every later process
                 gc.freeze()
                 baseline = _address_space()
-            child = _fork_environment(request, body)
-            reply = _exchange(child, None, timeout_ms, limits.get('memoryMb'), baseline)
+            child = _Spare.take()
+            reply = _exchange(child, body, timeout_ms, limits.get('memoryMb'), baseline)
             if op == 'load' and child.pid not in _zombies and reply.startswith(b'{"ok": true'):
                 previous = _children.pop(request['env'], None)
                 if previous is not None:
@@ -488,6 +517,8 @@ def main():
                 _end(child)
             reply = b'{"ok": true, "value": null}'
         _send_host(request_id, reply)
+        if op in ('load', 'spade-validate'):
+            _Spare.refill()
 
 
 

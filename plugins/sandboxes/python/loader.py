@@ -745,6 +745,7 @@ def prepare_process_environment():
     env = _Environment(None)
     _take_turn(env)
     _PROCESS['template'] = env
+    _host_module_names()  # read once here rather than in every process (whose pages it would copy)
 
 
 def _turn_budget(max_turns):
