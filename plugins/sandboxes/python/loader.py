@@ -167,8 +167,7 @@ class _RefusedModule(types.ModuleType):
 
 def _refuse_numpy_ctypes(numpy):
     """numpy imports ctypes and hands it out (np.ctypeslib, its ctypes, an array's .ctypes):
-    each of those routes is refused like `import ctypes`. An array's .ctypes still gives its
-    address as a number, as numpy does where ctypes is missing."""
+    each of those routes is refused like `import ctypes`."""
     refused = _RefusedModule('numpy.ctypeslib')
     numpy.ctypeslib = refused
     _modules['numpy.ctypeslib'] = refused
@@ -177,8 +176,13 @@ def _refuse_numpy_ctypes(numpy):
         if module is None:
             continue
         for attribute in ('ctypes', '_ctypes'):
-            if attribute in module.__dict__:
-                module.__dict__[attribute] = None if name == 'numpy.core._internal' else _RefusedModule(attribute)
+            if attribute in module.__dict__ and isinstance(module.__dict__[attribute], types.ModuleType):
+                module.__dict__[attribute] = _RefusedModule(attribute)
+    internal = _modules.get('numpy.core._internal')
+    if internal is not None and '_ctypes' in internal.__dict__:
+        def array_ctypes(*_args, **_kwargs):  # what an array's .ctypes calls
+            _flag_escape('ndarray.ctypes')
+        internal._ctypes = array_ctypes
     dtype_ctypes = _modules.get('numpy.core._dtype_ctypes')
     if dtype_ctypes is not None:
         _modules['numpy.core._dtype_ctypes'] = _RefusedModule('numpy.core._dtype_ctypes')
