@@ -152,7 +152,24 @@ _check(_libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0), 'prctl(PR_SET_DUMPABLE)')
 _filters = {'__name__': 'spade_seccomp_filters'}
 with open(os.path.join(_SERVER_DIR, 'seccomp_filters.py'), encoding='utf-8') as _file:
     exec(compile(_file.read(), os.path.join(_SERVER_DIR, 'seccomp_filters.py'), 'exec'), _filters)
-_ENVIRONMENT_FILTER = _filters['environment_filter']()
+
+
+def _compiled(rules):
+    """The BPF program libseccomp compiles for `rules` (once, here: each process only loads it)."""
+    read_end, write_end = os.pipe()
+    with os.fdopen(write_end, 'wb') as out:
+        rules.export_bpf(out)
+    with os.fdopen(read_end, 'rb') as program:
+        return program.read()
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [('len', ctypes.c_ushort), ('filter', ctypes.c_void_p)]
+
+
+_ENVIRONMENT_BPF = ctypes.create_string_buffer(_compiled(_filters['environment_filter']()))
+_ENVIRONMENT_PROGRAM = _SockFprog(len(_ENVIRONMENT_BPF.raw) // 8, ctypes.addressof(_ENVIRONMENT_BPF))
+PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
 
 # The shared loader, in its own namespace with its own copy of the builtins (it imports numpy now).
 _loader = {'__name__': 'spade_loader', '__builtins__': dict(builtins.__dict__), 'SPADE_RUNTIME': 'cpython'}
@@ -256,7 +273,7 @@ def _confine(requests_fd, replies_fd):
     for limit, value in ((resource.RLIMIT_NPROC, 1), (resource.RLIMIT_NOFILE, 64), (resource.RLIMIT_FSIZE, 8 * MIB),
                          (resource.RLIMIT_CORE, 0), (resource.RLIMIT_AS, hard)):
         _setrlimit(limit, (value, value))
-    _ENVIRONMENT_FILTER.load()
+    _check(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(_ENVIRONMENT_PROGRAM), 0, 0), 'seccomp')
     return baseline, hard
 
 
