@@ -7,7 +7,7 @@
  * sys._getframe), one that reads fd 0 and answers requests in others' stead, one that poisons
  * fractions, collections, decimal, copy, json and the re cache for whoever comes next.
  *
- * POOL_FORMAT_RUNS (default 2) runs of each form, alternating; every run must give the
+ * POOL_FORMAT_RUNS (default 1) runs of each form, alternating; every run must give the
  * verdicts of the first.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ import { hostileExpectations, hostileSource } from '../../fixtures/python/hostil
 import { checkJail } from '../../../plugins/sandboxes/cpython/jail.js';
 import { source } from './python-sandbox-tests.js';
 
-const RUNS = Number(process.env.POOL_FORMAT_RUNS ?? 2);
+const RUNS = Number(process.env.POOL_FORMAT_RUNS ?? 1);
 
 /** guess_number.py whose reset() first runs `hostile` (indented as a function body). */
 const guessWith = (hostile: string): string =>
