@@ -27,7 +27,10 @@ What differs between the two sandboxes is kept to the RUNTIME section below, and
     that has it;
   - the message that says how to get a missing package.
 
-Isolation between environments in the same interpreter (both sandboxes hold several in one):
+Isolation between environments in the same interpreter (the pyodide sandbox holds several in
+one; the cpython sandbox gives each environment a process of its own, forked from a zygote that
+made its environment ahead with prepare_process_environment(), so nothing below is needed there
+to keep environments apart, only to give each the same view as in pyodide):
   - each program runs in a fresh globals dict with its own copy of the builtins (also what
     `import builtins` gives it), its own
     `random` module (seeded from reset(seed)), its own `time` module (time() is fixed) and its
