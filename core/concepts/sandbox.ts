@@ -61,33 +61,8 @@ export interface LoadedEnvironment {
    * sandboxes that run tool-use programs; call it only when `capabilities.tools` is true.
    */
   getTools?(): Promise<FunctionToolSchema[]>;
-  /**
-   * Optional: the calls the caller is about to make, in order. A sandbox whose round trip per
-   * call costs more than the call may run them all in one trip on the next call, and answer
-   * each of the caller's next calls from there while they match the plan, in order; the caller
-   * still makes every call and reads every result as before. A plan must follow the caller's
-   * own control flow (see PlannedCall); calling something else while planned replies are
-   * waiting is a bug of the caller, and rejects.
-   */
-  plan?(calls: readonly PlannedCall[]): void;
   /** Free the environment's context. Safe to call twice. */
   dispose(): Promise<void>;
-}
-
-/**
- * One call of a plan (LoadedEnvironment.plan). The plan stops at the first call that fails
- * (throws, breaks the contract's shape, runs past its time), as a caller stops there.
- */
-export interface PlannedCall {
-  method: 'reset' | 'step' | 'solution' | 'hint';
-  argument?: string | number;
-  /**
-   * For a step: the steps of one loop that ends with the episode carry the same number. Once
-   * one of them ends the episode (terminated or truncated), the rest of that loop is skipped.
-   */
-  loop?: number;
-  /** For a step: a call made right after it if, and only if, it ended the episode. */
-  ifEnded?: PlannedCall;
 }
 
 /** How to load a program, besides its limits. */

@@ -5,7 +5,8 @@
  *   strict  SPADE's checks and then spade-bench's own: determinism, the reference wins, wrong
  *           answers and random play lose, no answer leak... (core/gate/strict-reading.ts).
  * `gate` picks the reading that decides what is played (default `strict`); the verdict's
- * `verdict`, `reason` and the kept environment follow it, and `readings` holds both. `checks`
+ * `verdict` and `reason` follow it, and `readings` holds both; every instance the gate loaded
+ * is disposed (plays load the program afresh). `checks`
  * lists the strict reading's checks, SPADE's first. `gameType` is the program's game type
  * (core/run/game-type.ts), as far as the strict reading got.
  */
@@ -39,11 +40,6 @@ export interface GateOptions {
   limits?: Partial<SandboxLimits>;
   /** The reading that decides the verdict (and so what is played). Default `strict`. */
   gate?: GateReading;
-  /**
-   * Called with the loaded environment when it passed (valid or unproven): the caller then
-   * owns it and disposes it, so playing it needs no second load.
-   */
-  keep?: (environment: LoadedEnvironment) => void;
   /** Throw a collateral SandboxError (another environment's fault) instead of giving a verdict. */
   rethrowCollateral?: boolean;
   /**
@@ -87,16 +83,13 @@ export async function validateEnvironment(
     maxTurns,
     randomTrials: options.randomTrials ?? DEFAULT_RANDOM_TRIALS,
     limits: options.limits,
-    keep: options.keep !== undefined,
+    // The gate's instance is never played: a program could tell the gate's calls from an agent's
+    // (it counts them) and answer the two differently. Plays load the program afresh.
+    keep: false,
     rethrowCollateral: options.rethrowCollateral,
     ...(lent ? { environment: lent } : {}),
   });
   const deciding = gate === 'spade' ? spade : strict.reading;
-  // The environment the strict reading kept is played only if the deciding reading passed too.
-  if (strict.environment) {
-    if (deciding.verdict !== 'invalid') options.keep?.(strict.environment);
-    else await strict.environment.dispose();
-  }
   const verdict: GateVerdict = {
     verdict: deciding.verdict,
     ...(deciding.reason ? { reason: deciding.reason } : {}),

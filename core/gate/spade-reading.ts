@@ -65,14 +65,6 @@ export async function spadeValidateThroughContract(
     if (!(error instanceof SandboxError) || SANDBOX_KINDS.has(error.kind)) throw error;
     return { accepted: false, message: `Failed to load the game: ${error.message}`, kind: error.kind === 'syntax' ? 'syntax' : 'load' };
   }
-  // Every call below, in order: a sandbox may run them in one round trip (LoadedEnvironment.plan).
-  env.plan?.([
-    { method: 'reset', argument: 42 },
-    ...SPADE_CHECK_ACTIONS.map((action) => ({ method: 'step' as const, argument: action, loop: 1 })),
-    { method: 'reset', argument: 123 },
-    { method: 'reset', argument: 0 },
-    ...SPADE_SMOKE_ACTIONS.map((action) => ({ method: 'step' as const, argument: action, loop: 2 })),
-  ]);
   let lent = false;
   try {
     try {

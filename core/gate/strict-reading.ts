@@ -197,15 +197,6 @@ export async function strictReading(sandbox: Sandbox, program: EnvironmentProgra
     // and its solution() may describe them in words: the reference policy proves it when there
     // is one; otherwise solution()'s tool calls and <answer> are replayed.
     const replaySolution = capabilities.solution && !(toolUse && capabilities.referenceAction);
-    // The calls of the smoke test, then the reference's reset and solution(): a sandbox may run
-    // them in one round trip (LoadedEnvironment.plan). Planned calls are exactly those below.
-    if (!toolUse) {
-      env.plan?.([
-        ...SMOKE_ACTIONS.map((action) => ({ method: 'step' as const, argument: action, ifEnded: { method: 'reset' as const, argument: seed } })),
-        ...(replaySolution ? [{ method: 'reset' as const, argument: seed }, { method: 'solution' as const }] : []),
-      ]);
-    }
-
     phase = 'smoke-test';
     for (const action of SMOKE_ACTIONS) {
       const step = await env.step(action);
@@ -225,14 +216,6 @@ export async function strictReading(sandbox: Sandbox, program: EnvironmentProgra
         if (at !== seed) return play(loaded, at, Math.min(turns, next.actions.length), (_, turn) => next.actions[turn]!);
         if (plan !== undefined && next.actions.join('\n') !== plan.actions.join('\n')) {
           throw new Rejection('nondeterministic', `solution() gave "${plan.actions.join(' ')}", then "${next.actions.join(' ')}" for the same seed`);
-        }
-        if (plan === undefined && !toolUse) {
-          // This replay and the determinism check's whole second one, as they will be called.
-          const replay = (loop: number) => [
-            { method: 'reset' as const, argument: seed },
-            ...next.actions.slice(0, Math.min(turns, next.actions.length)).map((action) => ({ method: 'step' as const, argument: action, loop })),
-          ];
-          loaded.plan?.([...replay(1), { method: 'reset', argument: seed }, { method: 'solution' }, ...replay(2)]);
         }
         plan = next;
         const actions = next.actions;
@@ -265,18 +248,10 @@ export async function strictReading(sandbox: Sandbox, program: EnvironmentProgra
     }
 
     const answer = plan?.kind === 'answer' ? plan.answer : undefined;
-    // A curated task makes no call between these and the hint's.
     const curated = program.meta?.curated === true;
-    const hintCalls = [{ method: 'reset' as const, argument: seed }, { method: 'hint' as const }];
     if (answer !== undefined) {
       phase = 'wrong-answer-loses';
       const wrongs = wrongAnswers(answer);
-      if (!toolUse) {
-        env.plan?.([
-          ...wrongs.flatMap((wrong) => [{ method: 'reset' as const, argument: seed }, { method: 'step' as const, argument: boxed(wrong) }]),
-          ...(curated && capabilities.hint ? hintCalls : []),
-        ]);
-      }
       for (const wrong of wrongs) {
         await env.reset(seed);
         const step = await env.step(boxed(wrong));
@@ -370,7 +345,6 @@ export async function strictReading(sandbox: Sandbox, program: EnvironmentProgra
 
     if (capabilities.hint) {
       phase = 'hint';
-      if (!toolUse && !(curated && answer !== undefined)) env.plan?.(hintCalls);
       await env.reset(seed);
       const hint = await env.hint();
       pass('hint', `${hint.length} characters`);

@@ -123,13 +123,10 @@ const isCollateral = (error: unknown): error is SandboxError => error instanceof
 export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed: number, ctx: EvaluationContext): Promise<Evaluation> {
   const sandbox = await ctx.sandboxes.get(program.language, program.pythonPath);
   let verdict = ctx.prior?.verdict(ctx.suite, program.id);
-  // The environment the gate loaded is played on, rather than loaded a second time.
-  let kept: LoadedEnvironment | undefined;
   if (!verdict) {
-    const keep = ctx.validateOnly ? undefined : (environment: LoadedEnvironment) => void (kept = environment);
     for (let tries = 1; !verdict; tries++) {
       try {
-        verdict = await validateEnvironment(sandbox, program, { seed: taskSeed, limits: ctx.limits, keep, rethrowCollateral: tries < COLLATERAL_TRIES, gate: ctx.gate, maxTurns: ctx.maxTurns });
+        verdict = await validateEnvironment(sandbox, program, { seed: taskSeed, limits: ctx.limits, rethrowCollateral: tries < COLLATERAL_TRIES, gate: ctx.gate, maxTurns: ctx.maxTurns });
       } catch (error) {
         if (!isCollateral(error)) throw error;
       }
@@ -184,22 +181,19 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
       return episode;
     };
     const journaled = plays.map((play) => ctx.prior?.episode(ctx.suite, program.id, play.attempt, play.withHint));
-    const gated = { environment: kept && timed(kept, sandboxCallMs) };
-    kept = undefined;
+    // Plays never run on the instance the gate called: they load the program afresh.
+    const gated: { environment?: LoadedEnvironment } = {};
     if (ctx.agent.capacity !== undefined) {
-      // A model-driven agent: every attempt at once, each on its own environment (the gate's for the first).
-      const first = journaled.findIndex((done) => !done);
+      // A model-driven agent: every attempt at once, each on its own environment.
       const played = await playConcurrently(plays, ctx.plays, async (play, i) => {
         if (journaled[i]) return journaled[i];
-        const loaded: { environment?: LoadedEnvironment } = i === first ? gated : {};
+        const loaded: { environment?: LoadedEnvironment } = {};
         try {
           return await playOne(play, loaded);
         } finally {
           await loaded.environment?.dispose();
         }
       }, ctx.signal);
-      // Unused when every attempt was journaled, or the run stopped before the first (disposing twice is safe).
-      await gated.environment?.dispose();
       for (const episode of played) if (episode) episodes.push(episode);
     } else {
       // One loaded environment plays every attempt, one after another: reset(seed) starts each episode afresh.
@@ -220,7 +214,6 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
       }
     }
   }
-  await kept?.dispose();
   const plain = episodes.filter((e) => !e.withHint);
   const hinted = episodes.filter((e) => e.withHint);
   const sample = episodes.find((e) => e.steps);

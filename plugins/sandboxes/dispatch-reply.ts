@@ -5,7 +5,7 @@
  */
 import { SandboxError } from '../../core/errors.js';
 import { toResetResult, toToolSchemas, toStepResult, toText } from '../../core/gate/contract.js';
-import type { EnvironmentCapabilities, LoadedEnvironment, PlannedCall, SandboxFailureKind, SandboxLimits } from '../../core/concepts/sandbox.js';
+import type { EnvironmentCapabilities, LoadedEnvironment, SandboxFailureKind, SandboxLimits } from '../../core/concepts/sandbox.js';
 import type { FunctionToolSchema } from '../../core/concepts/tools.js';
 import type { ResetResult, StepResult } from '../../core/concepts/environment.js';
 
@@ -70,40 +70,11 @@ export function readReply(reply: unknown, method: string, limits: ReplyLimits): 
   return raw.value;
 }
 
-/** A planned call with its number in the plan (its `ifEnded` call numbered right after it). */
-export interface NumberedCall {
-  at: number;
-  method: PlannedCall['method'];
-  argument?: string | number;
-  loop?: number;
-  ifEnded?: NumberedCall;
-}
-
-/** The calls of a plan numbered in order, and each number's call. */
-function numberPlan(calls: readonly PlannedCall[]): { calls: NumberedCall[]; byNumber: NumberedCall[] } {
-  const byNumber: NumberedCall[] = [];
-  const number = (call: PlannedCall): NumberedCall => {
-    const numbered: NumberedCall = { at: byNumber.length, method: call.method };
-    byNumber.push(numbered);
-    if (call.argument !== undefined) numbered.argument = call.argument;
-    if (call.loop !== undefined) numbered.loop = call.loop;
-    if (call.ifEnded) numbered.ifEnded = number(call.ifEnded);
-    return numbered;
-  };
-  return { calls: calls.map(number), byNumber };
-}
-
 /**
  * An environment behind the JavaScript dispatcher: SPADE's methods are one `call` each, whose
- * raw value the shared contract checks turn into results. A sandbox supplies `call` and `dispose`,
- * and `callPlan` when it runs plans (LoadedEnvironment.plan) in one round trip.
+ * raw value the shared contract checks turn into results. A sandbox supplies `call` and `dispose`.
  */
 export abstract class DispatchedEnvironment implements LoadedEnvironment {
-  /** A plan not run yet: it runs on the call that matches its first call. */
-  private waiting: readonly PlannedCall[] | undefined;
-  /** Replies of a plan that ran, for the caller's next calls, in order. */
-  private replies: { method: string; argument?: string | number; reply: string }[] = [];
-
   constructor(
     readonly capabilities: EnvironmentCapabilities,
     protected readonly limits: SandboxLimits,
@@ -115,40 +86,12 @@ export abstract class DispatchedEnvironment implements LoadedEnvironment {
   /** The length of the JSON reply the last call's value was read from, when the sandbox says (the contract then measures less). */
   protected replyChars: number | undefined;
 
-  /**
-   * Run a numbered plan in one round trip: the tagged replies of the calls it ran, with their
-   * numbers, in order (a call that ran past its time limit answers `T`). A failure of the whole
-   * trip that no call answers for (the memory limit) is thrown, for the plan's first call.
-   * Sandboxes that do not plan leave it undefined.
-   */
-  protected callPlan?: (calls: readonly NumberedCall[]) => { at: number; reply: string }[];
-
   abstract dispose(): Promise<void>;
 
-  plan(calls: readonly PlannedCall[]): void {
-    if (!this.callPlan || calls.length === 0) return;
-    if (this.waiting || this.replies.length > 0) throw new Error('plan(): the calls of the last plan have not all been made');
-    this.waiting = calls;
-  }
-
-  /** The raw value of a call: from the plan's replies while the calls follow it, else from the sandbox. */
-  private answer(method: PlannedCall['method'] | 'referenceAction' | 'getTools', argument?: string | number): unknown {
-    const waiting = this.waiting;
-    if (waiting) {
-      this.waiting = undefined;
-      if (waiting[0]!.method !== method || waiting[0]!.argument !== argument) throw new Error(`plan(): planned ${waiting[0]!.method}(${waiting[0]!.argument ?? ''}) first, called ${method}(${argument ?? ''})`);
-      const { calls, byNumber } = numberPlan(waiting);
-      this.replies = this.callPlan!(calls).map(({ at, reply }) => ({ method: byNumber[at]!.method, argument: byNumber[at]!.argument, reply }));
-    }
-    const next = this.replies.shift();
+  /** The raw value of a call, from the sandbox. */
+  private answer(method: string, argument?: string | number): unknown {
     this.replyChars = undefined;
-    if (!next) return this.call(method, argument);
-    if (next.method !== method || next.argument !== argument) {
-      this.replies = [];
-      throw new Error(`plan(): ${next.method}(${next.argument ?? ''}) ran as planned, then ${method}(${argument ?? ''}) was called`);
-    }
-    this.replyChars = next.reply.length;
-    return readReply(next.reply, method, this.limits);
+    return this.call(method, argument);
   }
 
   async reset(seed: number): Promise<ResetResult> {

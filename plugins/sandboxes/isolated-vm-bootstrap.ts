@@ -18,15 +18,7 @@
  *   U        the method returned undefined or a function
  *   J<json>  [name, message]: the result could not be turned into JSON
  *   O<n>     the result's JSON is n characters long, too large to bring to the host
- *   T        (in a plan) the method ran longer than its time limit
  * Everything here runs under the call's timeout, including reading a thrown value's message.
- *
- * `plan` runs several planned calls (core/concepts/sandbox.ts: PlannedCall) in one call from
- * the host: each is run as above, timed on the real clock against its own limit, and the plan
- * stops at the first that fails (any tag but R, or a step whose result is no
- * [observation, reward, terminated, truncated, info] with boolean flags) or ran too long. It
- * answers [at, reply, at, reply, ...]: each run call's number in the plan and its tagged reply.
- * What a plan has run so far stays readable (`progress`) after the host interrupted it.
  */
 
 import { TOOL_USE_BASE_ENV_SOURCE } from './tool-use-base-env.js';
@@ -46,7 +38,6 @@ export const BOOTSTRAP_SOURCE = `(function () {
   const toText = String;
   const imul = Math.imul;
   const RealDate = Date;
-  const now = Date.now;
   const FIXED_TIME = ${FIXED_TIME_MS};
 
   // mulberry32, as in core/run/random.ts; reseeded from reset(seed).
@@ -107,11 +98,8 @@ ${TOOL_USE_BASE_ENV_SOURCE}
     return 'R' + stringify([has('solution'), has('hint'), has('referenceAction'), has('get_tools') || has('getTools')]);
   };
 
-  // The value of the last call that answered R (a plan reads a step's flags from it).
-  let lastValue;
   const run = (method, argument, maxChars, data) => {
     let value;
-    lastValue = undefined;
     try {
       if (method === 'create') return create(argument, data);
       const fn = method === 'getTools' ? (typeof instance.get_tools === 'function' ? instance.get_tools : instance.getTools) : instance[method];
@@ -135,58 +123,15 @@ ${TOOL_USE_BASE_ENV_SOURCE}
       if (json === undefined) return 'U';
       if (json.length > maxChars) return 'O' + json.length;
       if (bad !== -2) return 'F' + stringify([json, bad, toText(bad === -1 ? value : value[bad])]);
-      lastValue = value;
       return 'R' + json;
     } catch (error) {
       return 'J' + describe(error);
     }
   };
 
-  // What the current (or last) plan has run: [at, reply, ...], and the number of the call running.
-  let progress = [];
-  let running = -1;
-  // 'stop', or whether a step ended the episode.
-  const runPlanned = (call, maxChars, limitMs, budget) => {
-    if (progress.length / 2 >= budget) return 'stop';
-    running = call.at;
-    const started = now();
-    const reply = run(call.method, call.argument, maxChars);
-    const late = now() - started > limitMs;
-    running = -1;
-    progress.push(call.at, late ? 'T' : reply);
-    if (late || reply[0] !== 'R') return 'stop';
-    if (call.method !== 'step') return false;
-    // The program's own value: reading it may run its getters, which may throw.
-    try {
-      const value = lastValue;
-      if (!isArray(value) || value.length !== 5 || typeof value[2] !== 'boolean' || typeof value[3] !== 'boolean') return 'stop';
-      return value[2] || value[3];
-    } catch {
-      return 'stop';
-    }
-  };
-  const plan = (text, maxChars) => {
-    const { calls, limitMs, budget } = parse(text);
-    progress = [];
-    let skipping;
-    for (const call of calls) {
-      if (skipping !== undefined && call.loop === skipping) continue;
-      skipping = undefined;
-      const outcome = runPlanned(call, maxChars, limitMs, budget);
-      if (outcome === 'stop') break;
-      if (outcome === true) {
-        if (call.loop !== undefined) skipping = call.loop;
-        if (call.ifEnded && runPlanned(call.ifEnded, maxChars, limitMs, budget) === 'stop') break;
-      }
-    }
-    return progress;
-  };
-
   return function dispatch(method, argument, maxChars, data) {
     state = own;
     try {
-      if (method === 'plan') return plan(argument, maxChars);
-      if (method === 'progress') return [progress, running];
       return run(method, argument, maxChars, data);
     } finally {
       own = state;

@@ -25,17 +25,11 @@ import type { EnvironmentCapabilities, LoadedEnvironment, Sandbox, SandboxLimits
 import type { EnvironmentProgram } from '../../core/concepts/environment.js';
 import { prepareScript } from './program.js';
 import { BOOTSTRAP_SOURCE } from './isolated-vm-bootstrap.js';
-import { capabilitiesOf, DispatchedEnvironment, readReply, replyFailure, type NumberedCall } from './dispatch-reply.js';
+import { capabilitiesOf, DispatchedEnvironment, readReply, replyFailure } from './dispatch-reply.js';
 
 export interface IsolatedVmSandboxOptions {
   /** Default limits of every environment (each load may override them). */
   limits?: Partial<SandboxLimits>;
-  /**
-   * Whose planned calls (LoadedEnvironment.plan) run in one round trip: programs of spade-bench's
-   * own code (`trusted`, the default), `every` program, or `none` (each call on its own). The
-   * results are the same; `every` and `none` are there to show it.
-   */
-  plans?: 'trusted' | 'every' | 'none';
 }
 
 /**
@@ -170,10 +164,8 @@ class IsolatedVmEnvironment extends DispatchedEnvironment {
     private readonly context: ivm.Context | undefined,
     private readonly dispatch: Dispatch,
     limits: SandboxLimits,
-    plans: boolean,
   ) {
     super(capabilities, limits);
-    if (plans) this.callPlan = (calls) => this.runPlan(calls);
   }
 
   /** Check that the environment can still be called, and count `count` more calls. */
@@ -187,51 +179,6 @@ class IsolatedVmEnvironment extends DispatchedEnvironment {
     }
     if (this.calls + count > this.limits.maxCalls) {
       throw new SandboxError('call-limit', `more than ${this.limits.maxCalls} calls on one environment`, method);
-    }
-  }
-
-  /**
-   * A plan in one round trip: each call is timed against its own limit in the isolate, and the
-   * whole trip may take the sum of their limits. Interrupted (a call that never returns), the
-   * calls it ran are read back, and the one it stopped in answers as timed out.
-   */
-  private runPlan(calls: readonly NumberedCall[]): { at: number; reply: string }[] {
-    const first = calls[0]!.method;
-    this.admit(first, 1);
-    let count = 0;
-    for (const call of calls) for (let next: NumberedCall | undefined = call; next; next = next.ifEnded) count++;
-    const budget = this.limits.maxCalls - this.calls;
-    const maxChars = this.limits.maxOutputBytes * 2 + 1024;
-    const pairs = (flat: unknown): { at: number; reply: string }[] => {
-      const list = flat as (number | string)[];
-      const out: { at: number; reply: string }[] = [];
-      for (let i = 0; i + 1 < list.length; i += 2) out.push({ at: list[i] as number, reply: list[i + 1] as string });
-      this.calls += out.length;
-      return out;
-    };
-    try {
-      const flat = this.dispatch.applySync(undefined, ['plan', JSON.stringify({ calls, limitMs: this.limits.callTimeoutMs, budget }), maxChars], {
-        timeout: this.limits.callTimeoutMs * Math.min(count, budget),
-        result: { copy: true },
-      });
-      // Past the call budget the plan stops: the next call fails as a call of its own would.
-      return pairs(flat);
-    } catch (error) {
-      const failed = fromIsolateError(error, this.isolate, first, this.limits);
-      if (failed.kind === 'memory') this.breached = true;
-      if (failed.kind !== 'timeout') throw failed;
-      let ran: unknown;
-      let running = -1;
-      try {
-        [ran, running] = this.dispatch.applySync(undefined, ['progress', undefined, 0], { timeout: this.limits.callTimeoutMs, result: { copy: true } }) as unknown as [unknown, number];
-      } catch {
-        // unreadable: the plan's first call answers for it
-      }
-      if (running < 0) throw failed;
-      const replies = pairs(ran);
-      this.calls++;
-      replies.push({ at: running, reply: 'T' });
-      return replies;
     }
   }
 
@@ -302,11 +249,7 @@ export function createIsolatedVmSandbox(options: IsolatedVmSandboxOptions = {}):
         if (own) factory.release();
       }
       if (typeof reply !== 'string' || reply[0] !== 'R') throw replyFailure(String(reply), 'create', limits);
-      // Plans run for programs of spade-bench's own code by default: a call costs less than its
-      // round trip there. A program written by a model gets every call on its own, each with its
-      // own timer, so nothing it does runs beyond what the caller asked for.
-      const plans = options.plans === 'every' || (options.plans !== 'none' && trusted);
-      return new IsolatedVmEnvironment(capabilitiesOf(JSON.parse(reply.slice(1)) as unknown[]), isolate, own, dispatch, limits, plans);
+      return new IsolatedVmEnvironment(capabilitiesOf(JSON.parse(reply.slice(1)) as unknown[]), isolate, own, dispatch, limits);
     } catch (error) {
       dispatch?.release();
       if (!isolate.isDisposed) own?.release();

@@ -97,18 +97,37 @@ export function processesIn(namespaces: ReadonlySet<string>): { pid: number; com
   return left;
 }
 
-/** Processes inside a sandbox rooted at a descendant of `pid` that are not its init, its server or an environment process (the server's children). */
+/**
+ * Processes inside a sandbox rooted at a descendant of `pid` that are not its init, its server or
+ * an environment process (the server's children). The server is the namespace's pid 2 under
+ * bwrap's init (pyodide), or its pid 1 (the cpython sandbox's zygote).
+ */
 export function strayProcesses(pid = process.pid): { pid: number; command: string }[] {
   const status = (p: number): Record<string, string> =>
     Object.fromEntries((read(`/proc/${p}/status`) ?? '').split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]));
   const inside = descendants(pid)
     .map((p) => ({ pid: p, status: status(p) }))
     .filter((p) => (p.status.NSpid ?? '').split(/\s+/).length > 1);
-  const servers = new Set(inside.filter((p) => p.status.NSpid!.split(/\s+/).at(-1) === '2').map((p) => String(p.pid)));
+  const servers = new Set(inside.filter((p) => ['1', '2'].includes(p.status.NSpid!.split(/\s+/).at(-1)!)).map((p) => String(p.pid)));
   return inside
     .filter((p) => {
       const inner = p.status.NSpid!.split(/\s+/).at(-1);
       return inner !== '1' && inner !== '2' && !servers.has(p.status.PPid ?? '');
     })
     .map((p) => ({ pid: p.pid, command: (read(`/proc/${p.pid}/cmdline`) ?? '').replace(/\0/g, ' ').trim() }));
+}
+
+/**
+ * The processes of the sandboxes below `pid` that live in a PID namespace of their own, read
+ * from outside: host pid, pid inside, parent's host pid, their /proc status fields and limits.
+ */
+export function jailedProcesses(pid = process.pid): { pid: number; inner: number; parent: number; status: Record<string, string>; limits: string }[] {
+  return descendants(pid)
+    .map((p) => {
+      const status = Object.fromEntries((read(`/proc/${p}/status`) ?? '').split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]));
+      const ids = (status.NSpid ?? '').split(/\s+/);
+      return { pid: p, inner: Number(ids.at(-1)), parent: Number(status.PPid), status, limits: read(`/proc/${p}/limits`) ?? '', nested: ids.length > 1 && status.State?.[0] !== 'Z' };
+    })
+    .filter((p) => p.nested)
+    .map(({ nested: _nested, ...p }) => p);
 }

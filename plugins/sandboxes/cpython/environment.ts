@@ -3,12 +3,13 @@
  * LoadedEnvironment. It counts calls, turns replies into results through SPADE's contract, and
  * turns failures into SandboxErrors.
  *
- * Its sandbox can end without its own fault: another environment's call ran past its wall time
- * or out of memory, and the whole sandbox was replaced. The environment is then loaded again in
- * the new one and its episode replayed (reset and the steps since) before the next call, so its
- * results do not depend on its neighbours. A call whose sandbox died under it, or that ran out of
- * memory (the interpreter's memory holds what its neighbours left too), is made once more the
- * same way, in a fresh sandbox; only if it fails again is it the call's own failure.
+ * The environment is a process of its own in the sandbox. When a call of its own ends that
+ * process (past its wall time, out of memory, a crash of the interpreter), the call fails, and
+ * its next call gets a new process: the program is loaded again and its episode replayed (reset
+ * and the steps since) first. The whole sandbox can also end without the environment's fault
+ * (its zygote stopped answering, or died): the environment is then restored the same way in the
+ * new one, and a call whose sandbox died under it is made once more; only if it fails again is
+ * it the call's own failure.
  */
 import { SandboxError } from '../../../core/errors.js';
 import type { EnvironmentCapabilities, SandboxLimits, SpadeValidation } from '../../../core/concepts/sandbox.js';
@@ -17,8 +18,8 @@ import type { CallLimits, JailedInterpreter, Reply } from './jailed-interpreter.
 
 const callLimits = (limits: SandboxLimits): CallLimits => ({ memoryMb: limits.memoryMb, maxOutputBytes: limits.maxOutputBytes });
 
-/** Whether a failed call is made once more in a fresh sandbox before it counts. */
-const retried = (reply: Reply): boolean => !reply.ok && (reply.lost === 'died' || (reply.kind === 'memory' && reply.lost === undefined));
+/** Whether a failed call is made once more in a fresh sandbox before it counts: its sandbox died under it. */
+const retried = (reply: Reply): boolean => !reply.ok && reply.lost === 'died';
 
 /** The value of a successful reply, or the SandboxError of a failed one. */
 function unwrap(reply: Reply, method: string): unknown {
@@ -49,6 +50,8 @@ export async function spadeValidateIn(interpreter: JailedInterpreter, source: st
 export class CpythonEnvironment extends PythonEnvironment {
   private calls = 0;
   private disposed = false;
+  /** Its process ended with an earlier call: the next one loads it again first. */
+  private ended = false;
   /** The calls that built the current episode's state: reset(seed), then steps. */
   private episode: { method: PythonMethod; args: unknown[] }[] = [];
 
@@ -80,13 +83,14 @@ export class CpythonEnvironment extends PythonEnvironment {
     }
     let again = false;
     for (;;) {
-      if (!this.interpreter.alive(this.generation)) await this.restore(method);
+      if (this.ended || !this.interpreter.alive(this.generation)) await this.restore(method);
       const { reply, generation } = await this.interpreter.request({ op: 'call', env: this.envId, method, args, limits: callLimits(this.limits) }, this.limits.callTimeoutMs);
       if (generation !== this.generation) continue; // the sandbox was replaced while this call waited its turn
       if (retried(reply) && !again) {
         again = true;
         continue;
       }
+      if (!reply.ok && reply.ended) this.ended = true;
       const value = unwrap(reply, method);
       if (method === 'reset') this.episode = [{ method, args }];
       else if (method === 'step') this.episode.push({ method, args });
@@ -99,8 +103,10 @@ export class CpythonEnvironment extends PythonEnvironment {
     try {
       const { generation } = await loadInto(this.interpreter, this.envId, this.source, this.limits, this.maxTurns);
       this.generation = generation;
+      this.ended = false;
       for (const past of this.episode) {
         const { reply } = await this.interpreter.request({ op: 'call', env: this.envId, ...past, limits: callLimits(this.limits) }, this.limits.callTimeoutMs);
+        if (!reply.ok && reply.ended) this.ended = true;
         unwrap(reply, past.method);
       }
     } catch (error) {

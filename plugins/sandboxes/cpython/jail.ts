@@ -1,25 +1,36 @@
 /**
  * The bubblewrap jail of the cpython sandbox: one per sandbox process, on every call path.
  *
- *   - every namespace unshared: user (uid 65534 inside, no capabilities, no nested user
- *     namespace), network (no interface but loopback), PID (killing the sandbox kills every
- *     process in it), IPC, UTS, cgroup; no new privileges; dies with the host process;
+ *   - hard resource limits set before bubblewrap starts (prlimit), so they bind every process
+ *     of the jail, its first included: address space, file size, open files, no core dump, no
+ *     locked memory;
+ *   - a seccomp filter built by Debian's libseccomp (seccomp_filters.py, compiled once into the
+ *     sandbox's files folder) that bubblewrap loads for every process before it starts: no
+ *     ptrace, process_vm_*, kcmp, perf events, bpf, keyrings, userfaultfd, io_uring, new user or
+ *     other namespaces (but a mount namespace), mounts other than a new tmpfs, ... and a call of
+ *     another architecture kills the process;
+ *   - every namespace unshared: user (uid 65534 inside, no nested user namespace), network (no
+ *     interface but loopback), PID (the zygote is its pid 1: killing it kills every process in
+ *     it), IPC, UTS, cgroup; no new privileges; dies with the host process;
+ *   - no capability but CAP_SYS_ADMIN in the jail's own user namespace, for the zygote alone: it
+ *     mounts each environment's own /tmp and drops it in each environment's process (server.py);
  *   - when the host runs as root, bwrap itself is started as uid/gid 65534, so the sandbox is
- *     unprivileged on the host too (mapped to root, the kernel would not count its processes
- *     against the process limit);
+ *     unprivileged on the host too;
  *   - a read-only root holding only /usr, /etc/alternatives (where Debian's BLAS is found), the
  *     sandbox's own Python files and any extra read-only folder put on the Python path; no host
- *     home, working folder, dataset cache or /dev/shm; /dev read-only; /tmp a small tmpfs;
+ *     home, working folder, dataset cache or /dev/shm; /dev read-only;
  *   - an empty environment but for LANG, PYTHONHASHSEED (fixed, for set iteration order) and
  *     single-thread settings for OpenBLAS.
- * Hard resource limits are set inside, by server.py, before any program runs.
+ * What each environment's process adds (its own /tmp, its own seccomp filter, its limits) is in
+ * server.py.
  *
- * Where the jail cannot be set up (no bwrap, user namespaces denied, no /usr/bin/python3), the
- * sandbox refuses to start and says how to fix it: it never runs a program unjailed.
+ * Where the jail cannot be set up (no bwrap, user namespaces denied, no /usr/bin/python3, no
+ * python3-seccomp), the sandbox refuses to start and says how to fix it: it never runs a program
+ * unjailed.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, chmodSync, closeSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, renameSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,8 +40,11 @@ import { PYTHON_DIR } from '../python/files.js';
 export const PYTHON = '/usr/bin/python3';
 /** The unprivileged uid and gid a root host starts the jail as, and the ids inside it. */
 export const SANDBOX_ID = 65534;
-/** Size of the sandbox's private /tmp. */
+/** Size and inodes of each environment's own /tmp (made by server.py, which says the same). */
 export const TMP_BYTES = 16 * 1024 * 1024;
+export const TMP_INODES = 1024;
+/** The jail's file descriptor of the seccomp program bubblewrap loads. */
+const SECCOMP_FD = 3;
 /** Where the sandbox's own files are, inside the jail. */
 const INSIDE = '/spade';
 /** Where the extra read-only folders on the Python path are, inside the jail (`/python-path/0`, ...). */
@@ -48,6 +62,7 @@ const ENVIRONMENT: Record<string, string> = {
 export const ALLOWED_VARIABLES = new Set([...Object.keys(ENVIRONMENT), 'PWD']);
 export const PACKAGES = ['numpy', 'networkx', 'sympy'] as const;
 const FIX_PACKAGES = 'apt-get install python3-numpy python3-networkx python3-sympy';
+const FIX_SECCOMP = 'apt-get install python3-seccomp';
 const OTHERWISE = 'or choose --python-sandbox pyodide';
 
 export interface JailRequest {
@@ -73,6 +88,8 @@ export function interpreterFolder(python: string): string | undefined {
 export interface JailPlan {
   command: string;
   args: string[];
+  /** The compiled seccomp filter: open it and hand it to the child as its fd 3 (jailStdio). */
+  seccompFile: string;
   /** Start bwrap as this uid/gid (when the host runs as root). */
   uid?: number;
   gid?: number;
@@ -93,10 +110,11 @@ export function serverFolder(): string {
     ['lib/math_verify.py', path.join(PYTHON_DIR, 'math_verify.py')],
     ['lib/tool_use_base_env.py', path.join(PYTHON_DIR, 'tool_use_base_env.py')],
     ['loader.py', path.join(PYTHON_DIR, 'loader.py')],
+    ['seccomp_filters.py', path.join(here, 'seccomp_filters.py')],
     ['server.py', path.join(here, 'server.py')], // last: its presence means the folder is complete
   ];
   const contents = files.map(([, from]) => readFileSync(from, 'utf8'));
-  const hash = createHash('sha256').update(contents.join('\0')).digest('hex').slice(0, 16);
+  const hash = createHash('sha256').update(contents.join('\0')).update(process.arch).digest('hex').slice(0, 16);
   let dir = path.join(tmpdir(), `spade-bench-cpython-${hash}`);
   const trusted = (folder: string): boolean =>
     files.every(([name], i) => {
@@ -122,6 +140,48 @@ export function serverFolder(): string {
 
 let madeFolder: string | undefined;
 
+/**
+ * The jail's seccomp filter, compiled by libseccomp into the sandbox's files folder (once per
+ * folder: its name holds the hash of seccomp_filters.py). Throws with the fix when it cannot be.
+ */
+export function seccompFile(serverDir: string): string {
+  const file = path.join(serverDir, 'jail.bpf');
+  if (existsSync(file) && lstatSync(file).uid === process.getuid?.()) return file;
+  const made = spawnSync(PYTHON, ['-s', '-B', path.join(serverDir, 'seccomp_filters.py'), `${file}.${process.pid}`], { env: {}, encoding: 'utf8', timeout: 20_000 });
+  if (made.status !== 0) {
+    const detail = (made.stderr ?? made.error?.message ?? '').trim().split('\n').at(-1) ?? '';
+    if (/No module named 'seccomp'/.test(detail)) throw new JailSetupError(`python3-seccomp is missing (libseccomp builds the jail's seccomp filter): ${FIX_SECCOMP}, ${OTHERWISE}`);
+    throw new JailSetupError(`the jail's seccomp filter could not be built (${detail || `exit ${made.status}`}): ${OTHERWISE}`);
+  }
+  renameSync(`${file}.${process.pid}`, file);
+  chmodSync(file, 0o644);
+  return file;
+}
+
+/** The jail cannot be set up here; the message says why and how to fix it. */
+export class JailSetupError extends Error {}
+
+/** The stdio array that hands `plan`'s seccomp filter to bwrap; close the returned fd once spawned. */
+export function jailStdio(plan: JailPlan, stdio: (number | 'pipe' | 'ignore')[]): { stdio: (number | 'pipe' | 'ignore')[]; fd: number } {
+  const fd = openSync(plan.seccompFile, 'r');
+  const padded = [...stdio];
+  while (padded.length < SECCOMP_FD) padded.push('ignore');
+  padded[SECCOMP_FD] = fd;
+  return { stdio: padded, fd };
+}
+
+/**
+ * The limits prlimit sets before bwrap starts (every process of the jail inherits them): address
+ * space `addressSpaceMb`, 8 MiB per file, no core dump, no locked memory, no POSIX message queue,
+ * and open files enough for the zygote's pipes to its environments (each of those sets 64).
+ * Not the process count: before the jail's user namespace exists it counts every process of the
+ * host user (server.py sets it to 1 in each environment, where the seccomp filter also refuses
+ * new processes).
+ */
+function limitOptions(addressSpaceMb: number): string[] {
+  return [`--as=${addressSpaceMb * 1024 * 1024}`, `--fsize=${8 * 1024 * 1024}`, '--core=0', '--memlock=0', '--msgqueue=0', '--nofile=4096'];
+}
+
 /** /usr read-only, and the merged-/usr symlinks (or the real folders) at /bin, /lib, /lib64, /sbin. */
 function systemBinds(): string[] {
   const args = ['--ro-bind', '/usr', '/usr'];
@@ -136,14 +196,15 @@ function systemBinds(): string[] {
 /** The bwrap options, up to and including the `--` before the command. */
 function bwrapOptions(serverDir: string, pythonPath: readonly string[], interpreterDir?: string): string[] {
   const args = [
-    '--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session',
-    '--uid', String(SANDBOX_ID), '--gid', String(SANDBOX_ID), '--cap-drop', 'ALL', '--hostname', 'sandbox',
+    '--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session', '--as-pid-1',
+    '--uid', String(SANDBOX_ID), '--gid', String(SANDBOX_ID), '--cap-drop', 'ALL', '--cap-add', 'CAP_SYS_ADMIN', '--hostname', 'sandbox',
+    '--seccomp', String(SECCOMP_FD),
     '--clearenv', ...Object.entries(ENVIRONMENT).flatMap(([name, value]) => ['--setenv', name, value]),
     ...systemBinds(),
     '--ro-bind-try', '/etc/alternatives', '/etc/alternatives',
     '--ro-bind-try', '/etc/ld.so.cache', '/etc/ld.so.cache',
     '--proc', '/proc', '--dev', '/dev', '--remount-ro', '/dev',
-    '--size', String(TMP_BYTES), '--tmpfs', '/tmp',
+    '--size', '65536', '--tmpfs', '/tmp', '--remount-ro', '/tmp', // the zygote's: each environment mounts its own
     '--ro-bind', serverDir, INSIDE,
   ];
   pythonPath.forEach((folder, i) => args.push('--ro-bind', folder, `${PYTHON_PATH_INSIDE}/${i}`));
@@ -170,18 +231,20 @@ const startAs = (): { uid?: number; gid?: number } =>
   process.getuid?.() === 0 ? { uid: SANDBOX_ID, gid: SANDBOX_ID } : {};
 
 export const PROTECTIONS = [
-  "Debian's CPython in a bubblewrap jail, one long-lived interpreter per worker (numpy, networkx and sympy each imported once); a fresh interpreter state per environment, from the loader the pyodide sandbox uses",
-  'unprivileged: uid 65534 in its own user namespace with no capabilities, no new privileges and no nested user namespace (bwrap is started as uid 65534 when the host runs as root)',
+  "Debian's CPython in a bubblewrap jail: a process of its own per environment, forked from a zygote per worker that imported numpy (networkx and sympy once a program names them) and never runs program code",
+  'a seccomp filter on every process of the jail, built by libseccomp: no ptrace, process_vm_*, kcmp, perf events, bpf, keyrings, userfaultfd, io_uring, new user namespace or mount but a new tmpfs; a call of another architecture kills the process',
+  "each environment's process adds its own filter: no new process or thread, no program run, no signal sent, no socket, no System V IPC, no mount, no change to another process's limits or scheduling",
+  'hard limits set before bubblewrap starts, so they bind its first process too: address space, 8 MiB per file, no core dump, no locked memory; each environment\'s process: no new process, 64 open files, address space of the interpreter + at most 1 GiB (more when memoryMb is larger), memoryMb on top of the interpreter per call',
+  'unprivileged: uid 65534 in its own user namespace, no new privileges and no nested user namespace (bwrap is started as uid 65534 when the host runs as root); only the zygote holds CAP_SYS_ADMIN there, to mount each environment\'s /tmp, and each environment\'s process drops it before any program code',
   'no network: an empty network namespace (loopback only)',
   'own PID, IPC, UTS and cgroup namespaces: killing the sandbox kills every process in it; it dies with the host process',
   'read-only file system holding only /usr, /etc/alternatives and the sandbox\'s own files: no host home, working folder, dataset cache or /dev/shm; /dev read-only',
-  `private /tmp: a ${TMP_BYTES / (1024 * 1024)} MiB tmpfs`,
+  `each environment its own /tmp (a ${TMP_BYTES / (1024 * 1024)} MiB tmpfs of ${TMP_INODES} inodes) in its own mount namespace, and no /proc: no other environment's files or memory`,
   'empty environment: no host variable is passed (only LANG, HOME=/tmp, a fixed PYTHONHASHSEED and single-thread BLAS settings are set)',
-  'hard limits a program cannot raise: no new process or thread, 64 open files, 8 MiB per file, address space of the interpreter + at most 1 GiB (more when memoryMb is larger); memoryMb on top of the interpreter per call',
-  'wall time per call enforced from outside: the whole sandbox is killed (a loop inside C code cannot escape it), and the environments it held are replayed in a fresh one; a sandbox whose call ran out of memory is replaced too',
-  'host and sandbox talk over pipes only (length-prefixed JSON); every reply is checked on the host',
-  'host modules refused and flagged as in pyodide (subprocess, ctypes, socket, os.system, os.fork...)',
-  'per-environment random and numpy random (seeded by reset, kept apart between environments), time and datetime (fixed clock)',
+  'wall time per call enforced from outside the program: its process is killed (a loop inside C code cannot escape it); the host kills the whole jail if the zygote stops answering, and the environments it held are replayed in a fresh one',
+  'host and sandbox talk over pipes only (length-prefixed JSON); an environment\'s process reaches only its own pipes to the zygote, which frames and numbers its replies; every reply is checked on the host',
+  'host modules refused and flagged as in pyodide (subprocess, ctypes and numpy\'s routes to it, socket, os.system, os.fork...)',
+  'per-environment random and numpy random (seeded by reset), time and datetime (fixed clock)',
 ];
 
 /**
@@ -207,24 +270,33 @@ function unreadableForJail(folder: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The address space every process of the jail may have (prlimit, before bwrap): an environment's
+ * hard limit is the interpreter's own (a few hundred MiB with numpy, networkx and sympy, most of
+ * it never touched) + hardMemoryMb, which must fit under it.
+ */
+export const jailAddressSpaceMb = (hardMemoryMb: number): number => hardMemoryMb + 2048;
+
 /** How to start one jailed interpreter. Throws if a folder to bind cannot be read from the jail. */
 export function planJail(request: JailRequest): JailPlan {
   const extra = request.pythonPath ?? [];
   for (const folder of extra) {
     const problem = unreadableForJail(folder);
-    if (problem) throw new Error(`cannot put ${folder} on the sandbox's Python path: ${problem}; the jail runs as uid ${SANDBOX_ID}, so it must be readable by other users`);
+    if (problem) throw new JailSetupError(`cannot put ${folder} on the sandbox's Python path: ${problem}; the jail runs as uid ${SANDBOX_ID}, so it must be readable by other users`);
   }
   const inside = extra.map((_, i) => `${PYTHON_PATH_INSIDE}/${i}`);
   const python = request.python ? path.resolve(request.python) : PYTHON;
   const interpreterDir = request.python ? interpreterFolder(python) : undefined;
   if (request.python) {
-    if (!existsSync(python)) throw new Error(`python: ${python} does not exist`);
+    if (!existsSync(python)) throw new JailSetupError(`python: ${python} does not exist`);
     const problem = interpreterDir && unreadableForJail(interpreterDir);
-    if (problem) throw new Error(`python: cannot run ${python} in the jail: ${problem}; the jail runs as uid ${SANDBOX_ID}, so its folder must be readable by other users`);
+    if (problem) throw new JailSetupError(`python: cannot run ${python} in the jail: ${problem}; the jail runs as uid ${SANDBOX_ID}, so its folder must be readable by other users`);
   }
+  const folder = serverFolder();
   return {
-    command: findExecutable('bwrap') ?? 'bwrap',
-    args: [...bwrapOptions(serverFolder(), extra, interpreterDir), python, '-s', '-B', `${INSIDE}/server.py`, String(request.hardMemoryMb), ...inside],
+    command: findExecutable('prlimit', ['/usr/bin/prlimit']) ?? 'prlimit',
+    args: [...limitOptions(jailAddressSpaceMb(request.hardMemoryMb)), '--', findExecutable('bwrap') ?? 'bwrap', ...bwrapOptions(folder, extra, interpreterDir), python, '-s', '-B', `${INSIDE}/server.py`, String(request.hardMemoryMb), ...inside],
+    seccompFile: seccompFile(folder),
     ...startAs(),
     protections: [
       ...PROTECTIONS,
@@ -258,16 +330,25 @@ function probe(): JailCheck {
   if (!existsSync(PYTHON)) return { problem: `${PYTHON} is missing: apt-get install python3 python3-numpy python3-networkx python3-sympy, ${OTHERWISE}`, missingPackages: [] };
   const bwrap = findExecutable('bwrap');
   if (!bwrap) return { problem: `bubblewrap (bwrap) is not installed: apt-get install bubblewrap, ${OTHERWISE}`, missingPackages: [] };
-  const result = spawnSync(bwrap, [...bwrapOptions(serverFolder(), []), PYTHON, '-s', '-c', PROBE], {
-    env: {},
-    encoding: 'utf8',
-    timeout: 20_000,
-    ...startAs(),
-  });
+  if (!findExecutable('prlimit', ['/usr/bin/prlimit'])) return { problem: `prlimit is missing (it sets the jail's limits before bubblewrap starts): apt-get install util-linux, ${OTHERWISE}`, missingPackages: [] };
+  let plan: JailPlan;
+  try {
+    plan = planJail({ hardMemoryMb: 1024 });
+  } catch (error) {
+    return { problem: setupProblem(error), missingPackages: [] };
+  }
+  const args = [...plan.args.slice(0, plan.args.indexOf(PYTHON)), PYTHON, '-s', '-c', PROBE];
+  const { stdio, fd } = jailStdio(plan, ['ignore', 'pipe', 'pipe']);
+  let result: ReturnType<typeof spawnSync>;
+  try {
+    result = spawnSync(plan.command, args, { env: {}, encoding: 'utf8', timeout: 20_000, stdio, ...startAs() });
+  } finally {
+    closeSync(fd);
+  }
   const error = result.error as NodeJS.ErrnoException | undefined;
   if (error?.code === 'ENOENT') return { problem: `bubblewrap (bwrap) is not installed: apt-get install bubblewrap, ${OTHERWISE}`, missingPackages: [] };
   if (error) return { problem: `bubblewrap could not be started (${error.message}): ${OTHERWISE}`, missingPackages: [] };
-  const stderr = (result.stderr ?? '').trim().split('\n').slice(-3).join(' ');
+  const stderr = String(result.stderr ?? '').trim().split('\n').slice(-3).join(' ');
   if (result.status !== 0) {
     if (/namespace|uid map|setgroups|Operation not permitted|Permission denied|No space left|setting up|mount/i.test(stderr)) {
       return {
@@ -281,12 +362,27 @@ function probe(): JailCheck {
     return { problem: `the jail failed to start /usr/bin/python3 (${stderr || `exit ${result.status}`}): ${OTHERWISE}`, missingPackages: [] };
   }
   try {
-    const facts = JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '') as { uid: number; missing: string[] };
+    const facts = JSON.parse(String(result.stdout).trim().split('\n').at(-1) ?? '') as { uid: number; missing: string[] };
     if (facts.uid !== SANDBOX_ID) return { problem: `the jail runs programs as uid ${facts.uid}, not ${SANDBOX_ID}: ${OTHERWISE}`, missingPackages: [] };
     return { missingPackages: facts.missing };
   } catch {
     return { problem: `the jail's probe printed no answer (${stderr}): ${OTHERWISE}`, missingPackages: [] };
   }
+}
+
+/**
+ * Why the sandbox's files could not be made (TMPDIR full or not writable, no python3-seccomp...),
+ * with what to do.
+ */
+export function setupProblem(error: unknown): string {
+  if (error instanceof JailSetupError) return error.message;
+  const code = (error as NodeJS.ErrnoException)?.code;
+  const where = tmpdir();
+  if (code === 'ENOSPC' || code === 'EDQUOT') return `the temporary folder ${where} is full: the cpython sandbox writes its files there; free some space or set TMPDIR to another folder`;
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'ENOENT' || code === 'ENOTDIR') {
+    return `the cpython sandbox cannot write its files to the temporary folder ${where} (${code}): set TMPDIR to a writable folder`;
+  }
+  return `the cpython sandbox's files could not be made in ${where}: ${(error as Error)?.message ?? String(error)}`;
 }
 
 /** What list and the README tell a user about missing packages. */

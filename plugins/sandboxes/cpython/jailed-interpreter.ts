@@ -1,26 +1,29 @@
 /**
- * Host side of one jailed interpreter of the cpython sandbox (server.py in bubblewrap): starts
- * the jail, checks from the interpreter's own report that the protections claimed are in force,
- * and sends it requests, which it serves one at a time. The next request is written before the
- * reply to the running one arrives (at most PIPELINE in the pipe), so the interpreter does not
- * wait for the host between calls of different environments; a request's wall-time clock starts
- * when the one before it has been answered, so each call is timed on its own.
+ * Host side of one cpython sandbox (server.py's zygote in bubblewrap): starts the jail, checks
+ * from the zygote's own report that the protections claimed are in force, and sends it requests,
+ * which it serves one at a time, each environment in a process of its own. The next request is
+ * written before the reply to the running one arrives (at most PIPELINE in the pipe), so the
+ * zygote does not wait for the host between calls.
  *
- * The wall-time limit is enforced here, from outside: when a call runs past it, the whole
- * sandbox (its PID namespace) is killed, whatever the program is doing. A sandbox is also
- * replaced after a call ran out of memory (a MemoryError can leave an interpreter half-broken),
- * and when it dies or breaks the protocol. Every environment it held is then gone:
- * `generation` counts sandboxes started, and an environment loaded in an older one must be
- * loaded again (see environment.ts).
+ * The wall-time limit of a call is enforced by the zygote, which kills that environment's
+ * process (its reply then says `ended`: the environment's next call loads it again and replays
+ * its episode, see environment.ts). Here is the backstop: when the zygote itself does not answer
+ * BACKSTOP_MS after a call's limit, the whole sandbox (its PID namespace) is killed, and when it
+ * dies or breaks the protocol. Every environment it held is then gone: `generation` counts
+ * sandboxes started, and an environment loaded in an older one must be loaded again.
+ *
+ * A reply's frame (its length and request id) is the zygote's; its body is what the
+ * environment's process wrote, checked here: a body that is not a reply fails that call alone.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { reviveFloats, type LoaderFailureKind } from '../python/replies.js';
-import { encodeFrame, FrameReader } from './frames.js';
+import { closeSync } from 'node:fs';
+import { encodeFrame, ReplyFrameReader } from './frames.js';
 import { makePipes } from './pipes.js';
-import { addressSpace, childrenOf, parentOf } from './process-tree.js';
-import type { JailPlan } from './jail.js';
+import { childrenOf, parentOf } from './process-tree.js';
+import { jailStdio, type JailPlan } from './jail.js';
 
 /** What the interpreter reports once it is ready: facts checked from inside the jail. */
 export interface ReadyFacts {
@@ -28,12 +31,16 @@ export interface ReadyFacts {
   environmentVariables: string[];
   networkInterfaces: string[];
   uid: number;
+  /** The zygote's pid inside the jail (1: bwrap's own init is not there). */
+  pid: number;
   capabilities: string;
   noNewPrivileges: boolean;
+  /** The seccomp mode of the zygote (2: a filter). */
+  seccomp: string;
   serverFolderWritable: boolean;
-  /** Hard limits in force (RLIMIT_AS, RLIMIT_NPROC, RLIMIT_NOFILE, RLIMIT_FSIZE). */
+  /** Hard limits in force on every process of the jail, set before bwrap started (RLIMIT_AS, RLIMIT_NOFILE, RLIMIT_FSIZE, RLIMIT_CORE). */
   limits: Record<string, number>;
-  /** The interpreter's address space once started: a call's memoryMb is on top of this. */
+  /** The zygote's address space once started: a call's memoryMb is on top of this. */
   baselineBytes: number;
   packages: string[];
   python: string;
@@ -48,6 +55,8 @@ export type Reply =
       message: string;
       /** The sandbox ended during the call: killed for its wall time (`timeout`), or it died (`died`). */
       lost?: 'timeout' | 'died';
+      /** The environment's process ended with this call (the zygote killed it, or it died): its next call needs a new one. */
+      ended?: boolean;
     };
 
 export interface CallLimits {
@@ -62,11 +71,10 @@ export type Request =
   | { op: 'spade-validate'; source: string; limits: CallLimits };
 
 const START_TIMEOUT_MS = 30_000;
-/** The longest reply accepted (the interpreter fails a call whose reply is far smaller). */
-const MAX_REPLY_BYTES = 32 * 1024 * 1024;
-const MIB = 1024 * 1024;
-/** Growth within this much of the memory allowance counts as having reached it. */
-const MEMORY_MARGIN = 8 * MIB;
+/** The longest reply accepted (the zygote refuses a longer one from an environment's process). */
+const MAX_REPLY_BYTES = 33 * 1024 * 1024;
+/** How long past a call's own limit the zygote may take to answer before the whole sandbox is killed. */
+const BACKSTOP_MS = 5_000;
 
 interface Incarnation {
   child: ChildProcess;
@@ -74,9 +82,8 @@ interface Incarnation {
   streams: Socket[];
   ready: Promise<ReadyFacts>;
   facts?: ReadyFacts;
-  /** Host pids of the PID namespace's first process (bwrap's init) and of the interpreter. */
+  /** Host pid of the PID namespace's first process: the zygote. */
   initPid?: number;
-  serverPid?: number;
   dead: boolean;
   stderr: string;
 }
@@ -84,7 +91,6 @@ interface Incarnation {
 interface InFlight {
   incarnation: Incarnation;
   id: number;
-  memoryMb?: number;
   timeoutMs: number;
   timer?: NodeJS.Timeout;
   settle(reply: Reply): void;
@@ -181,40 +187,32 @@ export class JailedInterpreter {
     const flight: InFlight = {
       incarnation,
       id: this.nextId++,
-      memoryMb: task.body.op === 'dispose' ? undefined : task.body.limits.memoryMb,
       timeoutMs: task.timeoutMs,
       settle: (reply) => {
         const at = this.flights.indexOf(flight);
         if (at < 0) return;
         this.flights.splice(at, 1);
         clearTimeout(flight.timer);
-        if (!reply.ok && reply.kind === 'memory' && !reply.lost) this.kill(incarnation);
         task.resolve({ reply, generation });
         this.armHead();
         void this.pump();
       },
     };
     this.flights.push(flight);
-    incarnation.requests.write(encodeFrame({ ...task.body, id: flight.id }));
+    incarnation.requests.write(encodeFrame({ ...task.body, id: flight.id, timeoutMs: task.timeoutMs }));
     this.armHead();
   }
 
-  /** The clock of the request the interpreter is serving now runs from when the one before it was answered. */
+  /** The backstop of the request the zygote is serving now runs from when the one before it was answered. */
   private armHead(): void {
     const head = this.flights[0];
-    if (head && head.timer === undefined) head.timer = setTimeout(() => this.timedOut(head, head.timeoutMs), head.timeoutMs);
+    if (head && head.timer === undefined) head.timer = setTimeout(() => this.timedOut(head), head.timeoutMs + BACKSTOP_MS);
   }
 
-  private timedOut(flight: InFlight, timeoutMs: number): void {
+  /** The zygote did not answer, long past the call's limit: the whole sandbox goes. */
+  private timedOut(flight: InFlight): void {
     const { incarnation } = flight;
-    let reply: Reply = { ok: false, kind: 'timeout', message: `the call ran past its wall-time limit of ${timeoutMs} ms`, lost: 'timeout' };
-    // A program that catches MemoryError and tries again loops at its memory limit: say so.
-    const size = incarnation.serverPid === undefined ? undefined : addressSpace(incarnation.serverPid);
-    const baseline = incarnation.facts?.baselineBytes;
-    if (size !== undefined && baseline !== undefined && flight.memoryMb !== undefined && size - baseline >= flight.memoryMb * MIB - MEMORY_MARGIN) {
-      reply = { ok: false, kind: 'memory', message: `the environment reached its memory limit of ${flight.memoryMb} MiB and ran on past its wall-time limit of ${timeoutMs} ms`, lost: 'timeout' };
-    }
-    flight.settle(reply);
+    flight.settle({ ok: false, kind: 'timeout', message: `the call ran past its wall-time limit of ${flight.timeoutMs} ms (and the sandbox did not answer ${BACKSTOP_MS} ms later)`, lost: 'timeout' });
     this.kill(incarnation);
   }
 
@@ -270,10 +268,14 @@ export class JailedInterpreter {
   private spawn(): Incarnation {
     const pipes = makePipes(['to-child', 'from-child', 'from-child']);
     let child: ChildProcess;
+    let seccompFd: number | undefined;
     try {
-      child = spawn(this.plan.command, this.plan.args, { env: {}, stdio: pipes.childFds, uid: this.plan.uid, gid: this.plan.gid });
+      const { stdio, fd } = jailStdio(this.plan, pipes.childFds);
+      seccompFd = fd;
+      child = spawn(this.plan.command, this.plan.args, { env: {}, stdio, uid: this.plan.uid, gid: this.plan.gid });
     } finally {
       pipes.closeChildEnds();
+      if (seccompFd !== undefined) closeSync(seccompFd);
     }
     const [requests, replies, stderr] = pipes.streams as [Socket, Socket, Socket];
     for (const stream of pipes.streams) stream.on('error', () => undefined);
@@ -287,30 +289,29 @@ export class JailedInterpreter {
     const incarnation: Incarnation = { child, requests, streams: pipes.streams, ready, dead: false, stderr: '' };
     const startTimer = setTimeout(() => failReady(new Error('the cpython sandbox did not start in time')), START_TIMEOUT_MS);
 
-    const reader = new FrameReader(
+    const reader = new ReplyFrameReader(
       MAX_REPLY_BYTES,
-      (frame) => {
-        const message = frame as { ready?: boolean; id?: unknown; baselineBytes?: unknown } & Reply;
-        if (message.ready === true && !incarnation.facts) {
+      (id, body) => {
+        if (id === 0 && !incarnation.facts) {
           clearTimeout(startTimer);
-          const facts = frame as ReadyFacts;
-          const problem = this.verify(facts);
+          let facts: ReadyFacts;
+          try {
+            facts = JSON.parse(body.toString('utf8')) as ReadyFacts;
+          } catch {
+            return this.violated(incarnation, 'a start-up report that is not JSON');
+          }
+          const problem = facts.ready === true ? this.verify(facts) : 'no start-up report';
           if (problem) return failReady(new Error(`refusing the cpython sandbox: ${problem}`));
           incarnation.facts = facts;
           incarnation.initPid = child.pid === undefined ? undefined : childrenOf(child.pid)[0];
-          incarnation.serverPid = incarnation.initPid === undefined ? undefined : childrenOf(incarnation.initPid)[0];
           return markReady(facts);
         }
         const flight = this.flights[0];
-        // A reply to nothing asked, or out of turn (a program writing on the pipe itself), breaks the protocol.
-        if (!flight || flight.incarnation !== incarnation || message.id !== flight.id) return this.violated(incarnation, 'a reply to no request');
-        if (typeof message.baselineBytes === 'number' && incarnation.facts) incarnation.facts.baselineBytes = message.baselineBytes;
-        if (message.ok === true) flight.settle({ ok: true, value: message.value });
-        else if (message.ok === false && typeof message.kind === 'string') flight.settle({ ok: false, kind: message.kind, message: String(message.message ?? '') });
-        else this.violated(incarnation, 'a reply of the wrong shape');
+        // The zygote answers requests in order: anything else is a broken zygote.
+        if (!flight || flight.incarnation !== incarnation || id !== flight.id) return this.violated(incarnation, 'a reply to no request');
+        flight.settle(readReply(body));
       },
       (why) => this.violated(incarnation, why),
-      reviveFloats,
     );
     replies.on('data', (chunk: Buffer) => reader.push(chunk));
     stderr.setEncoding('utf8');
@@ -355,3 +356,21 @@ export class JailedInterpreter {
     this.kill(incarnation);
   }
 }
+
+/** An environment's reply (untrusted: its process wrote it) as a Reply; one that is not fails the call alone. */
+function readReply(body: Buffer): Reply {
+  let message: { ok?: unknown; value?: unknown; kind?: unknown; message?: unknown; ended?: unknown; lost?: unknown };
+  try {
+    message = JSON.parse(body.toString('utf8'), reviveFloats) as typeof message;
+  } catch {
+    return { ok: false, kind: 'crash', message: "the environment's process sent a reply that is not JSON" };
+  }
+  if (message === null || typeof message !== 'object') return { ok: false, kind: 'crash', message: "the environment's process sent a reply of the wrong shape" };
+  if (message.ok === true && 'value' in message) return { ok: true, value: message.value };
+  if (message.ok === false && typeof message.kind === 'string' && KINDS.has(message.kind)) {
+    return { ok: false, kind: message.kind as LoaderFailureKind, message: String(message.message ?? ''), ...(message.ended === true ? { ended: true } : {}) };
+  }
+  return { ok: false, kind: 'crash', message: "the environment's process sent a reply of the wrong shape" };
+}
+
+const KINDS = new Set<string>(['syntax', 'load', 'timeout', 'memory', 'output-limit', 'crash', 'escape-attempt', 'missing-method']);

@@ -1,10 +1,10 @@
 /**
  * The `cpython` sandbox: Python environment programs (SPADE's own format, unchanged, loaded by
  * the same loader as the pyodide sandbox) run in Debian's CPython, with numpy, networkx and
- * sympy, inside a bubblewrap jail. Each worker is one jailed interpreter, started once (about
- * 0.15 s with numpy; networkx and sympy are imported when a program first names them) and
- * reused; each environment gets a fresh interpreter state in it, as in the pyodide sandbox (why
- * not a process per environment: README, "Sandboxes").
+ * sympy, inside a bubblewrap jail. Each worker is one jail whose first process, the zygote, is
+ * started once (numpy imported; networkx and sympy when a program first names them) and never
+ * runs program code; each environment is a process of its own, forked from it (server.py), so
+ * nothing a program changes reaches another environment.
  *
  * Where the jail cannot be set up, creating the sandbox fails with a UsageError that names the
  * fix (the command line exits 2): it never runs a program unjailed.
@@ -14,7 +14,7 @@ import { SandboxError } from '../../../core/errors.js';
 import type { EnvironmentProgram } from '../../../core/concepts/environment.js';
 import type { LoadedEnvironment, LoadOptions, Sandbox, SandboxLimits, SpadeValidation } from '../../../core/concepts/sandbox.js';
 import { UsageError } from '../../../core/errors.js';
-import { ALLOWED_VARIABLES, PACKAGES, SANDBOX_ID, checkJail, missingPackagesNote, planJail } from './jail.js';
+import { ALLOWED_VARIABLES, PACKAGES, SANDBOX_ID, checkJail, missingPackagesNote, planJail, setupProblem } from './jail.js';
 import { JailedInterpreter, type ReadyFacts } from './jailed-interpreter.js';
 import { CpythonEnvironment, loadInto, spadeValidateIn } from './environment.js';
 
@@ -38,10 +38,15 @@ export function checkReady(facts: ReadyFacts): string | undefined {
   if (variables.length > 0) return `the sandbox sees environment variables ${variables.join(', ')}`;
   if (facts.networkInterfaces.length > 0) return `the sandbox sees network interfaces ${facts.networkInterfaces.join(', ')}`;
   if (facts.uid !== SANDBOX_ID) return `the sandbox runs as uid ${facts.uid}, not ${SANDBOX_ID}`;
-  if (!/^0+$/.test(facts.capabilities)) return `the sandbox has capabilities (${facts.capabilities})`;
+  if (facts.pid !== 1) return `the zygote is not the jail's first process (pid ${facts.pid})`;
+  // CAP_SYS_ADMIN alone (bit 21), in the jail's user namespace: each environment's process drops it.
+  if (!/^0*200000$/.test(facts.capabilities)) return `the zygote has capabilities other than CAP_SYS_ADMIN (${facts.capabilities})`;
   if (!facts.noNewPrivileges) return 'the sandbox may gain privileges (no_new_privs is off)';
+  if (facts.seccomp !== '2') return `the sandbox runs without its seccomp filter (seccomp mode ${facts.seccomp})`;
   if (facts.serverFolderWritable) return 'the sandbox can write to its own files';
-  if (facts.limits?.RLIMIT_NPROC !== 1) return `the sandbox may start processes (process limit ${facts.limits?.RLIMIT_NPROC})`;
+  const addressSpace = facts.limits?.RLIMIT_AS;
+  // Python reads an unlimited one as -1.
+  if (typeof addressSpace !== 'number' || addressSpace < 0) return `the jail's address-space limit is not in force (${addressSpace})`;
   return undefined;
 }
 
@@ -54,7 +59,7 @@ export function createCpythonSandbox(options: CpythonSandboxOptions = {}): Sandb
   try {
     plan = planJail({ hardMemoryMb: Math.max(1024, 4 * defaults.memoryMb), pythonPath: options.pythonPath, ...(options.python && { python: options.python }) });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError(`the cpython sandbox cannot start: ${setupProblem(error)}`);
   }
   const note = missingPackagesNote(jail.missingPackages);
   const interpreters: JailedInterpreter[] = [];

@@ -1,32 +1,44 @@
 """
-The Python side of the cpython sandbox: one long-lived interpreter inside the bubblewrap jail.
+The Python side of the cpython sandbox: the zygote, the first process of the bubblewrap jail
+(its pid 1), and the processes it forks, one per environment.
 
-    bwrap ... -- /usr/bin/python3 -s -B /spade/server.py HARD_MEMORY_MB [EXTRA_PYTHON_PATH...]
+    prlimit ... bwrap --as-pid-1 --seccomp 3 ... -- /usr/bin/python3 -s -B /spade/server.py HARD_MEMORY_MB [EXTRA_PYTHON_PATH...]
 
-It runs the loader shared with the pyodide sandbox (/spade/loader.py), which imports numpy once
-now and networkx and sympy once, when the first program that names them is loaded, then serves
-load / call / dispose requests one at a time. Each
-environment gets a fresh interpreter state from the loader (its own globals, builtins, random,
-time and datetime; numpy's and random's generators kept per environment), exactly as in the
-pyodide sandbox; the jail and the limits below are what hold a program that gets past the loader.
+The zygote runs the loader shared with the pyodide sandbox (/spade/loader.py), which imports
+numpy now and networkx and sympy when a program first names them (in the zygote, before that
+program's process is forked), and never runs program code itself. Each environment is a
+process of its own, forked from the zygote for its load and killed at its dispose; SPADE's
+validation of a program gets a process of its own too. Whatever a program changes (modules,
+caches, generators, hooks, its frames, /tmp) is gone with its process: no other environment,
+later or beside it, can see it.
 
-File descriptors, all pipes set up by the host (never sockets):
+Each environment's process, before any program code runs (set-up in _confine):
+  - its own mount namespace, with its own /tmp (a tmpfs of TMP_BYTES and TMP_INODES inodes)
+    and an empty /proc: no other process's memory or files, no other environment's /tmp;
+  - no capability (the zygote's CAP_SYS_ADMIN, which it keeps for these mounts only, is dropped),
+    not dumpable, and the environment filter (seccomp_filters.py) on top of the jail's: no new
+    process or thread, no program started, no signal sent, no socket, no mount;
+  - hard limits: no new process, 64 open files, 8 MiB per file, no core dump, address space of
+    the interpreter + HARD_MEMORY_MB; per call, the interpreter + the call's memoryMb;
+  - file descriptors 0-2 are /dev/null; its requests and replies go over two pipes of its own
+    to the zygote (fds 3 and 4). A program that reads or writes them reaches only its own
+    environment's calls: the zygote frames, numbers and times every reply.
+
+File descriptors of the zygote, all pipes set up by the host (never sockets):
     0  requests from the host    1  replies to the host    2  diagnostics (start-up errors)
-Every message is a frame: a 4-byte little-endian length, then that many bytes of UTF-8 JSON.
-    {"id", "op": "load", "env", "source", "limits": {"memoryMb", "maxOutputBytes"}}
-    {"id", "op": "call", "env", "method", "args", "limits": {...}}
+Host to zygote, a frame: a 4-byte little-endian length, then that many bytes of UTF-8 JSON:
+    {"id", "op": "load", "env", "source", "limits": {"memoryMb", "maxOutputBytes"}, "timeoutMs", "maxTurns"?}
+    {"id", "op": "call", "env", "method", "args", "limits": {...}, "timeoutMs"}
     {"id", "op": "dispose", "env"}
-    {"id", "op": "spade-validate", "source", "limits": {...}}   (SPADE's own validation; keeps nothing)
-Replies are the loader's, with the request's id: {"id", "ok": true, "value"} or
-{"id", "ok": false, "kind", "message"}. Before the first request it sends {"ready": true, ...facts}.
+    {"id", "op": "spade-validate", "source", "limits": {...}, "timeoutMs"}   (SPADE's own validation; keeps nothing)
+Zygote to host: a 4-byte length, a 4-byte request id, then the reply's JSON text: the loader's
+{"ok": true, "value"} or {"ok": false, "kind", "message"}, as an environment's process wrote it
+(so the host checks it), or the zygote's own {"ok": false, "kind", "message", "ended": true}
+when that process ended or was killed (wall time, memory, a broken reply). Before the first
+request, id 0 carries {"ready": true, ...facts}.
 
-Limits, set before any program runs and lowered only:
-  - hard: no new process or thread (the process limit is already reached), 64 open files,
-    8 MiB per file, no core dump, address space at most the interpreter + HARD_MEMORY_MB;
-  - per call: address space at most the interpreter + the call's memoryMb (a soft limit, like
-    the pyodide sandbox's per-call heap cap); printed output counted against maxOutputBytes.
-Wall time is not enforced here: the host kills the whole sandbox (its PID namespace) when a call
-runs past its limit, which also stops a loop inside C code that never checks for signals.
+Wall time is enforced here per call (the environment's process is killed, not the jail), and the
+host kills the whole jail if the zygote itself stops answering.
 """
 import os
 import sys
@@ -39,12 +51,14 @@ sys.path[:0] = [os.path.join(_SERVER_DIR, 'lib')] + sys.argv[2:]  # math_verify,
 
 import builtins
 import ctypes
+import errno
 import gc
 import io
 import json
 import resource
 import select
 import signal
+import socket
 import struct
 import time
 
@@ -52,26 +66,51 @@ _started = time.perf_counter()
 
 # Private references: the loader refuses some of these to programs, and a program may replace
 # builtins in the interpreter's builtins module, which would otherwise corrupt the replies.
-_read, _write, _closerange, _exit = os.read, os.write, os.closerange, os._exit
+_read, _write, _close, _exit = os.read, os.write, os.close, os._exit
+_fork, _kill, _waitpid, _WNOHANG = os.fork, os.kill, os.waitpid, os.WNOHANG
 _dumps, _loads = json.dumps, json.loads
 _LENGTH = struct.Struct('<I')
+_HEADER = struct.Struct('<II')
 _len, _isinstance, _str, _bytes, _memoryview = len, isinstance, str, bytes, memoryview
 _setrlimit, _RLIMIT_AS = resource.setrlimit, resource.RLIMIT_AS
 
 MIB = 1024 * 1024
 MAX_REQUEST_BYTES = 64 * MIB
-# After a reply, how long to keep looking for the next request before sleeping until it comes:
-# the next call of an episode usually follows within this, and waking a sleeping process costs
-# as much again as the pipe itself on a virtual machine.
+MAX_REPLY_BYTES = 32 * MIB
+# After a reply, how long to keep looking for the next request before sleeping until it comes.
 SPIN_SECONDS = 0.0002
-# Address space a call may use on top of the interpreter's own, besides its memoryMb (the
-# loader's per-environment modules, compiling a program).
+# Address space a call may use on top of the interpreter's own, besides its memoryMb.
 SLACK_MB = 16
+# Each environment's /tmp.
+TMP_BYTES = 16 * MIB
+TMP_INODES = 1024
+# A call whose process grew within this much of its memory allowance ran out of memory.
+MEMORY_MARGIN = 8 * MIB
+
+_libc = ctypes.CDLL(None, use_errno=True)
+CLONE_NEWNS = 0x00020000
+MS_NOSUID, MS_NODEV, MS_NOEXEC = 0x2, 0x4, 0x8
+PR_SET_DUMPABLE, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 4, 47, 4
+_LINUX_CAPABILITY_VERSION_3 = 0x20080522
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [('version', ctypes.c_uint32), ('pid', ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [('effective', ctypes.c_uint32), ('permitted', ctypes.c_uint32), ('inheritable', ctypes.c_uint32)]
+
+
+def _check(result, what):
+    if result != 0:
+        code = ctypes.get_errno()
+        raise OSError(code, f'{what}: {os.strerror(code)}')
 
 
 class _Output(io.TextIOBase):
     """sys.stdout and sys.stderr: printed text is counted and dropped (the host's limit is
-    maxOutputBytes per call); before the first request, stderr goes to fd 2 (start-up errors)."""
+    maxOutputBytes per call); in the zygote, before the first request, stderr goes to fd 2."""
 
     counting = False
     count = 0
@@ -105,18 +144,42 @@ sys.stdout = _Output()
 sys.stderr = _Output(forward=True)
 sys.stdin = io.StringIO('')
 
-# No other process of the sandbox may ptrace this one or read its memory (there is none: the
-# process limit below forbids starting one; this is the second lock).
-ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE = 0
+# The zygote is not dumpable: no process of the jail may open its memory through /proc.
+_check(_libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0), 'prctl(PR_SET_DUMPABLE)')
+
+# The seccomp filter each environment's process adds to the jail's (libseccomp builds it; before the loader,
+# which refuses the seccomp module to programs).
+_filters = {'__name__': 'spade_seccomp_filters'}
+with open(os.path.join(_SERVER_DIR, 'seccomp_filters.py'), encoding='utf-8') as _file:
+    exec(compile(_file.read(), os.path.join(_SERVER_DIR, 'seccomp_filters.py'), 'exec'), _filters)
+
+
+def _compiled(rules):
+    """The BPF program libseccomp compiles for `rules` (once, here: each process only loads it)."""
+    read_end, write_end = os.pipe()
+    with os.fdopen(write_end, 'wb') as out:
+        rules.export_bpf(out)
+    with os.fdopen(read_end, 'rb') as program:
+        return program.read()
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [('len', ctypes.c_ushort), ('filter', ctypes.c_void_p)]
+
+
+_ENVIRONMENT_BPF = ctypes.create_string_buffer(_compiled(_filters['environment_filter']()))
+_ENVIRONMENT_PROGRAM = _SockFprog(len(_ENVIRONMENT_BPF.raw) // 8, ctypes.addressof(_ENVIRONMENT_BPF))
+PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
 
 # The shared loader, in its own namespace with its own copy of the builtins (it imports numpy now).
 _loader = {'__name__': 'spade_loader', '__builtins__': dict(builtins.__dict__), 'SPADE_RUNTIME': 'cpython'}
 with open(os.path.join(_SERVER_DIR, 'loader.py'), encoding='utf-8') as _file:
     exec(compile(_file.read(), os.path.join(_SERVER_DIR, 'loader.py'), 'exec'), _loader)
-_spade_load, _spade_call, _spade_dispose = _loader['spade_load'], _loader['spade_call'], _loader['spade_dispose']
+_spade_load, _spade_call = _loader['spade_load'], _loader['spade_call']
 _spade_validate = _loader['spade_validate']
 _import_named_packages = _loader['import_named_packages']
-_loader['_fresh_module']('random')  # read random.py's code once
+_prepare_process = _loader['prepare_process_environment']
+
 
 
 def _address_space():
@@ -130,50 +193,266 @@ def _write_all(fd, data):
         view = view[_write(fd, view):]
 
 
-def _send(data):
-    _write_all(1, _LENGTH.pack(_len(data)) + data)
+def _send_host(request_id, body):
+    _write_all(1, _HEADER.pack(_len(body), request_id) + body)
 
 
-class _Requests:
-    """Length-prefixed frames from fd 0 (non-blocking: polled for SPIN_SECONDS, then waited for)."""
+class _Frames:
+    """Length-prefixed frames from a non-blocking fd: polled for `spin` seconds, then waited for."""
 
-    def __init__(self):
+    def __init__(self, fd, header=_LENGTH, limit=MAX_REQUEST_BYTES, spin=SPIN_SECONDS):
+        self.fd, self.header, self.limit, self.spin = fd, header, limit, spin
         self.buffer = b''
-        os.set_blocking(0, False)
+        os.set_blocking(fd, False)
         self._poller = select.poll()
-        self._poller.register(0, select.POLLIN)
+        self._poller.register(fd, select.POLLIN)
         self._clock = time.perf_counter
 
-    def next(self):
-        """The next frame; None at end of file."""
+    def next(self, deadline=None):
+        """(header fields, body) of the next frame; None at end of file or past a frame's limit;
+        'timeout' when `deadline` (a perf_counter time) passes first."""
+        size_of = self.header.size
         while True:
-            if _len(self.buffer) >= 4:
-                (size,) = _LENGTH.unpack_from(self.buffer)
-                if size > MAX_REQUEST_BYTES:
+            if _len(self.buffer) >= size_of:
+                fields = self.header.unpack_from(self.buffer)
+                if fields[0] > self.limit:
                     return None
-                if _len(self.buffer) >= 4 + size:
-                    frame, self.buffer = self.buffer[4:4 + size], self.buffer[4 + size:]
-                    return frame
-            chunk = self._read()
-            if not chunk:
-                return None
+                end = size_of + fields[0]
+                if _len(self.buffer) >= end:
+                    body, self.buffer = self.buffer[size_of:end], self.buffer[end:]
+                    return fields, body
+            chunk = self._read(deadline)
+            if chunk == 'timeout' or not chunk:
+                return chunk or None
             self.buffer += chunk
 
-    def _read(self):
-        deadline = self._clock() + SPIN_SECONDS
+    def _read(self, deadline):
+        spin_until = self._clock() + self.spin
         while True:
             try:
-                return _read(0, 1 << 16)
+                return _read(self.fd, 1 << 16)
             except BlockingIOError:
-                if self._clock() > deadline:
+                now = self._clock()
+                if now <= spin_until:
+                    continue
+                if deadline is None:
                     self._poller.poll()
+                elif now >= deadline:
+                    return 'timeout'
+                else:
+                    self._poller.poll(max(1, int((deadline - now) * 1000) + 1))
+
+
+# ---------------------------------------------------------------------------------------------
+# An environment's process: set up before any program code, then serve its calls.
+# ---------------------------------------------------------------------------------------------
+def _drop_capabilities():
+    _check(_libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0), 'prctl(PR_CAP_AMBIENT_CLEAR_ALL)')
+    header = _CapHeader(_LINUX_CAPABILITY_VERSION_3, 0)
+    data = (_CapData * 2)()
+    _check(_libc.capset(ctypes.byref(header), data), 'capset')
+
+
+def _confine(requests_fd, replies_fd):
+    """Make this freshly forked process an environment's: see the module's docstring."""
+    # Nothing of the zygote's: 0-2 are /dev/null, 3 and 4 its own pipes.
+    null = os.open('/dev/null', os.O_RDWR)
+    os.dup2(requests_fd, 3)
+    os.dup2(replies_fd, 4)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.closerange(5, 1 << 16)
+    baseline = _address_space()
+    _check(_libc.unshare(CLONE_NEWNS), 'unshare(CLONE_NEWNS)')
+    flags = MS_NOSUID | MS_NODEV | MS_NOEXEC
+    _check(_libc.mount(b'tmpfs', b'/tmp', b'tmpfs', flags, f'size={TMP_BYTES},nr_inodes={TMP_INODES},mode=0700'.encode()), 'mount /tmp')
+    _check(_libc.mount(b'proc-hidden', b'/proc', b'tmpfs', flags, b'size=4096,nr_inodes=2,mode=0555'), 'mount over /proc')
+    os.chdir('/tmp')
+    _drop_capabilities()
+    hard = baseline + HARD_MEMORY_MB * MIB
+    for limit, value in ((resource.RLIMIT_NPROC, 1), (resource.RLIMIT_NOFILE, 64), (resource.RLIMIT_FSIZE, 8 * MIB),
+                         (resource.RLIMIT_CORE, 0), (resource.RLIMIT_AS, hard)):
+        _setrlimit(limit, (value, value))
+    _check(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(_ENVIRONMENT_PROGRAM), 0, 0), 'seccomp')
+    return baseline, hard
+
+
+def _serve_environment(first, baseline, hard):
+    """Answer the zygote's requests (`first`, then those on fd 3) until it kills this process."""
+    requests = _Frames(3, header=_HEADER, spin=0)
+    memory_now = hard
+    request, sequence = first
+    while True:
+        op = request['op']
+        limits = request.get('limits') or {}
+        max_output = limits.get('maxOutputBytes', 65536)
+        memory = min(hard, baseline + (limits.get('memoryMb', 64) + SLACK_MB) * MIB)
+        if memory != memory_now:
+            _setrlimit(_RLIMIT_AS, (memory, hard))
+            memory_now = memory
+        _Output.count = 0
+        _Output.counting = True
+        if op == 'call':
+            text = _spade_call('env', request['method'], request['args'])
+        elif op == 'load':
+            text = _spade_load('env', request['source'], request.get('maxTurns'))
+        else:
+            text = _spade_validate(request['source'])
+        _Output.counting = False
+        if _Output.count > max_output:
+            text = _dumps({'ok': False, 'kind': 'output-limit', 'message': f'printed {_Output.count} bytes, more than the limit of {max_output}'})
+        elif _len(text) > 4 * max_output + 4096:
+            text = _dumps({'ok': False, 'kind': 'output-limit', 'message': f'returned about {_len(text)} bytes, more than the limit of {max_output}'})
+        try:
+            data = text.encode('utf-8', 'surrogatepass')
+        except MemoryError:
+            data = b'{"ok": false, "kind": "memory", "message": "out of memory writing the reply"}'
+        _write_all(4, _HEADER.pack(_len(data), sequence) + data)
+        frame = requests.next()
+        if frame is None:
+            _exit(0)
+        (_size, sequence), body = frame
+        request = _loads(body)
+
+
+# ---------------------------------------------------------------------------------------------
+# The zygote.
+# ---------------------------------------------------------------------------------------------
+class _Child:
+    """An environment's process, as the zygote sees it."""
+
+    def __init__(self, pid, requests_fd, replies_fd):
+        self.pid, self.requests_fd = pid, requests_fd
+        self.replies = _Frames(replies_fd, header=_HEADER, limit=MAX_REPLY_BYTES, spin=0)
+        self.sequence = 0
+        self.hard_memory = None
+
+    def close(self):
+        try:
+            _kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        for fd in (self.requests_fd, self.replies.fd):
+            try:
+                _close(fd)
+            except OSError:
+                pass
+
+
+_children = {}  # environment id -> _Child
+_zombies = set()
+
+
+def _reap():
+    for pid in list(_zombies):
+        try:
+            done, _status = _waitpid(pid, _WNOHANG)
+        except ChildProcessError:
+            done = pid
+        if done:
+            _zombies.discard(pid)
+
+
+def _end(child):
+    child.close()
+    _zombies.add(child.pid)
+
+
+def _fail(kind, message):
+    """The zygote's own reply when an environment's process ended (`ended`: its next call needs a new one)."""
+    return _dumps({'ok': False, 'kind': kind, 'message': message, 'ended': True}).encode()
+
+
+def _address_space_of(pid):
+    try:
+        with open(f'/proc/{pid}/statm', 'rb') as statm:
+            return int(statm.read().split()[0]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _exchange(child, request_body, timeout_ms, memory_mb, baseline):
+    """Send one request to `child` (None: the one it was forked with) and wait for its reply: the
+    reply's bytes, or the failure the zygote gives when the process ran past its time, died or
+    broke the protocol (it is then ended)."""
+    child.sequence += 1
+    if request_body is not None:
+        try:
+            _write_all(child.requests_fd, _HEADER.pack(_len(request_body), child.sequence) + request_body)
+        except OSError:
+            pass  # it died: its reply pipe says so
+    deadline = time.perf_counter() + timeout_ms / 1000
+    frame = child.replies.next(deadline)
+    if frame == 'timeout':
+        size = _address_space_of(child.pid)
+        _end(child)
+        if size is not None and memory_mb is not None and size - baseline >= memory_mb * MIB - MEMORY_MARGIN:
+            return _fail('memory', f'the environment reached its memory limit of {memory_mb} MiB and ran on past its wall-time limit of {timeout_ms} ms')
+        return _fail('timeout', f'the call ran past its wall-time limit of {timeout_ms} ms')
+    if frame is None:
+        _end(child)
+        return _fail('crash', "the environment's process ended during the call")
+    (_size, sequence), body = frame
+    if sequence != child.sequence:
+        _end(child)
+        return _fail('crash', "the environment's process wrote on its reply pipe out of turn")
+    return body
+
+
+def _fork_environment():
+    """A new environment's process, confined and waiting for its first request (None in the zygote's child)."""
+    requests_read, requests_write = os.pipe()
+    replies_read, replies_write = os.pipe()
+    pid = _fork()
+    if pid == 0:
+        try:
+            baseline, hard = _confine(requests_read, replies_write)
+        except BaseException as error:  # the jail could not be set up: say so, run nothing
+            message = _dumps({'ok': False, 'kind': 'crash', 'message': f"the environment's process could not be confined: {error}"}).encode()
+            for fd in (4, replies_write):
+                try:
+                    _write_all(fd, _HEADER.pack(_len(message), 1) + message)
+                    break
+                except OSError:
+                    pass
+            _exit(70)
+        frame = _Frames(3, header=_HEADER, spin=0).next()
+        if frame is None:
+            _exit(0)
+        (_size, sequence), body = frame
+        _serve_environment((_loads(body), sequence), baseline, hard)
+        _exit(0)
+    _close(requests_read)
+    _close(replies_write)
+    return _Child(pid, requests_write, replies_read)
+
+
+class _Spare:
+    """The next environment's process, forked and confined ahead of its load (after the zygote
+    answered the host, while the host reads the answer): a load then only runs the program."""
+
+    child = None
+
+    @classmethod
+    def take(cls):
+        child, cls.child = cls.child, None
+        return child if child is not None else _fork_environment()
+
+    @classmethod
+    def refill(cls):
+        if cls.child is None:
+            cls.child = _fork_environment()
+
+    @classmethod
+    def discard(cls):
+        if cls.child is not None:
+            _end(cls.child)
+            cls.child = None
 
 
 def _facts(baseline):
     """What the host checks before it trusts this sandbox with a program."""
     status = dict(line.split(':', 1) for line in open('/proc/self/status').read().splitlines() if ':' in line)
-    with open('/proc/net/dev') as net:
-        interfaces = [line.split(':', 1)[0].strip() for line in net.read().splitlines()[2:]]
     try:
         with open(os.path.join(_SERVER_DIR, '.write-probe'), 'w') as probe:
             probe.write('probe')
@@ -183,12 +462,15 @@ def _facts(baseline):
     return {
         'ready': True,
         'environmentVariables': sorted(os.environ),
-        'networkInterfaces': [name for name in interfaces if name != 'lo'],
+        'networkInterfaces': [name for _index, name in socket.if_nameindex() if name != 'lo'],
         'uid': os.getuid(),
+        'pid': os.getpid(),
+        # The zygote keeps CAP_SYS_ADMIN in the jail's user namespace (each environment's mounts), and nothing else.
         'capabilities': status.get('CapEff', '').strip(),
         'noNewPrivileges': status.get('NoNewPrivs', '').strip() == '1',
+        'seccomp': status.get('Seccomp', '').strip(),
         'serverFolderWritable': writable,
-        'limits': {name: resource.getrlimit(getattr(resource, name))[1] for name in ('RLIMIT_AS', 'RLIMIT_NPROC', 'RLIMIT_NOFILE', 'RLIMIT_FSIZE')},
+        'limits': {name: resource.getrlimit(getattr(resource, name))[1] for name in ('RLIMIT_AS', 'RLIMIT_NOFILE', 'RLIMIT_FSIZE', 'RLIMIT_CORE')},
         'baselineBytes': baseline,
         'packages': sorted(_loader['AVAILABLE_PACKAGES']),
         'python': sys.version.split()[0],
@@ -197,60 +479,64 @@ def _facts(baseline):
 
 
 def main():
-    _closerange(3, 1 << 16)  # nothing inherited beyond the three pipes
+    os.closerange(3, 1 << 16)  # nothing inherited beyond the three pipes
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the file-size limit fails (EFBIG) instead of killing
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # a dead environment's pipe is an error, not the zygote's end
+    _prepare_process()
     gc.collect()
-    gc.freeze()  # what start-up made is never garbage: full collections then skip it (a call is not held up by one)
+    gc.freeze()  # what start-up made is never garbage: a child's collections skip it (and leave its pages shared)
     baseline = _address_space()
-    hard_memory = baseline + HARD_MEMORY_MB * MIB
-    for limit, value in ((resource.RLIMIT_NPROC, 1), (resource.RLIMIT_NOFILE, 64), (resource.RLIMIT_FSIZE, 8 * MIB),
-                         (resource.RLIMIT_CORE, 0), (resource.RLIMIT_AS, hard_memory)):
-        _setrlimit(limit, (value, value))
-    _send(_dumps(_facts(baseline)).encode())
+    _send_host(0, _dumps(_facts(baseline)).encode())
+    _Spare.refill()
 
-    requests = _Requests()
-    memory_now = hard_memory
+    requests = _Frames(0)
     while True:
         frame = requests.next()
         if frame is None:
             _exit(0)
-        request = _loads(frame)
+        (_size,), body = frame
+        request = _loads(body)
+        request_id = request['id']
         op = request['op']
-        loads = op in ('load', 'spade-validate')
-        if loads and memory_now != hard_memory:
-            _setrlimit(_RLIMIT_AS, (hard_memory, hard_memory))
-            memory_now = hard_memory
-        if loads and _import_named_packages(request['source']):
-            gc.freeze()
-            baseline = _address_space()  # networkx or sympy were just imported: part of the interpreter now
+        _reap()
         limits = request.get('limits') or {}
-        max_output = limits.get('maxOutputBytes', 65536)
-        memory = min(hard_memory, baseline + (limits.get('memoryMb', 64) + SLACK_MB) * MIB) if op != 'dispose' else hard_memory
-        if memory != memory_now:
-            _setrlimit(_RLIMIT_AS, (memory, hard_memory))
-            memory_now = memory
-        _Output.count = 0
-        _Output.counting = True
-        if op == 'call':
-            text = _spade_call(request['env'], request['method'], request['args'])
-        elif op == 'load':
-            text = _spade_load(request['env'], request['source'], request.get('maxTurns'))
-        elif op == 'spade-validate':
-            text = _spade_validate(request['source'])
-        else:
-            text = _spade_dispose(request['env'])
-        _Output.counting = False
-        if _Output.count > max_output:
-            text = _dumps({'ok': False, 'kind': 'output-limit', 'message': f'printed {_Output.count} bytes, more than the limit of {max_output}'})
-        elif _len(text) > 4 * max_output + 4096:
-            text = _dumps({'ok': False, 'kind': 'output-limit', 'message': f'returned about {_len(text)} bytes, more than the limit of {max_output}'})
-        try:
-            # A load's reply also says how large the interpreter is (a call's memoryMb is on top of it).
-            head = f'{{"id":{request["id"]},"baselineBytes":{baseline},' if loads else f'{{"id":{request["id"]},'
-            data = (head + text[1:]).encode('utf-8', 'surrogatepass')
-        except MemoryError:
-            data = _dumps({'id': request['id'], 'ok': False, 'kind': 'memory', 'message': 'out of memory writing the reply'}).encode()
-        _send(data)
+        timeout_ms = request.get('timeoutMs', 10_000)
+        if op in ('load', 'spade-validate'):
+            if _import_named_packages(request['source']):
+                _Spare.discard()  # forked without the package
+                _prepare_process()  # networkx or sympy were just imported: part of every later process
+                gc.freeze()
+                baseline = _address_space()
+            child = _Spare.take()
+            reply = _exchange(child, body, timeout_ms, limits.get('memoryMb'), baseline)
+            if op == 'load' and child.pid not in _zombies and reply.startswith(b'{"ok": true'):
+                previous = _children.pop(request['env'], None)
+                if previous is not None:
+                    _end(previous)
+                _children[request['env']] = child
+            elif child.pid not in _zombies:
+                _end(child)
+        elif op == 'call':
+            child = _children.get(request['env'])
+            if child is None:
+                reply = _fail('crash', f"environment {request['env']} has no process (it ended with an earlier call)")
+            else:
+                reply = _exchange(child, body, timeout_ms, limits.get('memoryMb'), baseline)
+                if child.pid in _zombies:
+                    _children.pop(request['env'], None)
+                elif reply.startswith(b'{"ok": false, "kind": "memory"'):
+                    # A MemoryError can leave an interpreter half-broken: the environment's next call gets a fresh process.
+                    _end(_children.pop(request['env']))
+                    reply = reply[:-1] + b', "ended": true}'
+        else:  # dispose
+            child = _children.pop(request['env'], None)
+            if child is not None:
+                _end(child)
+            reply = b'{"ok": true, "value": null}'
+        _send_host(request_id, reply)
+        if op in ('load', 'spade-validate'):
+            _Spare.refill()
+
 
 
 if __name__ == '__main__':

@@ -27,7 +27,10 @@ What differs between the two sandboxes is kept to the RUNTIME section below, and
     that has it;
   - the message that says how to get a missing package.
 
-Isolation between environments in the same interpreter (both sandboxes hold several in one):
+Isolation between environments in the same interpreter (the pyodide sandbox holds several in
+one; the cpython sandbox gives each environment a process of its own, forked from a zygote that
+made its environment ahead with prepare_process_environment(), so nothing below is needed there
+to keep environments apart, only to give each the same view as in pyodide):
   - each program runs in a fresh globals dict with its own copy of the builtins (also what
     `import builtins` gives it), its own
     `random` module (seeded from reset(seed)), its own `time` module (time() is fixed) and its
@@ -90,7 +93,8 @@ BLOCKED_MODULES = frozenset({
     'js', 'pyodide', 'pyodide_js', '_pyodide', '_pyodide_core', 'pyodide_http', 'micropip',
     'subprocess', 'multiprocessing', 'ctypes', '_ctypes', 'socket', '_socket', 'select',
     'signal', '_signal', 'pty', 'pwd', 'webbrowser', 'urllib.request', 'http.client', 'ssl',
-    'asyncio.subprocess', '_posixsubprocess', 'emscripten', 'gc',
+    'asyncio.subprocess', '_posixsubprocess', 'emscripten', 'gc', 'numpy.ctypeslib', 'numpy.core._dtype_ctypes',
+    'seccomp',
 })
 HOST_PATHS = ('/etc', '/proc', '/sys', '/root', '/home', '/dev', '/work', '/usr', '/var', '/bin', '/boot', '/run', '/srv', '/opt', '/mnt', '/media')
 HARMLESS_PATHS = ('/dev/null', '/dev/urandom', '/dev/random')
@@ -152,7 +156,40 @@ def _import_packages(names):
                 found[name] = importlib.import_module(name)
         except Exception:  # installed but broken: a program that imports it gets the error
             pass
+    if 'numpy' in found:
+        _refuse_numpy_ctypes(found['numpy'])
     return found
+
+
+class _RefusedModule(types.ModuleType):
+    """Stands for a module that hands programs the host (numpy's ctypes): touching it is an escape attempt."""
+
+    def __getattr__(self, name):
+        _flag_escape(f'{self.__name__}.{name}')
+
+
+def _refuse_numpy_ctypes(numpy):
+    """numpy imports ctypes and hands it out (np.ctypeslib, its ctypes, an array's .ctypes):
+    each of those routes is refused like `import ctypes`."""
+    refused = _RefusedModule('numpy.ctypeslib')
+    numpy.ctypeslib = refused
+    _modules['numpy.ctypeslib'] = refused
+    for name in ('numpy.core._internal', 'numpy.core._dtype_ctypes'):
+        module = _modules.get(name)
+        if module is None:
+            continue
+        for attribute in ('ctypes', '_ctypes'):
+            if attribute in module.__dict__ and isinstance(module.__dict__[attribute], types.ModuleType):
+                module.__dict__[attribute] = _RefusedModule(attribute)
+    internal = _modules.get('numpy.core._internal')
+    if internal is not None and '_ctypes' in internal.__dict__:
+        def array_ctypes(*_args, **_kwargs):  # what an array's .ctypes calls
+            _flag_escape('ndarray.ctypes')
+        internal._ctypes = array_ctypes
+    dtype_ctypes = _modules.get('numpy.core._dtype_ctypes')
+    if dtype_ctypes is not None:
+        _modules['numpy.core._dtype_ctypes'] = _RefusedModule('numpy.core._dtype_ctypes')
+        numpy.core._dtype_ctypes = _modules['numpy.core._dtype_ctypes']
 
 
 _PACKAGE_MODULES = _import_packages(IMPORTED_AT_START)
@@ -688,11 +725,34 @@ def _prepare(source):
     if missing:
         names = ', '.join(missing)
         return None, None, _reply_fail('load', f'the program uses {names}, which this sandbox does not have: {_HOW_TO_GET.get(RUNTIME, "install it")}')
+    template = _PROCESS['template']
+    if template is not None:
+        # A process of its own (cpython): the environment its zygote made before forking it.
+        _PROCESS['template'] = None
+        template.source = source
+        return code, template, None
     # The new environment's modules are made with the shared ones: undo the last program's changes first.
     _take_turn(None)
     _restore_sys()
     import_named_packages(source)
     return code, _Environment(source), None
+
+
+# The environment the cpython sandbox's zygote made for the next process it forks.
+_PROCESS = {'template': None}
+
+
+def prepare_process_environment():
+    """For the cpython sandbox's zygote, which forks a process per environment: make the next
+    environment now (its globals, builtins, random, time, datetime and generators, its turn
+    taken), so each forked process only compiles and runs its program. Called again after a
+    package is imported."""
+    _take_turn(None)
+    _restore_sys()
+    env = _Environment(None)
+    _take_turn(env)
+    _PROCESS['template'] = env
+    _host_module_names()  # read once here rather than in every process (whose pages it would copy)
 
 
 def _turn_budget(max_turns):

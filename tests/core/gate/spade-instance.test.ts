@@ -56,11 +56,8 @@ async function sameVerdicts(programs: readonly EnvironmentProgram[], seedOf: (p:
   const fresh = counting(sandbox);
   for (const program of programs) {
     const seed = seedOf(program);
-    // The environments the verdicts kept for play, disposed here as a run disposes them after play.
-    const kept: LoadedEnvironment[] = [];
-    const a = await validateEnvironment(reusing.sandbox, program, { seed, keep: (env) => kept.push(env) });
-    const b = await validateEnvironment(fresh.sandbox, program, { seed, reuseSpadeInstance: false, keep: (env) => kept.push(env) });
-    for (const env of kept) await env.dispose();
+    const a = await validateEnvironment(reusing.sandbox, program, { seed });
+    const b = await validateEnvironment(fresh.sandbox, program, { seed, reuseSpadeInstance: false });
     assert.equal(verdictWithoutTime(a), verdictWithoutTime(b), program.id);
   }
   assert.is(reusing.open(), 0, 'every environment loaded with reuse was disposed');

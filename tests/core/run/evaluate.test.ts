@@ -44,7 +44,7 @@ function comparable(e: Evaluation): unknown {
 test('a memory bomb in the same isolate, during the gate and during the episodes, changes nothing', async () => {
   const alone = await evaluateEnvironment(grid, 11, context());
   assert.is(alone.verdict.verdict, 'valid');
-  assert.is(loads.get('grid'), 2, 'the spade reading\'s load and the strict reading\'s');
+  assert.is(loads.get('grid'), 3, 'the spade reading\'s load, the strict reading\'s, and a fresh one for play');
   loads.clear();
 
   let second: Promise<Evaluation> | undefined;
@@ -56,7 +56,7 @@ test('a memory bomb in the same isolate, during the gate and during the episodes
   const result = await shared;
   assert.is(first.verdict.reason, 'memory', 'the bomb itself is rejected for memory');
   assert.is((await second!).verdict.reason, 'memory');
-  assert.is(loads.get('grid'), 4, 'loads: the spade reading the first bomb broke, both readings again, and the restart of the episode the second bomb broke');
+  assert.is(loads.get('grid'), 5, 'loads: the spade reading the first bomb broke, both readings again, the play\'s own, and the restart of the episode the second bomb broke');
   assert.ok(result.episodes.every((e) => e.outcome !== 'errored'), 'no episode is errored');
   assert.equal(comparable(result), comparable(alone));
 });
