@@ -78,6 +78,10 @@ def _stand_in_packages(module):
 
 def _dataset():
     _stand_in_packages(MODULE)
+    # reasoning_gym.factory and reasoning_gym.coaching import each other: the package's own
+    # __init__ loads coaching first, and so must a task imported alone (gsm_symbolic, acre, ...
+    # import the factory first otherwise, and fail on the circle).
+    _importlib.import_module('reasoning_gym.coaching')
     _importlib.import_module(MODULE)
     factory = _importlib.import_module('reasoning_gym.factory')
     return factory.create_dataset(TASK, size=SIZE, seed=SEED, **_json.loads(CONFIG))
