@@ -86,7 +86,7 @@ test('run() refuses a wrong config before writing anything, naming the key path'
 
 test('the entry exports what a user needs: running, config, plugins, the errors (and types)', () => {
   assert.equal(Object.keys(entry).sort(), [
-    'DataError', 'EXIT', 'RunStoppedError', 'SandboxError', 'UsageError',
+    'DataError', 'EXIT', 'PluginContractError', 'RunFailedError', 'RunStoppedError', 'SandboxError', 'UsageError',
     'answerProgram', 'defineConfig', 'definePlugin', 'defineStaticSuite', 'loadConfig', 'run',
   ]);
 });

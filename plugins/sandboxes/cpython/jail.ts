@@ -291,6 +291,10 @@ export function planJail(request: JailRequest): JailPlan {
     if (!existsSync(python)) throw new JailSetupError(`python: ${python} does not exist`);
     const problem = interpreterDir && unreadableForJail(interpreterDir);
     if (problem) throw new JailSetupError(`python: cannot run ${python} in the jail: ${problem}; the jail runs as uid ${SANDBOX_ID}, so its folder must be readable by other users`);
+    // Each environment's process mounts its own empty /tmp, which would hide an interpreter kept there.
+    if (interpreterDir && (interpreterDir === '/tmp' || interpreterDir.startsWith('/tmp/'))) {
+      throw new JailSetupError(`python: ${python} is under /tmp, which the jail replaces with an empty folder for each environment: put the interpreter (its virtual environment) elsewhere, such as /var/tmp or your home folder`);
+    }
   }
   const folder = serverFolder();
   return {

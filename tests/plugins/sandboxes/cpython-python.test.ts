@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { checkJail } from '../../../plugins/sandboxes/cpython/jail.js';
 import { createCpythonSandbox } from '../../../plugins/sandboxes/cpython/sandbox.js';
@@ -26,9 +26,13 @@ class ProbeEnv:
 `,
 };
 
-/** A virtual environment of Debian's python3 with Debian's packages and one of its own, readable by the jail's user. */
+/**
+ * A virtual environment of Debian's python3 with Debian's packages and one of its own, readable by
+ * the jail's user. Under /var/tmp, not /tmp: the jail gives each environment an empty /tmp.
+ */
 function makeVenv(): string {
-  const root = tempDir('spade-venv-');
+  const root = mkdtempSync('/var/tmp/spade-venv-');
+  process.on('exit', () => rmSync(root, { recursive: true, force: true }));
   chmodSync(root, 0o755);
   const venv = path.join(root, 'venv');
   const made = spawnSync('/usr/bin/python3', ['-m', 'venv', '--without-pip', '--system-site-packages', venv], { encoding: 'utf8' });
@@ -72,6 +76,11 @@ test('an interpreter whose folder the jail cannot read is refused, saying why', 
   writeFileSync(path.join(hidden, 'bin/python3'), '');
   assert.throws(() => createCpythonSandbox({ python: path.join(hidden, 'bin/python3') }), /readable by other users/);
   assert.throws(() => createCpythonSandbox({ python: '/no/such/python3' }), /does not exist/);
+  const underTmp = tempDir('spade-venv-');
+  chmodSync(underTmp, 0o755);
+  mkdirSync(path.join(underTmp, 'bin'));
+  writeFileSync(path.join(underTmp, 'bin/python3'), '');
+  assert.throws(() => createCpythonSandbox({ python: path.join(underTmp, 'bin/python3') }), /is under \/tmp.*elsewhere/);
 });
 
 test.run();
