@@ -9,6 +9,7 @@ import type { ReviewRecord, RoundSummary } from '../results/results.js';
 import type { Designer, EnvironmentProgram, EnvironmentRecord } from '../types.js';
 import { designerReward, LearningPotential, learningPotentialRewards, type DesignerRewardName, type PlateauOptions } from './rewards.js';
 import { playReward } from '../run/evaluate.js';
+import { roundLog } from './round-log.js';
 import { DEFAULT_SKILLS_PER_ROUND, SKILL_NAMES, skillsForRound } from './skills.js';
 import type { HintWriter } from '../roles/llm-hint.js';
 import type { HintRecord } from '../results/journal.js';
@@ -201,6 +202,7 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
       meanDifficulty: mean(done.map((e) => e.summary.difficulty).filter((d): d is number => d !== undefined)),
       designerReward: mean(played.map((e) => e.summary.designerReward ?? 0)),
       ...(slotErrors.length ? { errored: slotErrors.length } : {}),
+      log: roundLog(programs, done),
     };
     rounds.push(summary);
     if (signal?.aborted) break; // a partial round is reported, but not journaled as finished
