@@ -7,7 +7,7 @@
  */
 import type { ReviewRecord, RoundSummary } from '../results/results.js';
 import type { Designer, EnvironmentProgram, EnvironmentRecord } from '../types.js';
-import { designerReward, LearningPotential, learningPotentialRewards, type DesignerRewardName, type PlateauOptions } from './rewards.js';
+import { designerReward, LearningPotential, learningPotentialRewards, ROUND_LEVEL_REWARDS, type DesignerRewardName, type PlateauOptions } from './rewards.js';
 import { playReward } from '../run/evaluate.js';
 import { roundLog } from './round-log.js';
 import { DEFAULT_SKILLS_PER_ROUND, SKILL_NAMES, skillsForRound } from './skills.js';
@@ -141,7 +141,7 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
       options.onDesigned?.(round, [...journaled]);
     };
     // With R-Zero's uncertainty reward and SPADE's learning potential, summaries are reported once the whole round is known.
-    const penalised = options.reward === 'uncertainty' || options.reward === 'learning-potential';
+    const penalised = options.reward === 'uncertainty' || ROUND_LEVEL_REWARDS.includes(options.reward);
     // A slot whose design call failed has no program to evaluate.
     const designFailures = programs.flatMap((p): SlotError[] => (p.designError ? [{ id: p.id, round, stage: 'design', ...p.designError }] : []));
     const results = await mapLimit(
