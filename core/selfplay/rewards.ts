@@ -320,7 +320,7 @@ export function blendRewards(
   return { raw, centred: centreBySkill(games.map((g) => ({ ...g, rewards: [] })), raw, scale), parts };
 }
 
-export const DESIGNER_REWARDS = ['spade', 'regret', 'learning-potential', 'solve-rate', 'spade-solve-rate', 'learnability', 'uncertainty'] as const;
+export const DESIGNER_REWARDS = ['spade', 'regret', 'solve-rate', 'learnability', 'uncertainty', 'learning-potential', 'spade-solve-rate'] as const;
 export type DesignerRewardName = (typeof DESIGNER_REWARDS)[number];
 
 /** Rewards that need the whole round (a skill's baseline carried from round to round), not one environment. */
