@@ -12,11 +12,11 @@ export { readResults, writeResults, resultsFromStored, sourceFromParts } from '.
 export type { StoredResults, StoredSuite, StoredEnvironment } from '../core/results/results-file.js';
 /** Export a run's episodes (JSONL for RL trainers) or its valid environments (program files); a program's code hash. */
 export { exportEpisodes, exportPool, codeHash } from '../core/results/export.js';
-/** SPADE's pool layout: games/game_{round}_{index}_{skill}.py, manifest.jsonl, checksums.sha256. */
+/** SPADE's pool layout: games/game_{round}_{index}_{skill}.py, their hints, manifest.jsonl, env_memory.json, checksums.sha256. */
 export {
-  GAMES_FOLDER, MANIFEST_FILE, CHECKSUMS_FILE, GAME_HEADER, gameFileName, parseGameFileName, gameFileText, parseChecksums, insidePool, sha256Hex,
+  GAMES_FOLDER, MANIFEST_FILE, CHECKSUMS_FILE, HINT_SUFFIX, MEMORY_FILE, GAME_HEADER, gameFileName, parseGameFileName, gameFileText, parseChecksums, insidePool, sha256Hex,
 } from '../core/results/pool-layout.js';
 /** What each line of a pool's manifest.jsonl holds, as spade-bench writes it. */
-export type { PoolManifestLine } from '../core/results/pool-layout.js';
+export type { PoolManifestLine, MemoryRecord } from '../core/results/pool-layout.js';
 /** Write a file so it is never half-written (temporary file, fsync, rename). */
 export { writeFileAtomic } from '../core/results/fs.js';

@@ -8,6 +8,19 @@
 export { plateau, episodeReward, spadeDesignerReward, regretReward, learnabilityReward, uncertaintyReward, designerReward } from '../core/selfplay/rewards.js';
 /** The rewards' names and inputs. */
 export type { DesignerRewardName, PlateauOptions, SpadeRewardInput } from '../core/selfplay/rewards.js';
+/**
+ * SPADE's round-level rewards: learning potential (per-skill fast and slow means), the regret
+ * recipe, the variance term, and the blend with its micro-learning-potential and frontier terms,
+ * each raw and centred per skill as SPADE trains on them.
+ */
+export {
+  LearningPotential, learningPotentialRewards, regretBasedRewards, varianceReward, microLearningPotential, blendParts, blendRewards,
+  SPADE_LP_GAMMAS, SPADE_BLEND_DEFAULTS, SPADE_BLEND_AS_RUN, SPADE_SOLVE_RATE,
+} from '../core/selfplay/rewards.js';
+/** The blend's weights and parts, and a round's games and rewards as those functions take and give them. */
+export type { BlendOptions, BlendParts, RoundGame, RoundRewards } from '../core/selfplay/rewards.js';
+/** SPADE's per-step round log: its figures (with SPADE's names) from a round's designs and evaluations. */
+export { roundLog, ROUND_LOG_FIGURES, ROUND_LOG_KEYS } from '../core/selfplay/round-log.js';
 /** SPADE's cognitive and tool-use skills and their rotation over rounds. */
 export { COGNITIVE_SKILLS, SKILL_NAMES, TOOL_USE_SKILLS, TOOL_USE_SKILL_NAMES, DESIGN_GAME_TYPES, defaultSkills, isToolUseSkill, skillName, skillSlug, skillsForRound } from '../core/selfplay/skills.js';
 /** A tool-use skill's facts (category, complexity, kinds of task), and what a self-play run designs (cognitive or tool-use games). */

@@ -3,11 +3,20 @@
  * and the `.js` spade-bench writes beside them), `DIR/manifest.jsonl` where present (a game's
  * skill and id), `DIR/checksums.sha256` where present (every file it lists must be there with
  * that digest, as `sha256sum -c` checks it). The paper's GPT-5.5 pool loads as it is published.
+ * A game's hint, when a `<game>_hint.txt` lies beside it (SPADE's hint cache names them so, and
+ * `export --format pool` writes them), is kept in its `meta.params.hint`.
+ *
+ * SPADE's tool-use environment release has another layout: `manifest.json`, the authoritative
+ * list (a JSON array, or an object holding it under `environments`, `games` or `entries`), one
+ * entry per environment with its `source_run`, `model_scale`, `recipe`, `skill` and training
+ * `step`, and the programs in `environments/<source_run>/<file>.py`. An entry names its file in
+ * `path`, `path_in_dataset`, `file`, `file_name` or `filename` (from the folder, or from its
+ * run's folder); a `sha256` in it must match. Files the manifest does not list are not read.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CHECKSUMS_FILE, GAMES_FOLDER, MANIFEST_FILE, insidePool, parseChecksums, parseGameFileName, sha256Hex } from '../core/results/pool-layout.js';
+import { CHECKSUMS_FILE, GAMES_FOLDER, HINT_SUFFIX, MANIFEST_FILE, insidePool, parseChecksums, parseGameFileName, sha256Hex } from '../core/results/pool-layout.js';
 import { DataError } from '../core/errors.js';
 import { skillName } from '../core/selfplay/skills.js';
 import type { Language } from '../core/concepts/environment.js';
@@ -74,12 +83,16 @@ async function readChecksums(root: string): Promise<Map<string, string> | undefi
   }
 }
 
+/** A released skill label as SPADE's skill name (`state_modification` → State Modification); none for `general` or `unlabelled`. */
+export function releasedSkill(written: unknown): string | undefined {
+  if (typeof written !== 'string' || written === '' || written === 'general' || written === 'unlabelled') return undefined;
+  return skillName(written) ?? written;
+}
+
 /** The skill of a game: the manifest's, else the one its file name carries (SPADE's naming). */
 function skillOf(record: Record<string, unknown> | undefined, file: string): string | undefined {
   const given = record?.skill;
-  const written = typeof given === 'string' && given !== '' ? given : parseGameFileName(path.basename(file))?.slug;
-  if (!written || written === 'general') return undefined;
-  return skillName(written) ?? written;
+  return releasedSkill(typeof given === 'string' && given !== '' ? given : parseGameFileName(path.basename(file))?.slug);
 }
 
 /** The tasks of the pool in SPADE's layout at `root`. */
@@ -113,12 +126,106 @@ export async function loadPoolLayout(root: string, prefix: string, options: Layo
     }
     const record = manifest.byFile.get(relative);
     const stem = relative.slice(GAMES_FOLDER.length + 1).replace(/\.(py|js)$/, '');
+    // The game's hint, when one lies beside it (checked like the games when listed).
+    const hintRelative = `${relative.replace(/\.(py|js)$/, '')}${HINT_SUFFIX}`;
+    let hint: string | undefined;
+    if (existsSync(path.join(root, hintRelative))) {
+      const hintBytes = await readFile(path.join(root, hintRelative));
+      const hintExpected = checksums?.get(hintRelative);
+      if (hintExpected !== undefined && sha256Hex(hintBytes) !== hintExpected) {
+        skip(path.join(root, hintRelative), `checksum mismatch: ${CHECKSUMS_FILE} says ${hintExpected}, the file is ${sha256Hex(hintBytes)}`);
+        continue;
+      }
+      hint = hintBytes.toString('utf8');
+    }
     const named = typeof record?.game_id === 'string' && record.game_id !== '' ? record.game_id : stem;
     const id = seen.has(named) ? stem : named;
     seen.add(id);
     const skill = skillOf(record, relative);
     loaded.tasks.push({
-      program: { id: `${prefix}/${id}`, language: LANGUAGE_OF[path.extname(relative)]!, source, meta: { family: 'spade-pool', origin: file, ...(skill ? { skill } : {}) } },
+      program: {
+        id: `${prefix}/${id}`, language: LANGUAGE_OF[path.extname(relative)]!, source,
+        meta: { family: 'spade-pool', origin: file, ...(skill ? { skill } : {}), ...(hint !== undefined ? { params: { hint } } : {}) },
+      },
+      seed: loaded.tasks.length,
+    } satisfies SuiteTask);
+  }
+  return loaded;
+}
+
+/** The release's manifest and programs folder. */
+export const RELEASE_MANIFEST = 'manifest.json';
+export const RELEASE_FOLDER = 'environments';
+
+/** True when `dir` holds SPADE's tool-use environment release (`manifest.json` and `environments/`). */
+export const hasReleaseLayout = (dir: string): boolean => existsSync(path.join(dir, RELEASE_MANIFEST)) && existsSync(path.join(dir, RELEASE_FOLDER));
+
+const RELEASE_FILE_FIELDS = ['path', 'path_in_dataset', 'file', 'file_name', 'filename'] as const;
+const RELEASE_LIST_FIELDS = ['environments', 'games', 'entries'] as const;
+/** What an entry says of its run, kept in the program's meta.params. */
+const RELEASE_PARAMS = ['source_run', 'model_scale', 'recipe', 'step', 'generation', 'difficulty'] as const;
+
+/** The tasks of SPADE's tool-use environment release at `root`, in the manifest's order. */
+export async function loadReleaseLayout(root: string, prefix: string, options: LayoutOptions): Promise<LoadedTasks> {
+  const manifestFile = path.join(root, RELEASE_MANIFEST);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(manifestFile, 'utf8'));
+  } catch (error) {
+    throw new DataError(manifestFile, undefined, `not valid JSON (${(error as Error).message})`);
+  }
+  const listed = Array.isArray(parsed)
+    ? parsed
+    : RELEASE_LIST_FIELDS.map((f) => (parsed as Record<string, unknown> | null)?.[f]).find((v): v is unknown[] => Array.isArray(v));
+  if (!listed) throw new DataError(manifestFile, undefined, `expected a JSON array of environments, or an object holding one under ${RELEASE_LIST_FIELDS.join(', ')}`);
+  const loaded: LoadedTasks = { tasks: [], skipped: 0 };
+  const skip = (where: string, problem: string): void => {
+    if (!options.skipBad) throw new DataError(where, undefined, `${problem} (use --skip-bad to skip unusable environments)`);
+    loaded.skipped++;
+    loaded.firstProblem ??= `${where}: ${problem}`;
+  };
+  const seen = new Set<string>();
+  for (const [i, entry] of listed.entries()) {
+    const where = `${manifestFile} entry ${i}`;
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+      skip(where, 'expected an object');
+      continue;
+    }
+    const record = entry as Record<string, unknown>;
+    const named = RELEASE_FILE_FIELDS.map((f) => record[f]).find((v): v is string => typeof v === 'string' && v !== '');
+    if (!named || !insidePool(named)) {
+      skip(where, named ? `the path ${JSON.stringify(named)} leaves the release's folder` : `no file (expected one of ${RELEASE_FILE_FIELDS.join(', ')})`);
+      continue;
+    }
+    const run = typeof record.source_run === 'string' && insidePool(record.source_run) ? record.source_run : undefined;
+    const candidates = [named, `${RELEASE_FOLDER}/${named}`, ...(run ? [`${RELEASE_FOLDER}/${run}/${named}`] : [])];
+    const relative = candidates.find((c) => existsSync(path.join(root, c)) && LANGUAGE_OF[path.extname(c)]);
+    if (!relative) {
+      skip(where, `its file ${JSON.stringify(named)} is missing`);
+      continue;
+    }
+    const file = path.join(root, relative);
+    const bytes = await readFile(file);
+    if (typeof record.sha256 === 'string' && record.sha256.toLowerCase() !== sha256Hex(bytes)) {
+      skip(file, `checksum mismatch: ${RELEASE_MANIFEST} says ${record.sha256}, the file is ${sha256Hex(bytes)}`);
+      continue;
+    }
+    const source = bytes.toString('utf8');
+    const problem = source.trim() === '' ? 'the file is empty' : bytes.length > MAX_PROGRAM_BYTES ? 'the file is larger than 1 MiB' : undefined;
+    if (problem) {
+      skip(file, problem);
+      continue;
+    }
+    const stem = relative.replace(/^environments\//, '').replace(/\.(py|js)$/, '');
+    const id = seen.has(stem) ? `${stem}-${i}` : stem;
+    seen.add(id);
+    const skill = releasedSkill(record.skill);
+    const params = Object.fromEntries(RELEASE_PARAMS.filter((f) => record[f] !== undefined && record[f] !== null).map((f) => [f, record[f]]));
+    loaded.tasks.push({
+      program: {
+        id: `${prefix}/${id}`, language: LANGUAGE_OF[path.extname(relative)]!, source,
+        meta: { family: 'spade-pool', origin: file, ...(skill ? { skill } : {}), ...(Object.keys(params).length ? { params } : {}) },
+      },
       seed: loaded.tasks.length,
     } satisfies SuiteTask);
   }

@@ -13,6 +13,7 @@ import { runCard } from './run-card.js';
 import { overviewSection } from './overview.js';
 import { poolRows } from './pools.js';
 import { curriculumSection } from './curriculum.js';
+import { designerDynamicsSection } from './designer-dynamics.js';
 import { horizonSection } from './horizon.js';
 import { BROWSER_SCRIPT, browserSection, DEFAULT_BROWSER_LIMITS, type BrowserLimits } from './browser.js';
 import { paperTableSection } from './paper-table.js';
@@ -34,9 +35,10 @@ export async function renderHtmlReport(runs: readonly RunResults[], options: Htm
   const multipleRuns = runs.length > 1;
   const rows = poolRows(runs, names);
   const errored = erroredRuns(runs, names);
-  const [overview, curriculum, horizon] = await Promise.all([
+  const [overview, curriculum, dynamics, horizon] = await Promise.all([
     overviewSection(rows, multipleRuns),
     curriculumSection(runs, names),
+    designerDynamicsSection(runs, names),
     horizonSection(rows, multipleRuns),
   ]);
   const title = options.title ?? `spade-bench report: ${names.join(' vs ')}`;
@@ -56,7 +58,7 @@ export async function renderHtmlReport(runs: readonly RunResults[], options: Htm
 <header>
 <h1>${escapeHtml(title)}</h1>
 <div class="muted">SPADE self-play against static suites on goal diversity, verifier validity, throughput and long-horizon success. Generated ${escapeHtml(new Date().toISOString())}.</div>
-<nav class="toc"><a href="#summary">Summary</a><a href="#runs">Runs</a><a href="#overview">Overview</a><a href="#curriculum">Curriculum</a><a href="#horizon">Long-horizon success</a><a href="#environments">Environments</a>${links}</nav>
+<nav class="toc"><a href="#summary">Summary</a><a href="#runs">Runs</a><a href="#overview">Overview</a><a href="#curriculum">Curriculum</a><a href="#designer-dynamics">Designer dynamics</a><a href="#horizon">Long-horizon success</a><a href="#environments">Environments</a>${links}</nav>
 ${bannerHtml(errored)}
 ${runWarnings(runs, names)}
 </header>
@@ -65,6 +67,7 @@ ${paperTableSection(runs, names)}
 <section id="runs"><h2>Runs</h2><div class="runs">${runs.map((results, i) => runCard(results, names[i]!, multipleRuns ? rows.find((row) => row.runIndex === i)?.colour : undefined)).join('\n')}</div></section>
 ${overview}
 ${curriculum}
+${dynamics}
 ${horizon}
 ${browserSection(runs, names, { ...DEFAULT_BROWSER_LIMITS, ...options.browser })}
 <footer>spade-bench results schema v${escapeHtml(runs[0]!.schemaVersion)} · this file makes no network requests.</footer>

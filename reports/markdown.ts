@@ -12,6 +12,7 @@ import { poolRows } from './pools.js';
 import { bannerMarkdown, erroredRuns } from './banner.js';
 import { isReferenceRole, runNames } from './runs.js';
 import { GAME_TYPES } from '../core/run/game-type.js';
+import { designerDynamicsMarkdown } from './designer-dynamics.js';
 
 /** Safe inside a Markdown table cell: HTML-escaped, pipes and newlines neutralised. */
 function cell(value: unknown): string {
@@ -95,5 +96,6 @@ export function renderMarkdownReport(runs: readonly RunResults[]): string {
       lines.push(...typed, '');
     }
   });
+  lines.push(...designerDynamicsMarkdown(runs, names, cell));
   return lines.join('\n');
 }

@@ -18,7 +18,7 @@ export interface ExportArgs {
 export const exportPositionals: PositionalSpec[] = [{ name: 'run', describe: 'The run folder (holding journal.jsonl)' }];
 
 export const exportOptions: Record<string, FlagSpec> = {
-  format: { type: 'string', arg: 'F', default: 'jsonl', describe: "jsonl: one line per episode (messages, per-step rewards, designer reward); pool: the environments the run played, in SPADE's pool layout (games/game_{round}_{index}_{skill}.py, manifest.jsonl, checksums.sha256)" },
+  format: { type: 'string', arg: 'F', default: 'jsonl', describe: "jsonl: one line per episode (messages, per-step rewards, designer reward); pool: the environments the run played, in SPADE's pool layout (games/game_{round}_{index}_{skill}.py, their hints as games/*_hint.txt, manifest.jsonl, env_memory.json, checksums.sha256)" },
   output: { type: 'string', alias: 'o', arg: 'PATH', describe: 'Output file (jsonl) or folder (pool)' },
   suites: { type: 'string', arg: 'a,b', describe: 'pool: comma-separated suites whose environments to write [default: spade]' },
 };
@@ -34,7 +34,7 @@ export async function exportCommand(args: ExportArgs): Promise<number> {
     const suites = args.suites?.split(',').map((s) => s.trim()).filter(Boolean);
     const index = exportPool(runDir, output, suites?.length ? suites : undefined);
     const where = path.relative(process.cwd(), output) || output;
-    process.stdout.write(`${index.length} environment${index.length === 1 ? '' : 's'} written to ${where} (SPADE's layout: games/, manifest.jsonl, checksums.sha256; read it back with spade-pool:${where})\n`);
+    process.stdout.write(`${index.length} environment${index.length === 1 ? '' : 's'} written to ${where} (SPADE's layout: games/ with their hints, manifest.jsonl, env_memory.json, checksums.sha256; read it back with spade-pool:${where})\n`);
   } else {
     throw new UsageError(`export: --format must be jsonl or pool, got ${JSON.stringify(args.format)}`);
   }

@@ -18,6 +18,7 @@ import { environmentsInFlight } from '../run/play-schedule.js';
 import { deriveSeed, mulberry32 } from '../run/random.js';
 import { skippedNotice, suiteLoadOptions, type SuitePlan } from '../run/run-suite.js';
 import { SlidingWindow, type SlidingWindowSettings } from './sliding-window.js';
+import { roundLog } from '../selfplay/round-log.js';
 
 /** A curriculum pool's settings, each from `curriculum.*` in the config, else its default. */
 export interface CurriculumSettings extends SlidingWindowSettings {
@@ -117,6 +118,7 @@ export function curriculumPlan(
           meanDifficulty: mean(drawn.filter((_, i) => played[i]).map((d) => d.difficulty)),
           designerReward: 0,
           window: { ...windows.summary(environments), promotions },
+          log: roundLog(drawn.map((d) => d.task.program), done, { hinted: false }),
         };
         rounds.push(summary);
         if (signal?.aborted) break; // a partial round is reported, but not journaled as finished

@@ -25,7 +25,14 @@
  *                          reveal the answer (at most of four seeds: see answer-leak.ts; a tool-use
  *                          game's "done" is no answer);
  *   hint                   hint(), when present, returns text.
- * A program with neither solution() nor referenceAction() that passes every check is `unproven`.
+ * A program with neither solution() nor referenceAction() that passes every check is `unproven`;
+ * so is a multi-turn game whose solution() describes its moves in a way the gate cannot replay
+ * (prose, or separators none of whose splits wins: solution-actions.ts): it proves nothing either
+ * way, so `reference-loses` is kept for a solution that was replayed and lost.
+ * A curated dataset's task (meta.curated: GSM8K, HumanEval, RLVE's files, ...) is scored as its
+ * authors define the score: a check that fails on it after it loads and resets (SPADE's own
+ * checks included) is recorded as a doubt (a failed check beside a playable verdict: `valid` when
+ * its reference won, else `unproven`), never a rejection that would drop it from the figure.
  * Any SandboxError ends it `invalid` with its kind as the reason code.
  */
 import type { EnvironmentCapabilities, EnvironmentProgram, GameType, Info, LoadedEnvironment, Sandbox, SandboxLimits, StepResult } from '../types.js';
@@ -35,7 +42,7 @@ import { gameTypeOf } from '../run/game-type.js';
 import { answerText, readToolAction } from '../run/tool-calls.js';
 import { deriveSeed, mulberry32 } from '../run/random.js';
 import { answerLeaked, leaksAnswer, revealingSeeds, type SeededTask } from './answer-leak.js';
-import { boxed, solutionPlan, type SolutionPlan } from './solution-actions.js';
+import { boxed, describesActions, sequenceReadings, solutionPlan, type SolutionPlan } from './solution-actions.js';
 import type { Reading } from './spade-reading.js';
 
 /** SPADE's smoke-test actions. */
@@ -157,13 +164,16 @@ export async function strictReading(sandbox: Sandbox, program: EnvironmentProgra
   const pass = (name: string, detail?: string): void => {
     checks.push(detail === undefined ? { name, ok: true } : { name, ok: true, detail });
   };
-  // SPADE's checks come first: what SPADE rejects, strict rejects, for SPADE's reason.
-  if (spade.verdict === 'invalid') {
+  const curated = program.meta?.curated === true;
+  // SPADE's checks come first: what SPADE rejects, strict rejects, for SPADE's reason (a curated task's: a doubt).
+  if (spade.verdict === 'invalid' && curated) {
+    checks.push({ name: 'spade', ok: false, detail: `doubt: ${spade.detail ?? spade.reason ?? 'rejected'}` });
+  } else if (spade.verdict === 'invalid') {
     await options.environment?.dispose();
     checks.push({ name: 'spade', ok: false, detail: spade.detail ?? spade.reason ?? 'rejected' });
     return { reading: { verdict: 'invalid', reason: spade.reason ?? 'crash', detail: spade.detail }, checks };
   }
-  pass('spade', "SPADE's own checks (validate_game) pass");
+  else pass('spade', "SPADE's own checks (validate_game) pass");
 
   let phase = 'load';
   let env: LoadedEnvironment | undefined;
@@ -171,6 +181,8 @@ export async function strictReading(sandbox: Sandbox, program: EnvironmentProgra
   let horizon: number | undefined;
   let capabilities: EnvironmentCapabilities | undefined;
   let gameType: GameType | undefined;
+  // Once the reference won: a curated task's later doubts leave it valid.
+  let referenceWon = false;
   try {
     env = options.environment ?? await sandbox.load(program, options.limits, { maxTurns });
     capabilities = env.capabilities;
@@ -230,25 +242,48 @@ export async function strictReading(sandbox: Sandbox, program: EnvironmentProgra
     if (!sameTrajectory(once, twice)) throw new Rejection('nondeterministic', 'the same seed and actions gave a different episode');
     pass('deterministic');
 
-    const proven = capabilities.solution || capabilities.referenceAction;
+    let proven = capabilities.solution || capabilities.referenceAction;
+    let trajectory = once;
     if (proven) {
       phase = 'reference-wins';
-      if (plan !== undefined) {
+      // A multi-turn game's solution() that describes its moves (prose, separators) rather than
+      // giving one answer: each way it splits into actions is tried; none winning proves nothing.
+      let described: string | undefined;
+      if (plan?.kind === 'answer' && !once.won && turns > 1 && describesActions(plan.answer)) {
+        described = plan.answer;
+        for (const actions of sequenceReadings(plan.answer)) {
+          const replayed = await play(loaded, seed, Math.min(turns, actions.length), (_, turn) => actions[turn]!);
+          if (replayed.won) {
+            plan = { kind: 'sequence', actions };
+            trajectory = replayed;
+            described = undefined;
+            break;
+          }
+        }
+      }
+      if (described !== undefined) {
+        proven = false;
+        plan = undefined;
+        const shown = described.replace(/\s+/g, ' ').trim();
+        pass('reference-wins', `not proven: solution() describes its moves ("${shown.length > 120 ? `${shown.slice(0, 120)}...` : shown}") in a form the gate cannot replay, and no split of it into actions won`);
+      } else if (plan !== undefined) {
         const how = plan.kind === 'answer' ? boxed(plan.answer) : `solution()'s ${plan.actions.length} actions`;
-        if (!once.won && plan.actions.length > turns) throw new Rejection('reference-loses', `${how} take more than the ${turns} turns of an episode`);
-        if (!once.won) {
-          const ending = once.ended ? `final reward ${once.steps.at(-1)?.reward}` : `the episode had not ended after ${plural(once.steps.length, 'turn')}`;
-          throw new Rejection('reference-loses', `${how} did not win (${ending}${lastWords(once)})`);
+        if (!trajectory.won && plan.actions.length > turns) throw new Rejection('reference-loses', `${how} take more than the ${turns} turns of an episode`);
+        if (!trajectory.won) {
+          const ending = trajectory.ended ? `final reward ${trajectory.steps.at(-1)?.reward}` : `the episode had not ended after ${plural(trajectory.steps.length, 'turn')}`;
+          throw new Rejection('reference-loses', `${how} did not win (${ending}${lastWords(trajectory)})`);
         }
       } else if (!once.won) {
         if (!once.ended) throw new Rejection('no-episode-end', `the reference policy did not end the episode within ${turns} turns`);
         throw new Rejection('reference-loses', `the reference policy did not win (final reward ${once.steps.at(-1)?.reward})`);
       }
-      pass('reference-wins', `${plural(once.steps.length, 'turn')}${plan && plan.kind !== 'answer' ? ` (${plan.kind} solution replayed)` : ''}`);
+      if (proven) {
+        referenceWon = true;
+        pass('reference-wins', `${plural(trajectory.steps.length, 'turn')}${plan && plan.kind !== 'answer' ? ` (${plan.kind} solution replayed${trajectory !== once ? ', split from its text' : ''})` : ''}`);
+      }
     }
 
     const answer = plan?.kind === 'answer' ? plan.answer : undefined;
-    const curated = program.meta?.curated === true;
     if (answer !== undefined) {
       phase = 'wrong-answer-loses';
       const wrongs = wrongAnswers(answer);
@@ -290,9 +325,9 @@ export async function strictReading(sandbox: Sandbox, program: EnvironmentProgra
       // alone: in a single-answer or deduction environment that move is the answer itself, and
       // replaying it is not random play. A winning move the reference also made mid-episode
       // (a step "right" on a grid) stays in.
-      const finalAction = once.actions.at(-1);
-      const midActions = new Set(once.actions.slice(0, -1));
-      const moves = answer !== undefined ? [] : once.actions.filter((a) => a !== finalAction || midActions.has(a));
+      const finalAction = trajectory.actions.at(-1);
+      const midActions = new Set(trajectory.actions.slice(0, -1));
+      const moves = answer !== undefined ? [] : trajectory.actions.filter((a) => a !== finalAction || midActions.has(a));
       const vocabulary = [...new Set([...moves, ...SMOKE_ACTIONS])];
       const pick = (): string => {
         const i = Math.floor(random() * (vocabulary.length + 1));
@@ -324,7 +359,7 @@ export async function strictReading(sandbox: Sandbox, program: EnvironmentProgra
           }
           if (answerLeaked(tasks)) throw new Rejection('answer-leak', `the first observation contains the answer "${answer}" (at seeds ${revealingSeeds(tasks).join(', ')} of ${tasks.map((t) => t.seed).join(', ')})`);
         }
-        pass('no-answer-leak', tasks.length > 1 ? `the answer shows at seed ${seed} by coincidence only (${revealingSeeds(tasks).length} of ${tasks.length} seeds reveal it)` : undefined);
+        pass('no-answer-leak', tasks.length > 1 ? `the answer shows at seed ${seed} in text every seed's task shows, or by coincidence (${revealingSeeds(tasks).length} of ${tasks.length} seeds reveal it)` : undefined);
       }
     }
 
@@ -366,8 +401,13 @@ export async function strictReading(sandbox: Sandbox, program: EnvironmentProgra
   } catch (error) {
     if (options.rethrowCollateral && error instanceof SandboxError && error.collateral) throw error;
     const { reason, detail } = rejectionOf(error, phase);
-    checks.push({ name: phase, ok: false, detail });
-    const outcome: StrictOutcome = { reading: { verdict: 'invalid', reason, detail }, checks };
+    // A curated task that loads and resets is played whatever strict doubts: the doubt is shown beside it.
+    const doubt = curated && phase !== 'load' && phase !== 'reset';
+    checks.push({ name: phase, ok: false, detail: doubt ? `doubt (${reason}): ${detail}` : detail });
+    const outcome: StrictOutcome = {
+      reading: doubt ? (referenceWon ? { verdict: 'valid' } : { verdict: 'unproven', reason: 'unproven' }) : { verdict: 'invalid', reason, detail },
+      checks,
+    };
     if (firstObservation !== undefined) outcome.firstObservation = firstObservation;
     if (horizon !== undefined) outcome.horizon = horizon;
     if (capabilities !== undefined) outcome.capabilities = capabilities;

@@ -3,9 +3,10 @@
  *   jsonl  one line per episode, ready for RL trainers: the environment (id, code hash), the
  *          agent's messages (LLM agents), per-step rewards, how the episode ended, and the
  *          environment's designer reward and solve rates;
- *   pool   the environments the run played, in SPADE's pool layout (games/, manifest.jsonl,
- *          checksums.sha256: see core/results/pool-layout.ts), loadable unchanged by SPADE's loader and
- *          by the `spade-pool:DIR` suite.
+ *   pool   the environments the run played, in SPADE's pool layout (games/, each game's hint as
+ *          games/<game>_hint.txt, manifest.jsonl, env_memory.json, checksums.sha256: see
+ *          core/results/pool-layout.ts), loadable unchanged by SPADE's loader and by the
+ *          `spade-pool:DIR` suite.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -16,7 +17,7 @@ import { readJournal, JOURNAL_FILE, type JournalRecord } from './journal.js';
 import { writeFileAtomic } from './fs.js';
 import { UsageError } from '../errors.js';
 import { SELFPLAY_SUITE } from '../run/run.js';
-import { CHECKSUMS_FILE, GAMES_FOLDER, MANIFEST_FILE, checksumLine, gameFileName, gameFileText, sha256Hex, type PoolManifestLine } from './pool-layout.js';
+import { CHECKSUMS_FILE, GAMES_FOLDER, HINT_SUFFIX, MANIFEST_FILE, MEMORY_FILE, MEMORY_MAX_RECORDS, MEMORY_SNIPPET_CHARS, checksumLine, gameFileName, gameFileText, sha256Hex, type MemoryRecord, type PoolManifestLine } from './pool-layout.js';
 import { journaledEnvironments } from './results-file.js';
 
 export type { PoolManifestLine } from './pool-layout.js';
@@ -63,13 +64,16 @@ interface RunRecords {
   runId: string | null;
   environments: Map<string, { suite: string; summary: EnvironmentSummary }>;
   episodes: EpisodeResult[];
+  /** The hints the designer model wrote, by suite and id. */
+  hints: Map<string, string>;
 }
 
 function collect(records: readonly JournalRecord[]): RunRecords {
-  const run: RunRecords = { runId: null, environments: new Map(), episodes: [] };
+  const run: RunRecords = { runId: null, environments: new Map(), episodes: [], hints: new Map() };
   const episodes = new Map<string, EpisodeResult>();
   for (const r of records) {
     if (r.type === 'start') run.runId ??= r.runId;
+    else if (r.type === 'hint' && r.hint.hint !== undefined) run.hints.set(key(r.suite, r.id), r.hint.hint);
     else if (r.type === 'episode') {
       const e = r.episode;
       episodes.set(`${key(e.suite, e.environmentId)}\u0000${e.attempt}\u0000${e.withHint}`, e);
@@ -143,13 +147,18 @@ const slotOf = (id: string): { round: number; index: number } | undefined => {
  * Write the environments of `suites` (default: the self-play pool) that the run played (valid or
  * unproven under the reading that decided) into `dir` in SPADE's pool layout (core/results/pool-layout.ts):
  * `games/game_{round}_{index}_{skill}.py` (SPADE's loader reads them unchanged; JavaScript ones
- * as `.js`), `manifest.jsonl` and `checksums.sha256`. An environment the LLM reviewer rejected is
+ * as `.js`), the hint the designer model wrote for a game as `games/<game>_hint.txt`,
+ * `manifest.jsonl`, `env_memory.json` (SPADE's environment memory over the played games: each
+ * one's path, skill, first 2,000 characters, win rate without the hint, regret and round, the last
+ * 200) and `checksums.sha256` (every file written). An environment the LLM reviewer rejected is
  * left out. Returns the manifest.
  */
 export function exportPool(runDir: string, dir: string, suites: readonly string[] = [SELFPLAY_SUITE]): PoolManifestLine[] {
   const run = readRun(runDir);
   mkdirSync(path.join(dir, GAMES_FOLDER), { recursive: true });
   const manifest: PoolManifestLine[] = [];
+  const memory: MemoryRecord[] = [];
+  const written: { file: string; sha256: string }[] = [];
   const taken = new Set<string>();
   const perRound = new Map<number, number>();
   for (const { suite, summary: s } of run.environments.values()) {
@@ -164,6 +173,25 @@ export function exportPool(runDir: string, dir: string, suites: readonly string[
     const text = gameFileText(s.source, s.language);
     const file = `${GAMES_FOLDER}/${name}`;
     writeFileSync(path.join(dir, file), text);
+    written.push({ file, sha256: sha256Hex(text) });
+    const hint = s.designerHint ?? run.hints.get(key(suite, s.id));
+    let hintFile: string | null = null;
+    if (hint !== undefined) {
+      hintFile = `${file.replace(/\.(py|js)$/, '')}${HINT_SUFFIX}`;
+      writeFileSync(path.join(dir, hintFile), hint);
+      written.push({ file: hintFile, sha256: sha256Hex(hint) });
+    }
+    if (s.solveRate !== undefined) {
+      memory.push({
+        game_file: file,
+        skill: s.skill ?? '',
+        code_snippet: text.slice(0, MEMORY_SNIPPET_CHARS),
+        actor_win_rate: s.solveRate,
+        regret: s.hintMeanReward !== undefined && s.meanReward !== undefined ? s.hintMeanReward - s.meanReward : 0,
+        rollout_id: s.round ?? 0,
+        metadata: { id: s.id, suite },
+      });
+    }
     manifest.push({
       game_id: name.replace(/\.(py|js)$/, ''),
       file_name: file,
@@ -181,9 +209,13 @@ export function exportPool(runDir: string, dir: string, suites: readonly string[
       solve_rate: s.solveRate ?? null,
       hint_solve_rate: s.hintSolveRate ?? null,
       designer_reward: s.designerReward ?? null,
+      hint_file: hintFile,
     });
   }
   writeFileAtomic(path.join(dir, MANIFEST_FILE), manifest.map((l) => `${JSON.stringify(l)}\n`).join(''));
-  writeFileAtomic(path.join(dir, CHECKSUMS_FILE), manifest.map((l) => `${checksumLine(l.sha256, l.file_name)}\n`).join(''));
+  const memoryText = `${JSON.stringify(memory.slice(-MEMORY_MAX_RECORDS), null, 2)}\n`;
+  writeFileAtomic(path.join(dir, MEMORY_FILE), memoryText);
+  written.push({ file: MEMORY_FILE, sha256: sha256Hex(memoryText) });
+  writeFileAtomic(path.join(dir, CHECKSUMS_FILE), written.map((w) => `${checksumLine(w.sha256, w.file)}\n`).join(''));
   return manifest;
 }

@@ -5,7 +5,10 @@
  *   DIR/games/game_{round:05d}_{index:03d}_{skill_slug}.py   each file: the line
  *       `"""SPADE self-play generated game"""`, a blank line, then the program;
  *   DIR/manifest.jsonl      one JSON object per game (spade-bench writes the fields of PoolManifestLine);
- *   DIR/checksums.sha256    `<sha256 hex>  <path from DIR>` per file, as sha256sum writes it.
+ *   DIR/checksums.sha256    `<sha256 hex>  <path from DIR>` per file, as sha256sum writes it;
+ *   DIR/games/<game>_hint.txt  a game's hint, named as SPADE's hint cache names them;
+ *   DIR/env_memory.json     SPADE's environment memory over the games (spade/core/env_memory.py's
+ *                           save(): a JSON array of its records).
  * spade-bench writes JavaScript programs beside them as `.js` (SPADE's loader reads only `.py`).
  */
 import { createHash } from 'node:crypto';
@@ -14,6 +17,23 @@ import { skillSlug } from '../selfplay/skills.js';
 export const GAMES_FOLDER = 'games';
 export const MANIFEST_FILE = 'manifest.jsonl';
 export const CHECKSUMS_FILE = 'checksums.sha256';
+/** A game's hint file: `<game file name without extension>_hint.txt`, as SPADE's hint cache writes it. */
+export const HINT_SUFFIX = '_hint.txt';
+export const MEMORY_FILE = 'env_memory.json';
+/** SPADE's memory keeps the first 2,000 characters of a game's code, and its last 200 records. */
+export const MEMORY_SNIPPET_CHARS = 2000;
+export const MEMORY_MAX_RECORDS = 200;
+
+/** One record of SPADE's env_memory.json (spade/core/env_memory.py's EnvironmentRecord). */
+export interface MemoryRecord {
+  game_file: string;
+  skill: string;
+  code_snippet: string;
+  actor_win_rate: number;
+  regret: number;
+  rollout_id: number;
+  metadata: Record<string, unknown>;
+}
 
 /** The first line SPADE writes in every game file, before a blank line and the program. */
 export const GAME_HEADER = '"""SPADE self-play generated game"""';
@@ -90,4 +110,6 @@ export interface PoolManifestLine {
   solve_rate: number | null;
   hint_solve_rate: number | null;
   designer_reward: number | null;
+  /** Its hint file (`games/<game>_hint.txt`), when the run has a hint for it. */
+  hint_file: string | null;
 }

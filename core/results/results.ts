@@ -287,6 +287,34 @@ export interface RoundSummary {
    * their mean low and high, the highest high, and how many windows moved up this round.
    */
   window?: { meanLow: number; meanHigh: number; maxHigh: number; promotions: number };
+  /** SPADE's per-step log for the round (core/selfplay/round-log.ts); absent in results written before it was kept. */
+  log?: RoundLog;
+}
+
+/** The figures of SPADE's per-step log that a round keeps (their SPADE names: core/selfplay/round-log.ts). */
+export type RoundLogKey =
+  | 'rHint'
+  | 'rNoHint'
+  | 'meanRegret'
+  | 'flooredShare'
+  | 'stepTimeoutShare'
+  | 'easyShare'
+  | 'mediumShare'
+  | 'hardShare'
+  | 'validationPassRate'
+  | 'validatorRejectionRate'
+  | 'designerResponseTokens'
+  | 'designerResponseTokensMax'
+  | 'designerTruncatedShare'
+  | 'zeroVarianceShare'
+  | 'allZeroShare'
+  | 'allPositiveShare'
+  | 'meanTurns';
+
+/** One round's SPADE log: every figure, null when the run has nothing to compute it from, and then why. */
+export interface RoundLog {
+  figures: Record<RoundLogKey, number | null>;
+  missing: Partial<Record<RoundLogKey, string>>;
 }
 
 export interface EnvironmentSummary {

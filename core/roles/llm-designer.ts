@@ -11,6 +11,7 @@
  * is errored (EnvironmentProgram.designError), neither gated nor counted invalid. A call cut
  * by the run's stop is neither: design() rejects, and nothing of the round is kept.
  */
+import type { DesignerReply } from '../selfplay/round-log.js';
 import type { ChatMessage, Designer, DesignRequest, EnvironmentProgram, Language, Provider, RepairRequest } from '../types.js';
 import type { GateVerdict } from '../results/results.js';
 import { deriveSeed } from '../run/random.js';
@@ -60,12 +61,15 @@ export function createLLMDesigner(provider: Provider, options: LLMDesignerOption
   const maxTokens = options.maxTokens ?? 4096;
 
   /** One model call; the program in its reply, or a failed-design comment. A call that fails throws. */
-  async function write(messages: ChatMessage[], seed: number, signal: AbortSignal | undefined): Promise<{ source: string; error?: string }> {
-    const text = (await provider.chat({ messages, temperature, ...(options.topP !== undefined ? { topP: options.topP } : {}), maxTokens, seed }, { signal })).text;
+  async function write(messages: ChatMessage[], seed: number, signal: AbortSignal | undefined): Promise<{ source: string; error?: string; reply: DesignerReply }> {
+    const response = await provider.chat({ messages, temperature, ...(options.topP !== undefined ? { topP: options.topP } : {}), maxTokens, seed }, { signal });
+    const { text } = response;
+    // The reply's length and stop reason, for the round log (core/selfplay/round-log.ts).
+    const reply: DesignerReply = { tokens: response.usage.outputTokens, ...(response.finishReason ? { finishReason: response.finishReason } : {}) };
     const source = extractProgram(text, language);
-    if (source) return { source };
+    if (source) return { source, reply };
     const why = `no ${language} program defining an environment class was found in the reply`;
-    return { source: failedDesignSource(language, why, text), error: why };
+    return { source: failedDesignSource(language, why, text), error: why, reply };
   }
 
   return {
@@ -104,14 +108,14 @@ export function createLLMDesigner(provider: Provider, options: LLMDesignerOption
             });
         const id = `r${request.round}-e${i}`;
         const meta = { origin: provider.id, ...(skill ? { skill } : {}) };
-        let written: { source: string; error?: string };
+        let written: { source: string; error?: string; reply: DesignerReply };
         try {
           written = await write([{ role: 'system', content: toolUse ? toolUseSystem : system }, { role: 'user', content: user }], deriveSeed(request.seed, 'design', i), request.signal);
         } catch (error) {
           if (request.signal?.aborted) throw error;
           return { id, language, source: '', meta, designError: { errorClass: errorClassOf(error), message: errorText(error) } } satisfies EnvironmentProgram;
         }
-        const params: Record<string, unknown> = {};
+        const params: Record<string, unknown> = { designerReply: written.reply };
         if (document) params.documentLine = document.line;
         if (written.error) params.designError = written.error;
         const program: EnvironmentProgram = { id, language, source: written.source, meta };
@@ -122,7 +126,7 @@ export function createLLMDesigner(provider: Provider, options: LLMDesignerOption
     },
     async repair(program: EnvironmentProgram, verdict: GateVerdict, request: RepairRequest): Promise<EnvironmentProgram> {
       const written = await write(repairMessages(program.language, program, verdict, options.systemPrompt), deriveSeed(request.seed, 'repair', program.id, request.attempt), request.signal);
-      const params: Record<string, unknown> = { ...program.meta?.params, repairOf: request.originalId, repairAttempt: request.attempt };
+      const params: Record<string, unknown> = { ...program.meta?.params, repairOf: request.originalId, repairAttempt: request.attempt, designerReply: written.reply };
       delete params.designError;
       if (written.error) params.designError = written.error;
       return {

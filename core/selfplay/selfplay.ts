@@ -7,7 +7,9 @@
  */
 import type { ReviewRecord, RoundSummary } from '../results/results.js';
 import type { Designer, EnvironmentProgram, EnvironmentRecord } from '../types.js';
-import { designerReward, type DesignerRewardName, type PlateauOptions } from './rewards.js';
+import { designerReward, LearningPotential, learningPotentialRewards, ROUND_LEVEL_REWARDS, type DesignerRewardName, type PlateauOptions } from './rewards.js';
+import { playReward } from '../run/evaluate.js';
+import { roundLog } from './round-log.js';
 import { DEFAULT_SKILLS_PER_ROUND, SKILL_NAMES, skillsForRound } from './skills.js';
 import type { HintWriter } from '../roles/llm-hint.js';
 import type { HintRecord } from '../results/journal.js';
@@ -78,6 +80,8 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
   const errored: SlotError[] = [];
   const rounds: RoundSummary[] = [];
   let designed = 0;
+  // SPADE's learning-potential trackers, one per skill, carried from round to round.
+  const trackers = new Map<string, LearningPotential>();
   const { signal } = options.context;
   for (let round = 0; round < options.rounds && !signal?.aborted; round++) {
     let programs = options.context.prior?.designed(options.context.suite, round);
@@ -136,8 +140,8 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
       journaled.push(repaired);
       options.onDesigned?.(round, [...journaled]);
     };
-    // With R-Zero's uncertainty reward, summaries are reported once the round's repetition penalty is known.
-    const penalised = options.reward === 'uncertainty';
+    // With R-Zero's uncertainty reward and SPADE's learning potential, summaries are reported once the whole round is known.
+    const penalised = options.reward === 'uncertainty' || ROUND_LEVEL_REWARDS.includes(options.reward);
     // A slot whose design call failed has no program to evaluate.
     const designFailures = programs.flatMap((p): SlotError[] => (p.designError ? [{ id: p.id, round, stage: 'design', ...p.designError }] : []));
     const results = await mapLimit(
@@ -180,7 +184,8 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
     const slotErrors = [...designFailures, ...results.filter((r): r is SlotError => r !== undefined && isSlotError(r))];
     errored.push(...slotErrors);
     if (penalised) {
-      applyRepetitionPenalty(done);
+      if (options.reward === 'uncertainty') applyRepetitionPenalty(done);
+      else applyLearningPotential(done, trackers);
       for (const e of done) options.onEvaluation?.(e);
     }
     evaluations.push(...done);
@@ -197,6 +202,7 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
       meanDifficulty: mean(done.map((e) => e.summary.difficulty).filter((d): d is number => d !== undefined)),
       designerReward: mean(played.map((e) => e.summary.designerReward ?? 0)),
       ...(slotErrors.length ? { errored: slotErrors.length } : {}),
+      log: roundLog(programs, done),
     };
     rounds.push(summary);
     if (signal?.aborted) break; // a partial round is reported, but not journaled as finished
@@ -221,6 +227,21 @@ export function applyRepetitionPenalty(evaluations: readonly Evaluation[]): void
     e.summary.repetitionPenalty = penalties[i]!;
     e.summary.designerReward! -= penalties[i]!;
   });
+}
+
+/**
+ * SPADE's learning-potential reward over a round's played environments: each one's distance from
+ * its skill's slow mean of earlier rounds (rewards.ts learningPotentialRewards), before centring.
+ */
+export function applyLearningPotential(evaluations: readonly Evaluation[], trackers: Map<string, LearningPotential>): void {
+  const rewarded = evaluations.filter((e) => e.summary.designerReward !== undefined);
+  const games = rewarded.map((e) => ({
+    id: e.summary.id,
+    skill: e.summary.skill,
+    rewards: e.episodes.filter((p) => !p.withHint && p.outcome !== 'errored').map(playReward),
+  }));
+  const { raw } = learningPotentialRewards(games, trackers);
+  for (const e of rewarded) e.summary.designerReward = raw.get(e.summary.id) ?? 0;
 }
 
 export function toRecord(e: Evaluation, round: number): EnvironmentRecord {

@@ -128,6 +128,33 @@ if (missing) {
     await page.close();
   });
 
+  test("designer dynamics: SPADE's round log round by round, each run in its colour, n/a with its reason", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const errors = collectErrors(page);
+    await page.goto(pathToFileURL(compared).href, { waitUntil: 'load' });
+    const section = page.locator('#designer-dynamics');
+    const marks = await section.locator('figure svg').evaluateAll((svgs) => svgs.map((svg) => svg.querySelectorAll('path[d]:not([d=""])').length));
+    assert.ok(marks.length >= 7 && marks.every((n) => n > 0), `charts and their marks: ${marks}`);
+    const legend = await section.locator('.legend-item').evaluateAll((gs) => gs.map((g) => ({ series: g.getAttribute('data-series') ?? '', colour: g.getAttribute('data-colour') ?? '' })));
+    for (const name of names) {
+      const colours = new Set(legend.filter((item) => item.series.startsWith(`${name} · selfplay · `)).map((item) => item.colour));
+      assert.is(colours.size, 1, `${name}: one colour, got ${[...colours].join(', ')}`);
+    }
+    assert.is(new Set(legend.map((item) => item.colour)).size, names.length, 'one colour per run');
+    // One table per run's pool, a row per round, every figure a column; n/a cells say why.
+    assert.equal(await section.locator('h3').allTextContents(), names.map((name) => `${name} · selfplay: SPADE's round log`));
+    assert.is(await section.locator('table.round-log').nth(0).locator('tbody tr').count(), 3);
+    const missing = await section.locator('td[title]').evaluateAll((tds) => tds.map((td) => [td.textContent, td.getAttribute('title')]));
+    assert.ok(missing.length > 0 && missing.every(([text, title]) => text === 'n/a' && (title ?? '').length > 10), JSON.stringify(missing.slice(0, 3)));
+    assert.ok(((await section.locator('ul.round-log-missing').first().textContent()) ?? '').includes('--reviewer'));
+    // The all-errored run played nothing that was decided: its play figures are n/a, not 0.
+    const errored = section.locator('table.round-log').nth(2);
+    const turns = await errored.locator('tbody tr td:last-child').allTextContents();
+    assert.ok(turns.every((t) => t === 'n/a'), turns.join(' '));
+    assert.equal(errors, []);
+    await page.close();
+  });
+
   test('an all-errored run: a banner with its error classes, and n/a where nothing was decided', async () => {
     const page = await browser.newPage({ viewport: { width: 820, height: 900 } });
     const errors = collectErrors(page);

@@ -11,7 +11,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.js';
-import type { RunResults } from '../../core/results/results.js';
+import type { RoundLogKey, RunResults } from '../../core/results/results.js';
+import { ROUND_LOG_KEYS } from '../../core/selfplay/round-log.js';
 import { checkJail } from '../../plugins/sandboxes/cpython/jail.js';
 import { repoRoot, runCli, tempDir } from '../helpers/cli.js';
 
@@ -39,6 +40,15 @@ if (!existsSync(CHROMIUM) || jailProblem) {
       assert.ok(adaptive.rounds.reduce((n, r) => n + r.window!.promotions, 0) > 0, 'the reference agent\'s wins move windows up');
       assert.ok(adaptive.rounds.at(-1)!.window!.maxHigh >= 1);
       assert.ok(adaptive.metrics.success.byDifficulty!.length >= 2, 'success by difficulty');
+      // SPADE's round log in every round of both pools: every figure, null only with a reason.
+      for (const suite of results.suites) {
+        for (const round of suite.rounds) {
+          assert.equal(Object.keys(round.log!.figures).sort(), [...ROUND_LOG_KEYS].sort(), `${suite.id} round ${round.round}`);
+          for (const [key, value] of Object.entries(round.log!.figures)) assert.ok(value !== null || round.log!.missing[key as RoundLogKey], `${suite.id} ${key}`);
+        }
+      }
+      assert.match(adaptive.rounds[0]!.log!.missing.rHint!, /without a hint/);
+      assert.ok(results.suites[0]!.rounds.every((r) => typeof r.log!.figures.meanTurns === 'number'), 'self-play rounds were played');
 
       const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
       try {
@@ -55,6 +65,7 @@ if (!existsSync(CHROMIUM) || jailProblem) {
         assert.ok(marks.length >= 4 && marks.every((n) => n > 0), String(marks));
         assert.is(await section.locator('table tbody tr').count(), 4, 'the windows, round by round');
         assert.ok((await page.locator('#overview').textContent())!.includes('curriculum'));
+        assert.is(await page.locator('#designer-dynamics table.round-log').count(), 2, 'a round-log table per pool');
         assert.ok((await page.locator('#horizon').textContent())!.includes('Success by difficulty'));
         mkdirSync(path.join(repoRoot, 'tests/artifacts'), { recursive: true });
         await section.screenshot({ path: path.join(repoRoot, 'tests/artifacts/curricula.png') });

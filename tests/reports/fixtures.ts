@@ -9,6 +9,8 @@ import { SCHEMA_VERSION } from '../../core/results/results.js';
 import { mulberry32 } from '../../core/run/random.js';
 import { computeMetrics, usageMetrics, type EvaluatedEnvironment, type GameTypedEnvironment } from '../../core/metrics/index.js';
 import { SKILL_NAMES } from '../../core/selfplay/skills.js';
+import { roundLog } from '../../core/selfplay/round-log.js';
+import type { Evaluation } from '../../core/run/evaluate.js';
 
 export interface FixtureOptions {
   runId?: string;
@@ -58,6 +60,8 @@ function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRou
   const roundSummaries: RoundSummary[] = [];
   for (let round = 0; round < rounds; round++) {
     const roundEpisodes: EpisodeResult[] = [];
+    // The round as SPADE's round log reads it: each design (with its reply's length) and its plays.
+    const roundEvaluations: Evaluation[] = [];
     let valid = 0;
     let difficultySum = 0;
     let rewardSum = 0;
@@ -91,6 +95,10 @@ function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRou
       environments.push(summary);
       const summaryEpisodes: EpisodeResult[] = [];
       typed.push({ gameType, verdict, episodes: summaryEpisodes });
+      roundEvaluations.push({
+        program: { id: envId, language: 'javascript', source: '', meta: { params: { designerReply: { tokens: 900 + 137 * e + 60 * round, finishReason: (e + round) % 7 === 0 ? 'length' : 'stop' } } } },
+        verdict: verdicts.at(-1)!, episodes: summaryEpisodes, summary,
+      });
       if (verdict === 'invalid') continue;
       valid++;
       difficultySum += difficulty;
@@ -138,6 +146,7 @@ function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRou
       hintSolveRate: hinted.length ? hinted.filter((ep) => ep.outcome === 'won').length / hinted.length : 0,
       meanDifficulty: valid ? difficultySum / valid : 0,
       designerReward: valid ? rewardSum / valid : 0,
+      ...(kind === 'selfplay' && { log: roundLog(roundEvaluations.map((ev) => ev.program), roundEvaluations) }),
     });
   }
   // The metrics come from the table of metrics, as a run's do (core/metrics/table.ts).

@@ -3,6 +3,9 @@ import * as assert from 'uvu/assert';
 import { renderMarkdownReport } from '../../reports/markdown.js';
 import { syntheticRun } from './fixtures.js';
 import { metricsShownIn } from '../../core/metrics/table.js';
+import { ROUND_LOG_FIGURES, ROUND_LOG_KEYS } from '../../core/selfplay/round-log.js';
+import { roundLogValue } from '../../reports/designer-dynamics.js';
+import { escapeHtml } from '../../reports/escape.js';
 
 test('one table row per pool, with the axes and the labels', () => {
   const md = renderMarkdownReport([syntheticRun({ runId: 'A', sandboxInsecure: true }), syntheticRun({ runId: 'B', seed: 2 })]);
@@ -70,6 +73,31 @@ test('a banner when episodes errored, with the error classes', () => {
   assert.match(md, /^> \*\*⚠ Run down: (\d+) of \1 episodes errored \(selfplay \d+, procedural \d+\); no episode was decided, so its success rates are n\/a\./m);
   assert.match(md, /^> - provider:connection ×180: APIConnectionError: connect ECONNREFUSED 127\.0\.0\.1:9$/m);
   assert.not.match(md, /Run A: /);
+});
+
+test("designer dynamics: each run's rounds with every figure of SPADE's round log, n/a with its reason", () => {
+  const runs = [syntheticRun({ runId: 'A', rounds: 3 }), syntheticRun({ runId: 'B', seed: 2, rounds: 3 })];
+  const md = renderMarkdownReport(runs);
+  assert.ok(md.includes('## Designer dynamics'));
+  const section = md.slice(md.indexOf('## Designer dynamics'));
+  runs.forEach((run, i) => {
+    const name = run.run.id;
+    const table = section.slice(section.indexOf(`### ${name} · selfplay`));
+    const header = table.split('\n').find((line) => line.startsWith('| round |'))!;
+    for (const key of ROUND_LOG_KEYS) assert.ok(header.includes(escapeHtml(ROUND_LOG_FIGURES[key].label)), `${name}: ${key}`);
+    const rows = table.split('\n').filter((line) => /^\| \d+ \|/.test(line)).slice(0, 3);
+    assert.is(rows.length, 3, name);
+    // Each row's cells are the round log's figures as recorded, a share in percent.
+    rows.forEach((row, r) => {
+      const cells = row.slice(2, -2).split(' | ').slice(1);
+      const log = runs[i]!.suites[0]!.rounds[r]!.log!;
+      assert.equal(cells, ROUND_LOG_KEYS.map((key) => roundLogValue(key, log.figures[key])), `${name} round ${r}`);
+      assert.is(cells[ROUND_LOG_KEYS.indexOf('validatorRejectionRate')], 'n/a', 'no reviewer in the fixture');
+      assert.match(cells[ROUND_LOG_KEYS.indexOf('designerTruncatedShare')]!, /%$/);
+    });
+  });
+  // The fixture has no LLM validator: its figure is n/a, and the reason is given once per pool.
+  assert.is(section.match(/^- n\/a: LLM validator rejection rate \(rounds 0, 1, 2\): .*--reviewer/gm)?.length, 2);
 });
 
 test.run();

@@ -12,6 +12,7 @@ import { GYM_ARCHIVE, HELDOUT_FILE } from '../../../benchmarks/rlve/gym.js';
 import { checkJail } from '../../../plugins/sandboxes/cpython/jail.js';
 import { repoRoot, runCli, tempDir } from '../../helpers/cli.js';
 import { startFileServer } from '../file-server.js';
+import { readResults } from '../../../core/results/results-file.js';
 
 const dataDir = path.resolve(repoRoot, '../shared/datasets');
 const heldout = JSON.parse(readFileSync(path.join(dataDir, 'rlve', 'test.json'), 'utf8')) as { user_prompt: string; metadata: string }[];
@@ -131,6 +132,37 @@ if (jailProblem) {
       // The reference agent cannot play the held-out environments: it says so, and loses.
       assert.is(suite.environments[0]!.solveRate, 0);
       assert.match(suite.environments[0]!.sample!.steps[0]!.action, /cannot read this task/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a task whose scorer accepts more than one answer is played and scored; strict\'s doubt is shown beside it', async () => {
+    const dir = tempDir('spade-rlve-doubt-');
+    try {
+      // Held-out CRT tasks whose scorer accepts 0 beside the recorded answer (every x that meets
+      // the congruences), and a task strict has no doubt about.
+      const picked = [0, 102, 106, 109, 123];
+      assert.ok(picked.slice(1).every((i) => JSON.parse(heldout[i]!.metadata).environment === 'CRT'));
+      const file = path.join(dir, 'tasks.json');
+      writeFileSync(file, JSON.stringify(picked.map((i) => heldout[i])));
+      const out = path.join(dir, 'out');
+      const result = await runCli(['run', '--suites', `rlve:${file}`, '--python-sandbox', 'cpython', '--data-dir', dataDir, '--attempts', '1', '--workers', '1', '--no-cache', '--out', out]);
+      assert.is(result.code, 0, result.stderr);
+      const suite = readResults(out).suites[0]!;
+      // Every task is played and in the figure.
+      assert.is(suite.environments.length, 5);
+      assert.ok(suite.environments.every((e) => e.verdict !== 'invalid' && e.solveRate !== undefined), JSON.stringify(suite.environments.map((e) => [e.verdict, e.reason])));
+      assert.is(suite.metrics.success.episodes, 5);
+      const doubted = suite.environments.filter((e) => e.checks.some((c) => !c.ok));
+      assert.is(doubted.length, 4, 'the four CRT tasks are doubted');
+      for (const e of doubted) {
+        assert.is(e.family, 'CRT');
+        assert.is(e.verdict, 'valid', 'its reference won: the doubt leaves it valid');
+        const check = e.checks.find((c) => !c.ok)!;
+        assert.is(check.name, 'wrong-answer-loses');
+        assert.match(check.detail!, /^doubt \(wrong-answer-wins\): the wrong answer \\boxed\{0\} won/);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -30,6 +30,11 @@ test('a model designs and plays one round; export writes the episodes and the po
     assert.is(suite.metrics.validity.valid, 2, JSON.stringify(suite.environments.map((e) => [e.id, e.reason, e.checks.at(-1)])));
     assert.equal(suite.environments.map((e) => e.language), ['python', 'python']);
     assert.is(suite.rounds[0]!.valid, 2);
+    // SPADE's round log: the designer's replies as the server counted them, none cut at the limit.
+    const log = suite.rounds[0]!.log!;
+    assert.ok(log.figures.designerResponseTokens! > 0, JSON.stringify(log));
+    assert.is(log.figures.designerTruncatedShare, 0);
+    assert.is(log.figures.validationPassRate, 1);
     // The designer's prompt went out: the contract and the \boxed format.
     const designPrompt = (server.requests[0]!.body.messages as { content: string }[])[0]!.content;
     assert.match(designPrompt, 'reset(self, seed=None)');
@@ -57,10 +62,10 @@ test('a model designs and plays one round; export writes the episodes and the po
     assert.ok(lines.filter((l) => !l.with_hint).every((l) => !l.messages.some((m) => m.content.includes('HINT: '))), 'unhinted plays have no hint');
 
     // The pool, in SPADE's layout: games/game_{round}_{index}_{skill}.py with SPADE's header line,
-    // manifest.jsonl, checksums.sha256.
+    // manifest.jsonl, SPADE's env_memory.json, checksums.sha256.
     const pool = path.join(cwd, 'pool');
-    assert.equal(readdirSync(pool).sort(), ['checksums.sha256', 'games', 'manifest.jsonl']);
-    assert.equal(readdirSync(path.join(pool, 'games')).sort(), ['game_00000_000_pattern_recognition.py', 'game_00000_001_logical_deduction.py']);
+    assert.equal(readdirSync(pool).sort(), ['checksums.sha256', 'env_memory.json', 'games', 'manifest.jsonl']);
+    assert.equal(readdirSync(path.join(pool, 'games')).filter((f) => f.endsWith('.py')).sort(), ['game_00000_000_pattern_recognition.py', 'game_00000_001_logical_deduction.py']);
     const manifest = jsonLines<PoolManifestLine>(path.join(pool, 'manifest.jsonl'));
     for (const line of manifest) {
       const text = readFileSync(path.join(pool, line.file_name), 'utf8');

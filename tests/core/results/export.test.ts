@@ -61,13 +61,13 @@ test("pool: the self-play environments played (the review's rejections left out)
   const manifest = exportPool(run, out);
   // game_{round:05d}_{index:03d}_{skill slug}.py; an environment with no skill is "general".
   assert.equal(manifest.map((e) => e.file_name), ['games/game_00000_000_general.py', 'games/game_00001_003_spatial_reasoning.py']);
-  assert.equal(readdirSync(out).sort(), ['checksums.sha256', 'games', 'manifest.jsonl']);
+  assert.equal(readdirSync(out).sort(), ['checksums.sha256', 'env_memory.json', 'games', 'manifest.jsonl']);
   // SPADE's header line, a blank line, the program.
   const text = readFileSync(path.join(out, 'games/game_00000_000_general.py'), 'utf8');
   assert.is(text, '"""SPADE self-play generated game"""\n\nclass r0e0Env: pass\n');
   // checksums.sha256 in sha256sum's format, and the manifest's digests match the files.
   const sums = parseChecksums(readFileSync(path.join(out, 'checksums.sha256'), 'utf8'));
-  assert.equal(sums, manifest.map((e) => ({ file: e.file_name, sha256: sha256Hex(readFileSync(path.join(out, e.file_name))) })));
+  assert.equal(sums, [...manifest.map((e) => e.file_name), 'env_memory.json'].map((file) => ({ file, sha256: sha256Hex(readFileSync(path.join(out, file))) })));
   assert.match(readFileSync(path.join(out, 'checksums.sha256'), 'utf8'), /^[0-9a-f]{64}  games\/game_00000_000_general\.py\n/);
   const lines = readFileSync(path.join(out, 'manifest.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   assert.equal(lines, manifest);

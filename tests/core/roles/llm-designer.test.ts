@@ -118,7 +118,11 @@ test('repair sends the program and the gate\'s reason back, and names the repair
     const verdict: GateVerdict = { verdict: 'invalid', reason: 'answer-leak', checks: [{ name: 'no-answer-leak', ok: false, detail: 'the first observation contains the answer "1643"' }], wallMs: 1 };
     const fixed = await designer.repair!(broken, verdict, { round: 1, attempt: 1, originalId: 'r1-e3', seed: 3 });
     assert.is(fixed.id, 'r1-e3-fix1');
-    assert.equal(fixed.meta?.params, { repairOf: 'r1-e3', repairAttempt: 1 });
+    const { designerReply, ...params } = fixed.meta!.params!;
+    assert.equal(params, { repairOf: 'r1-e3', repairAttempt: 1 });
+    // The reply's length and stop reason as the server reported them, for the round log.
+    assert.is((designerReply as { finishReason: string }).finishReason, 'stop');
+    assert.ok((designerReply as { tokens: number }).tokens > 0, JSON.stringify(designerReply));
     assert.match(fixed.source, 'class ProductEnv');
     const user = bodies(server)[0]!.messages[1]!.content;
     assert.match(user, 'class LeakyEnv: pass');

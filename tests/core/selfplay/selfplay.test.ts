@@ -68,4 +68,23 @@ test('an episode that fails otherwise is no timeout: the reward comes from the w
   assert.is(reward, 0.4);
 });
 
+test("SPADE's learning potential: a round earns its distance from the skill's slow mean of the rounds before", async () => {
+  let round = 0;
+  const agentByRound: Agent = { id: 'by-round', label: 'wins round 0 only', kind: 'reference', start: () => ({ act: async () => ({ reply: round === 0 ? '\\boxed{7}' : '\\boxed{8}' }) }) };
+  const result = await runSelfPlay({
+    designer: { ...designer, design: async (r) => ((round = r.round), [{ id: `r${r.round}-spin`, language: 'javascript', source: SPINS_ON_SPIN, meta: { skill: 'Logical Deduction' } }]) },
+    rounds: 3,
+    envsPerRound: 1,
+    reward: 'learning-potential',
+    concurrency: 1,
+    context: { suite: 'spade', sandboxes, agent: agentByRound, limits: { callTimeoutMs: 300 }, attempts: 2, runSeed: 3 },
+  });
+  const rewards = result.evaluations.map((e) => e.summary.designerReward);
+  // Round 0: every play won (mean 1), no baseline yet (0): |1 − 0| = 1. The skill's means become 1.
+  // Round 1: every play lost (0); the baseline is round 0's slow mean, 1: |0 − 1| = 1.
+  // Round 2: lost again; the slow mean moved to 0.15·1 + 0.85·0 = 0.15: |0 − 0.15| = 0.15.
+  assert.equal(rewards.map((r) => Math.round(r! * 1e9) / 1e9), [1, 1, 0.15]);
+  assert.equal(result.rounds.map((r) => Math.round(r.designerReward * 1e9) / 1e9), [1, 1, 0.15]);
+});
+
 test.run();

@@ -1,0 +1,97 @@
+// SPADE's per-step log of a round: the figures SPADE's own code logged for recorded rounds
+// (tests/fixtures/spade-rewards/recorded.json, from SPADE's assign_env_rewards_regret), from the
+// same plays as spade-bench records them; and null, with a reason, for what a round cannot give.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ROUND_LOG_FIGURES, ROUND_LOG_KEYS, roundLog } from '../../../core/selfplay/round-log.js';
+import type { Evaluation } from '../../../core/run/evaluate.js';
+import type { EnvironmentProgram, EpisodeResult } from '../../../core/types.js';
+import type { EnvironmentSummary } from '../../../core/results/results.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const recorded = JSON.parse(readFileSync(path.join(root, 'tests/fixtures/spade-rewards/recorded.json'), 'utf8'));
+
+const near = (actual: number | null, expected: number, what: string): void =>
+  assert.ok(actual !== null && Math.abs(actual - expected) < 1e-12, `${what}: SPADE logs ${expected}, we log ${actual}`);
+
+let attempt = 0;
+const play = (reward: number, withHint: boolean, turns = 2, extra: Partial<EpisodeResult> = {}): EpisodeResult => ({
+  suite: 'spade', environmentId: 'x', attempt: attempt++, withHint, seed: 1, horizon: 5, outcome: reward > 0 ? 'won' : 'lost', turns,
+  totalReward: reward, wallMs: 1, rewards: [0, reward], terminated: true, ...extra,
+});
+const timeout = (): EpisodeResult => ({ ...play(0, true), outcome: 'errored', errorKind: 'timeout', rewards: undefined });
+
+const evaluation = (id: string, episodes: EpisodeResult[], summary: Partial<EnvironmentSummary> = {}, params?: Record<string, unknown>): Evaluation => {
+  const program: EnvironmentProgram = { id, language: 'javascript', source: '', meta: params ? { params } : {} };
+  return { program, verdict: { verdict: 'valid', checks: [] } as unknown as Evaluation['verdict'], episodes, summary: { id, language: 'javascript', verdict: 'valid', checks: [], source: '', ...summary } };
+};
+
+interface RecordedGame { id: string; rewards: number[]; r_hint: number; timeout?: boolean }
+
+test("regret, floored and timeout shares, difficulty bands: the figures SPADE's code logged for the same plays", () => {
+  recorded.rounds.forEach((games: RecordedGame[], round: number) => {
+    const evaluations = games.map((g) => evaluation(g.id, [...g.rewards.map((r) => play(r, false)), play(g.r_hint, true), ...(g.timeout ? [timeout()] : [])]));
+    const { figures } = roundLog(evaluations.map((e) => e.program), evaluations);
+    const stats = recorded.regretBased[round].stats;
+    near(figures.rHint, stats['env/avg_r_hint'], `round ${round} r_hint`);
+    near(figures.rNoHint, stats['env/avg_r_no_hint'], `round ${round} r_no_hint`);
+    near(figures.meanRegret, stats['env/avg_regret'], `round ${round} regret`);
+    near(figures.flooredShare, stats['env/proposer_floored_frac'], `round ${round} floored`);
+    near(figures.stepTimeoutShare, stats['env/proposer_step_timeout_frac'], `round ${round} timeouts`);
+    for (const band of ['easy', 'medium', 'hard'] as const) near(figures[`${band}Share`], stats[`env/game_difficulty/${band}_pct`], `round ${round} ${band}`);
+  });
+});
+
+test('groups, turns, validation, the validator and the designer\'s replies, from what the round recorded', () => {
+  const evaluations = [
+    evaluation('a', [play(1, false, 3), play(1, false, 5)], { review: { accepted: true, reason: 'ok', by: 'm' } }, { designerReply: { tokens: 1000, finishReason: 'stop' } }),
+    evaluation('b', [play(0, false, 1), play(0, false, 1)], { review: { accepted: true, reason: 'ok', by: 'm' } }, { designerReply: { tokens: 3000, finishReason: 'length' } }),
+    evaluation('c', [play(0.5, false, 2), play(1, false, 4)], { review: { accepted: true, reason: 'ok', by: 'm' } }, { designerReply: { tokens: 2000, finishReason: 'stop' } }),
+    evaluation('d', [], { verdict: 'valid', review: { accepted: false, reason: 'fatal bug', by: 'm' } }, { designerReply: { tokens: 500, finishReason: 'stop' } }),
+  ];
+  const programs = [...evaluations.map((e) => e.program), { id: 'e', language: 'javascript', source: '', designError: { errorClass: 'provider:connection', message: 'down' } } as EnvironmentProgram];
+  const { figures, missing } = roundLog(programs, evaluations);
+  // a: all won (one reward, all positive); b: all 0 (one reward, all zero); c: two rewards.
+  near(figures.zeroVarianceShare, 2 / 3, 'zero-variance groups');
+  near(figures.allZeroShare, 1 / 3, 'all-zero groups');
+  near(figures.allPositiveShare, 2 / 3, 'all-positive groups');
+  near(figures.meanTurns, (3 + 5 + 1 + 1 + 2 + 4) / 6, 'mean turns');
+  // Four programs made (the errored slot made none), three accepted.
+  near(figures.validationPassRate, 3 / 4, 'pass rate');
+  near(figures.validatorRejectionRate, 1 / 4, 'validator rejections');
+  near(figures.designerResponseTokens, 1625, 'mean reply tokens');
+  near(figures.designerResponseTokensMax, 3000, 'most reply tokens');
+  near(figures.designerTruncatedShare, 1 / 4, 'truncated replies');
+  // No hinted play: no regret figures, each null with its reason; the bands are there.
+  for (const key of ['rHint', 'rNoHint'] as const) {
+    assert.is(figures[key], null, key);
+    assert.match(missing[key] ?? '', /had a hinted play/, key);
+  }
+  near(figures.easyShare, 1 / 3, 'easy');
+});
+
+test('what a round cannot give is null with a reason, never 0; every figure has a SPADE name', () => {
+  const evaluations = [evaluation('a', [play(1, false), play(0, false)])];
+  const { figures, missing } = roundLog(evaluations.map((e) => e.program), evaluations, { hinted: false });
+  for (const key of ['rHint', 'rNoHint', 'meanRegret', 'flooredShare', 'validatorRejectionRate', 'designerResponseTokens', 'designerResponseTokensMax', 'designerTruncatedShare'] as const) {
+    assert.is(figures[key], null, key);
+    assert.ok((missing[key] ?? '').length > 10, `${key} says why`);
+  }
+  assert.match(missing.rHint!, /without a hint/);
+  assert.match(missing.validatorRejectionRate!, /--reviewer/);
+  assert.match(missing.designerResponseTokens!, /no reply length/);
+  near(figures.stepTimeoutShare, 0, 'no timeout');
+  assert.equal(Object.keys(figures).sort(), [...ROUND_LOG_KEYS].sort());
+  for (const key of ROUND_LOG_KEYS) assert.ok(ROUND_LOG_FIGURES[key].spade.length > 0, key);
+  for (const [key, value] of Object.entries(figures)) assert.ok(value !== null || missing[key as keyof typeof missing], `${key}: null without a reason`);
+  // Nothing played at all: every figure of the plays is null.
+  const empty = roundLog([], []);
+  assert.is(empty.figures.meanTurns, null);
+  assert.is(empty.figures.easyShare, null);
+  assert.is(empty.figures.validationPassRate, null);
+});
+
+test.run();
