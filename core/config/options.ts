@@ -147,6 +147,15 @@ export type RoleName = (typeof ROLES)[number];
 export const DEFAULT_MAX_TURNS = 64;
 export const SPADE_MAX_TURNS = 25;
 
+/** Designs a self-play slot may take: spade-bench's one, and SPADE's (its runs resample a slot up to 5 times). */
+export const DEFAULT_SLOT_ATTEMPTS = 1;
+export const SPADE_SLOT_ATTEMPTS = 5;
+
+/** The designs a slot may take: `selfplay.slotAttempts` when set, else 5 under SPADE's designer protocol, else 1. */
+export function slotAttempts(config: { designerProtocol?: string; selfplay?: { slotAttempts?: number } }): number {
+  return config.selfplay?.slotAttempts ?? (config.designerProtocol === 'spade' ? SPADE_SLOT_ATTEMPTS : DEFAULT_SLOT_ATTEMPTS);
+}
+
 /** The turn budget of a run: `maxTurns` when set, else 25 under SPADE's agent protocol, else 64. */
 export function turnBudget(config: { maxTurns?: number; agentProtocol?: string }): number {
   return config.maxTurns ?? (config.agentProtocol === 'spade' ? SPADE_MAX_TURNS : DEFAULT_MAX_TURNS);
@@ -238,6 +247,10 @@ export const RUN_OPTIONS = {
     language: fallback({ schema: oneOf(['python', 'javascript']), flag: 'language', arg: 'L', fallback: 'python', describe: "Language an LLM designer writes: python (SPADE's) or javascript" }),
     corpus: optional({ schema: str, flag: 'corpus', arg: 'FILE', shown: 'none', describe: 'JSONL file with a "text" field; one sampled document grounds each LLM design' }),
     repairs: fallback({ schema: nonNegInt, flag: 'repairs', arg: 'N', parse: 'number', fallback: 1, describe: "Repairs of a rejected program, with the gate's reason fed back to the designer" }),
+    slotAttempts: optional({
+      schema: posInt, flag: 'slot-attempts', arg: 'N', parse: 'number', shown: '1; 5 with --designer-protocol spade',
+      describe: "Fresh designs a self-play slot may take while the gate (or the LLM reviewer) rejects its program, SPADE's resampling; each gets its repairs first. Results give validity per slot and at the first try beside validity per program",
+    }),
     reviewer: optional({
       schema: str, flag: 'reviewer', arg: 'ID', renamedFrom: 'validator', shown: 'none',
       describe: 'Provider id of an LLM reviewer after the gate ("accept unless a clear fatal bug"; for a tool-use game, SPADE\'s solvability audit); its verdicts are recorded apart',

@@ -12,7 +12,7 @@ import type { PriorWork } from '../results/resume.js';
 import type { ProgressEvent, RunSetup } from './run-setup.js';
 import { runSelfPlay } from '../selfplay/selfplay.js';
 import { defaultSkills, skillName } from '../selfplay/skills.js';
-import { DEFAULTS } from '../config/options.js';
+import { DEFAULTS, slotAttempts } from '../config/options.js';
 import type { PlateauOptions } from '../selfplay/rewards.js';
 import { mapLimit } from './concurrency.js';
 import { environmentsInFlight, playSlots } from './play-schedule.js';
@@ -175,6 +175,7 @@ export function selfPlayPlan(setup: RunSetup, journal: Journal, emit: (event: Pr
         context,
         evaluator: evaluate,
         repairs: config.selfplay.repairs,
+        slotAttempts: slotAttempts(config),
         reviewer: setup.reviewer,
         onReviewed: (program, review) => journal.append({ type: 'review', suite, id: program.id, review }),
         band: bandOf(config),

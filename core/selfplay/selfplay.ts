@@ -15,7 +15,7 @@ import { DEFAULTS } from '../config/options.js';
 import { evaluateEnvironment, type Evaluation, type EvaluationContext, type Evaluator } from '../run/evaluate.js';
 import { mapLimit } from '../run/concurrency.js';
 import { deriveSeed } from '../run/random.js';
-import { evaluateDesignSlot, repairKey } from './design-slot.js';
+import { evaluateDesignSlot, redesignSlot, repairKey } from './design-slot.js';
 import type { EnvironmentReviewer } from '../roles/llm-reviewer.js';
 import { repetitionPenalties } from './repetition-penalty.js';
 import { isSlotError, slotError, type SlotError } from './slot-error.js';
@@ -39,6 +39,8 @@ export interface SelfPlayOptions {
   onRound?: (summary: RoundSummary) => void;
   /** Most repairs per rejected program, when the designer has repair() (default 1). */
   repairs?: number;
+  /** Designs a slot may take while its program is rejected (SPADE's resampling; default 1). */
+  slotAttempts?: number;
   /** The optional LLM reviewer, after the gate; a rejected review keeps the environment out of play. */
   reviewer?: EnvironmentReviewer;
   /** A review the reviewer has just given. */
@@ -147,10 +149,11 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
         let evaluation: Evaluation | SlotError;
         try {
           evaluation =
-            repairs > 0 || options.reviewer || options.hintWriter
+            repairs > 0 || options.reviewer || options.hintWriter || (options.slotAttempts ?? 1) > 1
               ? await evaluateDesignSlot(program, {
                   designer: options.designer, evaluate, context, round, repairs, reviewer: options.reviewer, knownRepairs, onRepaired,
                   onReviewed: options.onReviewed, hintWriter: options.hintWriter, onHint: options.onHint, onErrored: options.onErrored,
+                  slotAttempts: options.slotAttempts, redesign: (draft) => redesignSlot(options.designer, request, programs!.indexOf(program), program.id, draft),
                 })
               : await evaluate(program, deriveSeed(options.context.runSeed, 'task', program.id), context);
         } catch (error) {
