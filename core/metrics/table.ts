@@ -133,7 +133,7 @@ export const METRICS = [
   defineMetric({
     key: 'validity',
     label: 'validity',
-    describe: 'Share of proposed environments the deciding reading of the gate proved valid (valid / proposed), with its Wilson 95% interval; unproven ones and the reasons of the rest are counted apart, and both readings (SPADE\'s checks, strict) are kept side by side. Self-play adds, beside it, validity at the first try (a slot\'s first design valid), per slot (SPADE\'s pass rate: slots that ended valid after their repairs and fresh designs) and per program (every program the slots went through), each counting a program the LLM reviewer rejected as not valid.',
+    describe: 'Share of proposed environments the deciding reading of the gate proved valid (valid / proposed), with its Wilson 95% interval; unproven ones and the reasons of the rest are counted apart, and both readings (SPADE\'s checks, strict) are kept side by side. Self-play adds, beside it, validity of the slots\' first designs, per slot (SPADE\'s pass rate: slots that ended valid after their repairs and fresh designs) and per program (every program the slots went through), each counting a program the LLM reviewer rejected as not valid.',
     compute: (pool) => {
       const metric = validityMetrics(pool.environments.map((e) => e.verdict));
       // Self-play repairs rejected drafts: the validity of the first drafts is shown beside.
