@@ -104,6 +104,12 @@ export interface Sandbox {
    * it, the gate applies SPADE's checks through LoadedEnvironment (see core/gate/spade-reading.ts).
    */
   spadeValidate?(program: EnvironmentProgram, limits?: Partial<SandboxLimits>): Promise<SpadeValidation>;
+  /**
+   * Optional (Python sandboxes): SPADE's f-string brace repair of a designer's code, the last
+   * step of its extraction (core/roles/code-extraction.ts): the code it gives. It only parses
+   * the code (Python's own parser decides), never runs it.
+   */
+  spadeRepairBraces?(source: string, limits?: Partial<SandboxLimits>): Promise<string>;
   /** Release workers, isolates and interpreters. */
   close(): Promise<void>;
 }

@@ -16,7 +16,7 @@ import type { GateVerdict } from '../results/results.js';
 import { deriveSeed } from '../run/random.js';
 import { mapLimit } from '../run/concurrency.js';
 import { DEFAULTS } from '../config/options.js';
-import { extractProgram } from './code-extraction.js';
+import { extractProgramAs, type Extraction } from './code-extraction.js';
 import { sampleDocument, type CorpusDocument } from './corpus.js';
 import { designUserPrompt, designerSystemPrompt, repairMessages } from './prompts/designer.js';
 import { toolUseDesignUserPrompt, toolUseDesignerSystemPrompt, toolUseDifficulty } from './prompts/tool-use-designer.js';
@@ -40,6 +40,8 @@ export interface LLMDesignerOptions {
   requestsInFlight?: number;
   /** @deprecated The old name of requestsInFlight. */
   concurrency?: number;
+  /** How a reply is read: spade-bench's (the environment class's block, the last) or SPADE's (the first python block). Default `own`. */
+  extraction?: Extraction;
   /** Shown in reports. Default `LLM designer (<provider id>, <language>)`. */
   label?: string;
 }
@@ -62,7 +64,7 @@ export function createLLMDesigner(provider: Provider, options: LLMDesignerOption
   /** One model call; the program in its reply, or a failed-design comment. A call that fails throws. */
   async function write(messages: ChatMessage[], seed: number, signal: AbortSignal | undefined): Promise<{ source: string; error?: string }> {
     const text = (await provider.chat({ messages, temperature, ...(options.topP !== undefined ? { topP: options.topP } : {}), maxTokens, seed }, { signal })).text;
-    const source = extractProgram(text, language);
+    const source = extractProgramAs(options.extraction ?? 'own', text, language);
     if (source) return { source };
     const why = `no ${language} program defining an environment class was found in the reply`;
     return { source: failedDesignSource(language, why, text), error: why };

@@ -176,6 +176,8 @@ export function selfPlayPlan(setup: RunSetup, journal: Journal, emit: (event: Pr
         evaluator: evaluate,
         repairs: config.selfplay.repairs,
         slotAttempts: slotAttempts(config),
+        // SPADE's extraction ends with its brace repair: under its gate, the designer's code gets it.
+        repairBraces: config.gate === 'spade',
         reviewer: setup.reviewer,
         onReviewed: (program, review) => journal.append({ type: 'review', suite, id: program.id, review }),
         band: bandOf(config),

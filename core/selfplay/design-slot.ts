@@ -24,6 +24,7 @@ import { withKnownVerdicts } from '../results/resume.js';
 import { deriveSeed } from '../run/random.js';
 import { NoHintError } from '../roles/llm-hint.js';
 import { slotError, type SlotError } from './slot-error.js';
+import { SandboxError } from '../errors.js';
 
 export interface DesignSlotOptions {
   designer: Designer;
@@ -50,6 +51,12 @@ export interface DesignSlotOptions {
   hintWriter?: HintWriter;
   /** A hint the writer has just written, or why the model gave none (to journal it; a resumed run reuses it). */
   onHint?: (program: EnvironmentProgram, hint: HintRecord) => void;
+  /**
+   * Apply SPADE's f-string brace repair (the end of its extraction) to each Python program of
+   * the slot before it is gated, in the Python sandbox; the repaired code is the program. Under
+   * `--gate spade`.
+   */
+  repairBraces?: boolean;
   /** The slot has just errored (to journal it and count it). */
   onErrored?: (error: SlotError) => void;
 }
@@ -67,6 +74,26 @@ export async function redesignSlot(designer: Designer, request: DesignRequest, i
   const fresh = designed.find((p) => p.id === id) ?? (designed.length === 1 ? designed[0] : undefined);
   if (!fresh) throw new Error(`the designer gave no program for slot ${id} when asked to design it again`);
   return fresh;
+}
+
+/**
+ * `program` with SPADE's f-string brace repair applied by the Python sandbox (the program as it
+ * is when it is not Python, the sandbox cannot repair, or the repair changes nothing or fails:
+ * the gate then judges the code as written). A repaired program says so in meta.params.
+ */
+export async function withBracesRepaired(program: EnvironmentProgram, context: Pick<EvaluationContext, 'sandboxes' | 'limits'>): Promise<EnvironmentProgram> {
+  if (program.language !== 'python' || program.designError) return program;
+  let source: string;
+  try {
+    const sandbox = await context.sandboxes.get('python', program.pythonPath);
+    if (!sandbox.spadeRepairBraces) return program;
+    source = await sandbox.spadeRepairBraces(program.source, context.limits);
+  } catch (error) {
+    if (error instanceof SandboxError) return program;
+    throw error;
+  }
+  if (source === program.source) return program;
+  return { ...program, source, meta: { ...program.meta, params: { ...program.meta?.params, bracesRepaired: true } } };
 }
 
 /** A fresh design of a slot, named and marked as one of its programs (`r0-e3-s2` for its second design). */
@@ -89,6 +116,7 @@ export async function evaluateDesignSlot(program: EnvironmentProgram, options: D
   };
   const taskSeed = (p: EnvironmentProgram): number => deriveSeed(context.runSeed, 'task', p.id);
   const gate = (p: EnvironmentProgram): Promise<Evaluation> => options.evaluate(p, taskSeed(p), { ...context, validateOnly: true });
+  const repaired = (p: EnvironmentProgram): Promise<EnvironmentProgram> => (options.repairBraces ? withBracesRepaired(p, context) : Promise.resolve(p));
   const repairs: RepairRecord[] = [];
   const finish = (evaluation: Evaluation, review?: ReviewRecord): Evaluation => {
     if (repairs.length) evaluation.summary.repairs = repairs;
@@ -98,7 +126,7 @@ export async function evaluateDesignSlot(program: EnvironmentProgram, options: D
   const drafts = options.redesign ? Math.max(1, options.slotAttempts ?? 1) : 1;
   /** Programs of the slot after its first, repairs and fresh designs alike: the key of each in knownRepairs. */
   let attempt = 0;
-  let current = program;
+  let current = await repaired(program);
   let gated = await gate(current);
   let review: ReviewRecord | undefined;
   for (let draft = 1; ; draft++) {
@@ -120,7 +148,7 @@ export async function evaluateDesignSlot(program: EnvironmentProgram, options: D
         fresh = asRedesign(fresh, program.id, draft, attempt);
         options.onRepaired?.(fresh);
       }
-      current = fresh;
+      current = await repaired(fresh);
       review = undefined;
       gated = await gate(current);
     }
@@ -130,10 +158,10 @@ export async function evaluateDesignSlot(program: EnvironmentProgram, options: D
       const failedCheck = gated.verdict.checks.find((c) => !c.ok);
       repairs.push({ id: current.id, reason: gated.verdict.reason ?? 'invalid', ...(failedCheck?.detail ? { detail: failedCheck.detail } : {}) });
       attempt++;
-      let repaired = options.knownRepairs?.get(repairKey(program.id, attempt));
-      if (!repaired) {
+      let fixed = options.knownRepairs?.get(repairKey(program.id, attempt));
+      if (!fixed) {
         try {
-          repaired = await designer.repair(current, gated.verdict, {
+          fixed = await designer.repair(current, gated.verdict, {
             round: options.round,
             attempt,
             originalId: program.id,
@@ -143,9 +171,9 @@ export async function evaluateDesignSlot(program: EnvironmentProgram, options: D
         } catch (error) {
           return failed('repair', error);
         }
-        options.onRepaired?.(repaired);
+        options.onRepaired?.(fixed);
       }
-      current = repaired;
+      current = await repaired(fixed);
       gated = await gate(current);
     }
     context.signal?.throwIfAborted();

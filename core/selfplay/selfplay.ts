@@ -41,6 +41,8 @@ export interface SelfPlayOptions {
   repairs?: number;
   /** Designs a slot may take while its program is rejected (SPADE's resampling; default 1). */
   slotAttempts?: number;
+  /** Apply SPADE's f-string brace repair to the designer's Python programs before the gate (`--gate spade`). */
+  repairBraces?: boolean;
   /** The optional LLM reviewer, after the gate; a rejected review keeps the environment out of play. */
   reviewer?: EnvironmentReviewer;
   /** A review the reviewer has just given. */
@@ -149,11 +151,11 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
         let evaluation: Evaluation | SlotError;
         try {
           evaluation =
-            repairs > 0 || options.reviewer || options.hintWriter || (options.slotAttempts ?? 1) > 1
+            repairs > 0 || options.reviewer || options.hintWriter || (options.slotAttempts ?? 1) > 1 || options.repairBraces
               ? await evaluateDesignSlot(program, {
                   designer: options.designer, evaluate, context, round, repairs, reviewer: options.reviewer, knownRepairs, onRepaired,
                   onReviewed: options.onReviewed, hintWriter: options.hintWriter, onHint: options.onHint, onErrored: options.onErrored,
-                  slotAttempts: options.slotAttempts, redesign: (draft) => redesignSlot(options.designer, request, programs!.indexOf(program), program.id, draft),
+                  slotAttempts: options.slotAttempts, repairBraces: options.repairBraces, redesign: (draft) => redesignSlot(options.designer, request, programs!.indexOf(program), program.id, draft),
                 })
               : await evaluate(program, deriveSeed(options.context.runSeed, 'task', program.id), context);
         } catch (error) {

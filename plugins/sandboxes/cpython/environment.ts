@@ -47,6 +47,15 @@ export async function spadeValidateIn(interpreter: JailedInterpreter, source: st
   }
 }
 
+/** SPADE's f-string brace repair of `source` (the code is parsed, never run). */
+export async function repairBracesIn(interpreter: JailedInterpreter, source: string, limits: SandboxLimits): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    const { reply } = await interpreter.request({ op: 'repair-braces', source, limits: callLimits(limits) }, limits.callTimeoutMs + LOAD_ALLOWANCE_MS);
+    if (retried(reply) && attempt === 1) continue;
+    return unwrap(reply, 'load') as string;
+  }
+}
+
 export class CpythonEnvironment extends PythonEnvironment {
   private calls = 0;
   private disposed = false;

@@ -16,7 +16,7 @@ import type { LoadedEnvironment, LoadOptions, Sandbox, SandboxLimits, SpadeValid
 import { UsageError } from '../../../core/errors.js';
 import { ALLOWED_VARIABLES, PACKAGES, SANDBOX_ID, checkJail, missingPackagesNote, planJail, setupProblem } from './jail.js';
 import { JailedInterpreter, type ReadyFacts } from './jailed-interpreter.js';
-import { CpythonEnvironment, loadInto, spadeValidateIn } from './environment.js';
+import { CpythonEnvironment, loadInto, repairBracesIn, spadeValidateIn } from './environment.js';
 
 export interface CpythonSandboxOptions {
   limits?: Partial<SandboxLimits>;
@@ -101,6 +101,15 @@ export function createCpythonSandbox(options: CpythonSandboxOptions = {}): Sandb
       if (program.language !== 'python') throw new SandboxError('load', `the cpython sandbox runs Python, not ${program.language}`);
       try {
         return await spadeValidateIn(pick(), program.source, { ...defaults, ...limits });
+      } catch (error) {
+        if (error instanceof SandboxError) throw error;
+        throw new SandboxError('crash', `the Python sandbox is unavailable: ${(error as Error).message}`, 'load');
+      }
+    },
+    async spadeRepairBraces(source: string, limits?: Partial<SandboxLimits>): Promise<string> {
+      if (closed) throw new Error('the cpython sandbox is closed');
+      try {
+        return await repairBracesIn(pick(), source, { ...defaults, ...limits });
       } catch (error) {
         if (error instanceof SandboxError) throw error;
         throw new SandboxError('crash', `the Python sandbox is unavailable: ${(error as Error).message}`, 'load');

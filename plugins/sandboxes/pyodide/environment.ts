@@ -52,6 +52,13 @@ export async function spadeValidateIn(process: InterpreterProcess, source: strin
   return unwrap(reply, 'load') as SpadeValidation;
 }
 
+/** SPADE's f-string brace repair of `source` (the code is parsed, never run). */
+export async function repairBracesIn(process: InterpreterProcess, source: string, limits: SandboxLimits): Promise<string> {
+  const timeoutMs = limits.callTimeoutMs + LOAD_ALLOWANCE_MS;
+  const reply = await process.request({ op: 'repair-braces', source, limits: { ...callLimitsOf(limits), callTimeoutMs: timeoutMs } }, timeoutMs);
+  return unwrap(reply, 'load') as string;
+}
+
 export class PyodideEnvironment extends PythonEnvironment {
   private calls = 0;
   private disposed = false;

@@ -18,7 +18,7 @@ import { planJail } from './jail.js';
 import { resolveChildEntry } from './child-entry.js';
 import type { JailPlan } from './jail.js';
 import { InterpreterProcess } from './interpreter-process.js';
-import { PyodideEnvironment, loadInto, spadeValidateIn } from './environment.js';
+import { PyodideEnvironment, loadInto, repairBracesIn, spadeValidateIn } from './environment.js';
 import { PYTHON_DIR } from '../python/files.js';
 import type { ReadyMessage } from './protocol.js';
 
@@ -115,6 +115,15 @@ export function createPyodideSandbox(options: PyodideSandboxOptions = {}): Sandb
       refuseHostFolders(program);
       try {
         return await spadeValidateIn(pickProcess(), program.source, { ...defaults, ...limits });
+      } catch (error) {
+        if (error instanceof SandboxError) throw error;
+        throw new SandboxError('crash', `the Python interpreter is unavailable: ${(error as Error).message}`, 'load');
+      }
+    },
+    async spadeRepairBraces(source: string, limits?: Partial<SandboxLimits>): Promise<string> {
+      if (closed) throw new Error('the pyodide sandbox is closed');
+      try {
+        return await repairBracesIn(pickProcess(), source, { ...defaults, ...limits });
       } catch (error) {
         if (error instanceof SandboxError) throw error;
         throw new SandboxError('crash', `the Python interpreter is unavailable: ${(error as Error).message}`, 'load');

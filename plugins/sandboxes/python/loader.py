@@ -993,6 +993,52 @@ def spade_validate(source):
     return _reply(_run_guarded(env, validate))
 
 
+# ---------------------------------------------------------------------------------------------
+# SPADE's repair of a designer's code (repair_fstring_braces of spade/core/utils/parsing.py at
+# 9b2b813), applied to the code its extraction took from a reply: while the code does not parse,
+# the line the parser blames has each {...} field without nested braces whose inside is not a
+# Python expression (an empty one included) written with doubled braces; it stops when the code
+# parses, when that changes nothing, when the parser names no line, or after 20 rounds. It only
+# parses (ast), never runs the code. A parser failure other than a syntax error leaves the code
+# as it is.
+# ---------------------------------------------------------------------------------------------
+_BRACE_FIELD = re.compile(r'\{([^{}]*)\}')
+
+
+def _is_expression(text):
+    try:
+        ast.parse(text, mode='eval')
+        return True
+    except SyntaxError:
+        return False
+
+
+def _double_non_expressions(line):
+    return _BRACE_FIELD.sub(lambda m: m.group(0) if _is_expression(m.group(1)) else '{{' + m.group(1) + '}}', line)
+
+
+def spade_repair_braces(source):
+    """SPADE's brace repair of `source`: {"ok": true, "value": the code it gives}."""
+    code = source
+    try:
+        for _round in range(20):
+            try:
+                ast.parse(code)
+                break
+            except SyntaxError as error:
+                lines = code.split('\n')
+                if not error.lineno or error.lineno - 1 >= len(lines):
+                    break
+                fixed = _double_non_expressions(lines[error.lineno - 1])
+                if fixed == lines[error.lineno - 1]:
+                    break
+                lines[error.lineno - 1] = fixed
+                code = '\n'.join(lines)
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    return _reply_ok(code)
+
+
 def spade_call(env_id, method, args_json):
     """Call a method of a loaded environment; args_json is the JSON text of its arguments, or the list itself."""
     env = _environments.get(env_id)

@@ -136,4 +136,27 @@ test('a fresh design whose call fails makes the slot errored, not invalid', asyn
   assert.is(result.rounds[0]!.errored, 1);
 });
 
+/** The single-answer fixture with an f-string field that is not an expression (a syntax error SPADE's brace repair fixes), then a second block. */
+const bracesReply = (): string => {
+  const broken = fixture('single-answer').replace('return f"Split it: ', 'return f"{first step} Split it: ');
+  return `${broken}\n\nA helper, for completeness:\n\n\`\`\`python\ndef helper():\n    return 1\n\`\`\`\n`;
+};
+
+test('under SPADE\'s gate: the first python block, repaired by the Python sandbox, is the program gated and played', async () => {
+  assert.match(bracesReply(), 'return f"{first step} Split it: ');
+  server.setDefault({ kind: 'reply', text: bracesReply() });
+  const designer = createLLMDesigner(provider, { concurrency: 1, extraction: 'spade' });
+  const repaired = await runSelfPlay(options({ designer, repairBraces: true, context: { ...options({}).context, gate: 'spade' } }));
+  const [evaluation] = repaired.evaluations;
+  assert.is(evaluation!.summary.verdict, 'valid');
+  assert.match(evaluation!.program.source, 'return f"{{first step}} Split it: {self.a} x');
+  assert.not.match(evaluation!.program.source, 'def helper', 'the first block, not the last');
+  assert.is(evaluation!.program.meta?.params?.bracesRepaired, true);
+  assert.is(evaluation!.episodes.length, 2);
+  // Without the repair the same code is a syntax error.
+  const unrepaired = await runSelfPlay(options({ designer, context: { ...options({}).context, gate: 'spade' } }));
+  assert.is(unrepaired.evaluations[0]!.summary.verdict, 'invalid');
+  assert.is(unrepaired.evaluations[0]!.summary.reason, 'syntax');
+});
+
 test.run();
