@@ -161,7 +161,16 @@ export function turnBudget(config: { maxTurns?: number; agentProtocol?: string }
   return config.maxTurns ?? (config.agentProtocol === 'spade' ? SPADE_MAX_TURNS : DEFAULT_MAX_TURNS);
 }
 
-const samplingSchema = object({ temperature: nonNegNum('a temperature >= 0'), topP: check<number>((v) => typeof v === 'number' && v > 0 && v <= 1, 'a number in (0, 1]'), maxTokens: posInt });
+const samplingSchema = object({
+  temperature: nonNegNum('a temperature >= 0'),
+  topP: check<number>((v) => typeof v === 'number' && v > 0 && v <= 1, 'a number in (0, 1]'),
+  topK: posInt,
+  maxTokens: posInt,
+  /** The agent's context cap in tokens (core/roles/agent-protocol.ts). */
+  contextTokens: posInt,
+  /** Arguments of an open model's chat template, e.g. { enable_thinking: false }. */
+  chatTemplateKwargs: anyObject,
+});
 export type SamplingConfig = Infer<typeof samplingSchema>;
 
 const bandSchema = check<[number, number]>(
@@ -285,7 +294,7 @@ export const RUN_OPTIONS = {
   }),
   agentProtocol: kept({
     schema: oneOf(AGENT_PROTOCOLS), flag: 'agent-protocol', arg: 'P', default: 'default',
-    describe: "How an LLM agent talks to its model: default, or spade (SPADE's first-turn template, only the text after the last </think> read, the first \\boxed{} answer sent, a seed per attempt, 25 turns, temperature 0.6 and top_p 0.95)",
+    describe: "How an LLM agent talks to its model: default, or spade (SPADE's first-turn template, only the text after the last </think> read, the first \\boxed{} answer sent, a seed per attempt, 25 turns, temperature 0.6, top_p 0.95, top_k 20, thinking off, 8,192 tokens a reply in a 32,768-token context, and a reply cut at its budget truncates the episode as a loss)",
   }),
   maxTurns: optional({
     schema: posInt, flag: 'max-turns', arg: 'N', parse: 'number', shown: '64; 25 with --agent-protocol spade',
@@ -298,7 +307,7 @@ export const RUN_OPTIONS = {
   sampling: optional({
     schema: object({ designer: samplingSchema, hint: samplingSchema, agent: samplingSchema, reviewer: samplingSchema }),
     shown: 'each role\'s own',
-    describe: "Sampling of a role's model calls: { designer, hint, agent, reviewer }, each { temperature, topP, maxTokens } (hints: temperature 0.3, as SPADE)",
+    describe: "Sampling and budgets of a role's model calls: { designer, hint, agent, reviewer }, each { temperature, topP, topK, maxTokens, chatTemplateKwargs } and the agent's contextTokens (hints: temperature 0.3, as SPADE; the agent under --agent-protocol spade: SPADE's values)",
   }),
   agentMemory: fallback({
     schema: matching(/^(full|window:[1-9]\d*|summary(:[1-9]\d*)?)$/, '"full", "window:K" or "summary[:K]"'), flag: 'agent-memory', arg: 'M', fallback: 'full',
