@@ -87,6 +87,12 @@ export interface SpadeValidation {
   kind?: SandboxFailureKind | 'smoke-test';
 }
 
+/** How SPADE's validation is run, besides its limits. */
+export interface SpadeValidateOptions {
+  /** Wall time of the whole validation, in ms (SPADE allows 60 s). Default: the call limit for each call it makes. */
+  timeoutMs?: number;
+}
+
 export interface Sandbox {
   readonly id: string;
   readonly languages: readonly Language[];
@@ -103,7 +109,7 @@ export interface Sandbox {
    * timeout, memory, an escape attempt) rejects with a SandboxError, as a call does. Without
    * it, the gate applies SPADE's checks through LoadedEnvironment (see core/gate/spade-reading.ts).
    */
-  spadeValidate?(program: EnvironmentProgram, limits?: Partial<SandboxLimits>): Promise<SpadeValidation>;
+  spadeValidate?(program: EnvironmentProgram, limits?: Partial<SandboxLimits>, options?: SpadeValidateOptions): Promise<SpadeValidation>;
   /**
    * Optional (Python sandboxes): SPADE's f-string brace repair of a designer's code, the last
    * step of its extraction (core/roles/code-extraction.ts): the code it gives. It only parses

@@ -234,7 +234,7 @@ export function staticPlan(suite: Suite, config: SpadeConfig, evaluate: Evaluato
     },
     async play(base, record) {
       // A suite may need more than the run's limits (HumanEval's slowest canonical solution).
-      let context: EvaluationContext = { ...base, withHint: false, limits: { ...suite.limits, ...config.limits } };
+      let context: EvaluationContext = { ...base, withHint: false, limits: { ...base.limits, ...suite.limits, ...config.limits } };
       // A published benchmark's protocol: its prompt and sampling, n samples per task (core/run/sampled-agent.ts).
       if (suite.sampling) {
         const agent = sampledAgent(base.agent, suite.sampling);

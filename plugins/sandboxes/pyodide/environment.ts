@@ -46,8 +46,8 @@ export async function loadInto(
 }
 
 /** SPADE's own validation of `source` (nothing is kept in the interpreter). */
-export async function spadeValidateIn(process: InterpreterProcess, source: string, limits: SandboxLimits): Promise<SpadeValidation> {
-  const timeoutMs = limits.callTimeoutMs * SPADE_VALIDATION_CALLS + LOAD_ALLOWANCE_MS;
+export async function spadeValidateIn(process: InterpreterProcess, source: string, limits: SandboxLimits, wholeMs?: number): Promise<SpadeValidation> {
+  const timeoutMs = (wholeMs ?? limits.callTimeoutMs * SPADE_VALIDATION_CALLS) + LOAD_ALLOWANCE_MS;
   const reply = await process.request({ op: 'spade-validate', source, limits: { ...callLimitsOf(limits), callTimeoutMs: timeoutMs } }, timeoutMs);
   return unwrap(reply, 'load') as SpadeValidation;
 }
