@@ -84,13 +84,19 @@ export interface SpadeValidation {
   /** What SPADE logs when it rejects the program (its exception's message). */
   message?: string;
   /** The reason code of a rejection, as the gate names it. */
-  kind?: SandboxFailureKind | 'smoke-test';
+  kind?: SandboxFailureKind | 'smoke-test' | 'reset-gate';
 }
 
 /** How SPADE's validation is run, besides its limits. */
 export interface SpadeValidateOptions {
   /** Wall time of the whole validation, in ms (SPADE allows 60 s). Default: the call limit for each call it makes. */
   timeoutMs?: number;
+  /**
+   * SPADE's reset gate after its validation (its tool-use runs): games built with this turn
+   * budget, reset at seeds 0, 1 and 2; rejected (kind `reset-gate`) when one of their success
+   * criteria raises on the initial state at every seed. Default: no reset gate.
+   */
+  resetGateTurns?: number;
 }
 
 export interface Sandbox {

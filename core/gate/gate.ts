@@ -48,6 +48,13 @@ export interface GateOptions {
    */
   spadeValidateMs?: number;
   /**
+   * SPADE's reset gate of its tool-use runs after its validation, with games built with
+   * `maxTurns` (a Python sandbox that runs SPADE's loader; JavaScript has no such games). It
+   * rejects, in both readings, a game one of whose success criteria raises at reset whatever the
+   * seed (reason `reset-gate`).
+   */
+  resetGate?: boolean;
+  /**
    * Programs of spade-bench's own code (meta.trustedCode), in a sandbox that does not run SPADE's
    * loader itself: the strict reading goes on with the instance SPADE's checks passed on, rather
    * than loading the program a second time (default true; false loads it again, as for every
@@ -63,7 +70,7 @@ export interface GateOptions {
 export const GATE_REASONS: readonly (GateReason | 'unproven')[] = [
   'syntax', 'load', 'timeout', 'memory', 'output-limit', 'call-limit', 'crash', 'contract',
   'escape-attempt', 'missing-method', 'smoke-test', 'nondeterministic', 'reference-loses',
-  'wrong-answer-wins', 'random-wins', 'answer-leak', 'no-episode-end', 'unproven',
+  'wrong-answer-wins', 'random-wins', 'answer-leak', 'no-episode-end', 'reset-gate', 'unproven',
 ];
 
 const DEFAULT_RANDOM_TRIALS = 8;
@@ -99,6 +106,7 @@ export async function validateEnvironment(
     limits: options.limits,
     rethrowCollateral: options.rethrowCollateral,
     ...(spadeValidateMs !== undefined ? { timeoutMs: spadeValidateMs } : {}),
+    ...(options.resetGate ? { resetGateTurns: maxTurns } : {}),
     ...(reuse ? { lend: (environment: LoadedEnvironment) => (lent = environment) } : {}),
   });
   const strict = await strictReading(sandbox, program, spade, {

@@ -137,13 +137,15 @@ export async function spadeReading(
      * elsewhere, each call of the checks is allowed that long. Default: the call limit per call.
      */
     timeoutMs?: number;
+    /** SPADE's reset gate after its validation, games built with this turn budget (Sandbox.spadeValidate). */
+    resetGateTurns?: number;
   },
 ): Promise<Reading> {
   let validation: SpadeValidation;
-  const timeoutMs = options.timeoutMs;
+  const { timeoutMs, resetGateTurns } = options;
   try {
     validation = sandbox.spadeValidate
-      ? await sandbox.spadeValidate(program, options.limits, timeoutMs !== undefined ? { timeoutMs } : {})
+      ? await sandbox.spadeValidate(program, options.limits, { ...(timeoutMs !== undefined && { timeoutMs }), ...(resetGateTurns !== undefined && { resetGateTurns }) })
       : await spadeValidateThroughContract(sandbox, program, timeoutMs !== undefined ? { ...options.limits, callTimeoutMs: timeoutMs } : options.limits, options.lend);
   } catch (error) {
     if (!(error instanceof SandboxError)) {

@@ -172,7 +172,8 @@ export function selfPlayPlan(setup: RunSetup, journal: Journal, emit: (event: Pr
         reward: config.selfplay.reward,
         // Design slots at once: enough to keep a model-driven agent's or designer's requests busy.
         concurrency: environmentsInFlight(config.concurrency, setup.agent, setup.designer.capacity),
-        context,
+        // SPADE's tool-use runs add its reset gate to its validation.
+        context: config.gate === 'spade' && config.selfplay.gameType === 'tool-use' ? { ...context, resetGate: true } : context,
         evaluator: evaluate,
         repairs: config.selfplay.repairs,
         slotAttempts: slotAttempts(config),

@@ -39,9 +39,9 @@ export async function loadInto(interpreter: JailedInterpreter, envId: string, so
 }
 
 /** SPADE's own validation of `source` (nothing is kept in the interpreter). */
-export async function spadeValidateIn(interpreter: JailedInterpreter, source: string, limits: SandboxLimits, timeoutMs?: number): Promise<SpadeValidation> {
+export async function spadeValidateIn(interpreter: JailedInterpreter, source: string, limits: SandboxLimits, timeoutMs?: number, resetGate?: number): Promise<SpadeValidation> {
   for (let attempt = 1; ; attempt++) {
-    const { reply } = await interpreter.request({ op: 'spade-validate', source, limits: callLimits(limits) }, (timeoutMs ?? limits.callTimeoutMs * SPADE_VALIDATION_CALLS) + LOAD_ALLOWANCE_MS);
+    const { reply } = await interpreter.request({ op: 'spade-validate', source, limits: callLimits(limits), ...(resetGate !== undefined && { resetGate }) }, (timeoutMs ?? limits.callTimeoutMs * SPADE_VALIDATION_CALLS) + LOAD_ALLOWANCE_MS);
     if (retried(reply) && attempt === 1) continue;
     return unwrap(reply, 'load') as SpadeValidation;
   }

@@ -100,7 +100,7 @@ export function createCpythonSandbox(options: CpythonSandboxOptions = {}): Sandb
       if (closed) throw new Error('the cpython sandbox is closed');
       if (program.language !== 'python') throw new SandboxError('load', `the cpython sandbox runs Python, not ${program.language}`);
       try {
-        return await spadeValidateIn(pick(), program.source, { ...defaults, ...limits }, options.timeoutMs);
+        return await spadeValidateIn(pick(), program.source, { ...defaults, ...limits }, options.timeoutMs, options.resetGateTurns);
       } catch (error) {
         if (error instanceof SandboxError) throw error;
         throw new SandboxError('crash', `the Python sandbox is unavailable: ${(error as Error).message}`, 'load');

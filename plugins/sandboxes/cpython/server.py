@@ -300,7 +300,7 @@ def _serve_environment(first, baseline, hard):
         elif op == 'repair-braces':
             text = _spade_repair_braces(request['source'])
         else:
-            text = _spade_validate(request['source'])
+            text = _spade_validate(request['source'], request.get('resetGate'))
         _Output.counting = False
         if _Output.count > max_output:
             text = _dumps({'ok': False, 'kind': 'output-limit', 'message': f'printed {_Output.count} bytes, more than the limit of {max_output}'})

@@ -46,9 +46,9 @@ export async function loadInto(
 }
 
 /** SPADE's own validation of `source` (nothing is kept in the interpreter). */
-export async function spadeValidateIn(process: InterpreterProcess, source: string, limits: SandboxLimits, wholeMs?: number): Promise<SpadeValidation> {
+export async function spadeValidateIn(process: InterpreterProcess, source: string, limits: SandboxLimits, wholeMs?: number, resetGate?: number): Promise<SpadeValidation> {
   const timeoutMs = (wholeMs ?? limits.callTimeoutMs * SPADE_VALIDATION_CALLS) + LOAD_ALLOWANCE_MS;
-  const reply = await process.request({ op: 'spade-validate', source, limits: { ...callLimitsOf(limits), callTimeoutMs: timeoutMs } }, timeoutMs);
+  const reply = await process.request({ op: 'spade-validate', source, limits: { ...callLimitsOf(limits), callTimeoutMs: timeoutMs }, ...(resetGate !== undefined && { resetGate }) }, timeoutMs);
   return unwrap(reply, 'load') as SpadeValidation;
 }
 

@@ -114,7 +114,7 @@ function run(request: Request): string {
     case 'load':
       return spadeLoad(request.env, request.source, request.maxTurns ?? null) as string;
     case 'spade-validate':
-      return spadeValidate(request.source) as string;
+      return spadeValidate(request.source, request.resetGate ?? null) as string;
     case 'repair-braces':
       return spadeRepairBraces(request.source) as string;
     case 'call':

@@ -114,7 +114,7 @@ export function createPyodideSandbox(options: PyodideSandboxOptions = {}): Sandb
       if (program.language !== 'python') throw new SandboxError('load', `the pyodide sandbox runs Python, not ${program.language}`);
       refuseHostFolders(program);
       try {
-        return await spadeValidateIn(pickProcess(), program.source, { ...defaults, ...limits }, options.timeoutMs);
+        return await spadeValidateIn(pickProcess(), program.source, { ...defaults, ...limits }, options.timeoutMs, options.resetGateTurns);
       } catch (error) {
         if (error instanceof SandboxError) throw error;
         throw new SandboxError('crash', `the Python interpreter is unavailable: ${(error as Error).message}`, 'load');
