@@ -35,7 +35,7 @@ interface SlotRecord {
 }
 
 /** The slot's final program was proved valid and the reviewer, if any, did not reject it. */
-const slotPassed = (s: SlotRecord): boolean => s.verdict === 'valid' && s.review?.accepted !== false;
+export const slotPassed = (s: SlotRecord): boolean => s.verdict === 'valid' && s.review?.accepted !== false;
 
 /**
  * Validity of the first drafts: a slot counts as valid on its first try when its program is

@@ -19,6 +19,7 @@ import { evaluateDesignSlot, redesignSlot, repairKey } from './design-slot.js';
 import type { EnvironmentReviewer } from '../roles/llm-reviewer.js';
 import { repetitionPenalties } from './repetition-penalty.js';
 import { isSlotError, slotError, type SlotError } from './slot-error.js';
+import { slotPassed } from '../metrics/validity.js';
 
 /** The environment memory keeps at most this many records (most recent). */
 export const MEMORY_LIMIT = 200;
@@ -202,6 +203,7 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
       meanDifficulty: mean(done.map((e) => e.summary.difficulty).filter((d): d is number => d !== undefined)),
       designerReward: mean(played.map((e) => e.summary.designerReward ?? 0)),
       ...(slotErrors.length ? { errored: slotErrors.length } : {}),
+      passRate: done.length ? done.filter((e) => slotPassed(e.summary)).length / done.length : null,
     };
     rounds.push(summary);
     if (signal?.aborted) break; // a partial round is reported, but not journaled as finished
