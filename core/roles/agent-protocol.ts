@@ -84,6 +84,34 @@ export const SPADE_AGENT_SAMPLING = {
   chatTemplateKwargs: { enable_thinking: false },
 } as const;
 
+/** An agent's sampling and budgets, each given or left to its protocol. */
+export interface AgentBudgets {
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  chatTemplateKwargs?: Record<string, unknown>;
+  maxTokens?: number;
+  contextTokens?: number;
+  truncateCutReplies?: boolean;
+}
+
+/** What an agent samples and spends under `protocol`: what is given, else SPADE's under its protocol, else the model's own (unset). */
+export function agentBudgets(protocol: AgentProtocolName | undefined, given: AgentBudgets = {}): AgentBudgets {
+  const spade = protocol === 'spade';
+  const pick = <K extends keyof typeof SPADE_AGENT_SAMPLING>(key: K) => given[key] ?? (spade ? SPADE_AGENT_SAMPLING[key] : undefined);
+  const budgets: AgentBudgets = {
+    temperature: pick('temperature'),
+    topP: pick('topP'),
+    topK: pick('topK'),
+    chatTemplateKwargs: given.chatTemplateKwargs ?? (spade ? { ...SPADE_AGENT_SAMPLING.chatTemplateKwargs } : undefined),
+    maxTokens: pick('maxTokens'),
+    contextTokens: pick('contextTokens'),
+    truncateCutReplies: given.truncateCutReplies ?? spade,
+  };
+  for (const key of Object.keys(budgets) as (keyof AgentBudgets)[]) if (budgets[key] === undefined) delete budgets[key];
+  return budgets;
+}
+
 /** The fewest tokens SPADE leaves a reply: with no more left in the context, the episode is truncated. */
 export const SPADE_MIN_REPLY_TOKENS = 64;
 

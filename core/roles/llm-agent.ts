@@ -19,7 +19,7 @@
  * beyond the tools' list when they cannot go out natively, and the whole reply read.
  */
 import type { Agent, AgentEpisode, AgentEpisodeContext, ChatMessage, Provider } from '../types.js';
-import { SPADE_AGENT_SAMPLING, estimatedTokens, replyBudget, spadeAction, spadeFirstTurn, type AgentProtocolName } from './agent-protocol.js';
+import { agentBudgets, estimatedTokens, replyBudget, spadeAction, spadeFirstTurn, type AgentProtocolName } from './agent-protocol.js';
 import { parseAgentMemory, rememberedHistory, type AgentMemory } from './agent-memory.js';
 import { readToolTurn, textProtocolInstructions, toolUseSystemPrompt } from './agent-tools.js';
 import { DEFAULTS } from '../config/options.js';
@@ -84,13 +84,7 @@ export function createLLMAgent(provider: Provider, options: LLMAgentOptions = {}
       ? parseAgentMemory(options.memory)
       : (options.memory ?? (options.maxHistoryTurns === undefined ? parseAgentMemory(DEFAULTS.agentMemory) : { kind: 'window', turns: options.maxHistoryTurns }));
   const spade = options.protocol === 'spade';
-  const temperature = options.temperature ?? (spade ? SPADE_AGENT_SAMPLING.temperature : undefined);
-  const topP = options.topP ?? (spade ? SPADE_AGENT_SAMPLING.topP : undefined);
-  const topK = options.topK ?? (spade ? SPADE_AGENT_SAMPLING.topK : undefined);
-  const chatTemplateKwargs = options.chatTemplateKwargs ?? (spade ? { ...SPADE_AGENT_SAMPLING.chatTemplateKwargs } : undefined);
-  const maxTokens = options.maxTokens ?? (spade ? SPADE_AGENT_SAMPLING.maxTokens : undefined);
-  const contextTokens = options.contextTokens ?? (spade ? SPADE_AGENT_SAMPLING.contextTokens : undefined);
-  const truncateCut = options.truncateCutReplies ?? spade;
+  const { temperature, topP, topK, chatTemplateKwargs, maxTokens, contextTokens, truncateCutReplies: truncateCut } = agentBudgets(options.protocol, options);
   return {
     id: provider.id,
     label: options.label ?? `LLM agent (${provider.id}${spade ? ", SPADE's protocol" : ''})`,

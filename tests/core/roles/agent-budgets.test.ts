@@ -1,14 +1,16 @@
-// The LLM agent's budgets under SPADE's agent protocol: SPADE's sampling (top_k 20, thinking off
+// The LLM agent's budgets: under SPADE's agent protocol SPADE's sampling (top_k 20, thinking off
 // through the chat template's arguments), 8,192 tokens a reply within a 32,768-token context, and
 // SPADE's truncation rule (a reply cut at its budget, or a full context, ends the episode as a
-// loss). The official openai client against a local server speaking its wire protocol; episodes
-// on an isolated-vm environment.
+// loss). The agents here are given SPADE's budgets as options (agentBudgets('spade')), which is
+// what its protocol resolves to; tests/core/cli/spade-slots.test.ts plays the protocol itself. The
+// official openai client against a local server speaking its wire protocol; episodes on an
+// isolated-vm environment.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startWireServer, type WireServer } from '../../helpers/wire-servers.js';
 import openai from '../../../plugins/providers/openai.js';
 import { createLLMAgent } from '../../../core/roles/llm-agent.js';
-import { estimatedTokens, replyBudget, SPADE_AGENT_SAMPLING, SPADE_MIN_REPLY_TOKENS, spadeFirstTurn } from '../../../core/roles/agent-protocol.js';
+import { agentBudgets, estimatedTokens, replyBudget, SPADE_AGENT_SAMPLING, SPADE_MIN_REPLY_TOKENS } from '../../../core/roles/agent-protocol.js';
 import { playEpisode } from '../../../core/run/episode.js';
 import { createIsolatedVmSandbox } from '../../../plugins/sandboxes/isolated-vm.js';
 import { fixture } from '../../fixtures/programs/load.js';
@@ -49,9 +51,19 @@ test("SPADE's values: 0.6, top_p 0.95, top_k 20, thinking off, 8,192 tokens a re
   assert.is(estimatedTokens('abcdefgh'), 2 + 4);
 });
 
-test('under SPADE\'s protocol every turn\'s request carries its sampling, chat-template arguments and token budget', async () => {
+test('what each protocol resolves to: SPADE\'s values under its protocol, the model\'s own otherwise, and what is given wins', () => {
+  assert.equal(agentBudgets('spade'), { ...SPADE_AGENT_SAMPLING, chatTemplateKwargs: { enable_thinking: false }, truncateCutReplies: true });
+  assert.equal(agentBudgets('default'), { truncateCutReplies: false });
+  assert.equal(agentBudgets(undefined, { topK: 5 }), { topK: 5, truncateCutReplies: false });
+  const thinking = agentBudgets('spade', { chatTemplateKwargs: { enable_thinking: true }, maxTokens: 1000, truncateCutReplies: false });
+  assert.equal([thinking.chatTemplateKwargs, thinking.maxTokens, thinking.truncateCutReplies, thinking.topK], [{ enable_thinking: true }, 1000, false, 20]);
+});
+
+const spadeBudgets = agentBudgets('spade');
+
+test('with SPADE\'s budgets every turn\'s request carries its sampling, chat-template arguments and token budget', async () => {
   server.setDefault({ kind: 'reply', text: '\\boxed{1}', inputTokens: 100, outputTokens: 5 });
-  const result = await play(createLLMAgent(provider, { protocol: 'spade' }), 3);
+  const result = await play(createLLMAgent(provider, spadeBudgets), 3);
   assert.is(server.requests.length, 3);
   for (const { body } of server.requests) {
     assert.is(body.temperature, 0.6);
@@ -77,7 +89,7 @@ test('the default protocol sends none of them and keeps its own reading of a cut
 test('a reply cut at its budget (finish_reason "length") ends the episode there: truncated, a loss, nothing sent to the environment', async () => {
   server.script({ kind: 'reply', text: '\\boxed{1}' }, { kind: 'reply', text: 'Let me think about the second digit at great length', finishReason: 'length' });
   server.setDefault({ kind: 'reply', text: '\\boxed{1}' });
-  const result = await play(createLLMAgent(provider, { protocol: 'spade' }));
+  const result = await play(createLLMAgent(provider, spadeBudgets));
   assert.is(server.requests.length, 2, 'no turn after the cut reply');
   assert.is(result.turns, 1, 'only the first reply was a step');
   assert.is(result.outcome, 'lost');
@@ -92,12 +104,11 @@ test('a reply cut at its budget (finish_reason "length") ends the episode there:
 test('a context cap: each reply gets what is left less 64 tokens, counted by the server then estimated, and a full context truncates the episode', async () => {
   const contextTokens = 400;
   server.script({ kind: 'reply', text: '\\boxed{1}', inputTokens: 150, outputTokens: 10 }, { kind: 'reply', text: '\\boxed{1}', inputTokens: 330, outputTokens: 10 });
-  const result = await play(createLLMAgent(provider, { protocol: 'spade', contextTokens }));
+  const result = await play(createLLMAgent(provider, { ...spadeBudgets, contextTokens }));
   assert.is(server.requests.length, 2, 'the third turn has no room left: no request');
   const first = server.requests[0]!.body as { messages: { content: string }[]; max_completion_tokens: number };
   // Before any reply the whole prompt is estimated.
-  assert.is(first.messages[0]!.content, spadeFirstTurn(first.messages[0]!.content.split('Observation: ')[1]!.split('\nPlease')[0]!));
-  assert.is(first.max_completion_tokens, contextTokens - estimatedTokens(first.messages[0]!.content) - 64);
+  assert.is(first.max_completion_tokens, contextTokens - first.messages.reduce((sum, m) => sum + estimatedTokens(m.content), 0) - 64);
   // Then the server's count of the last request and reply, and the new observation estimated.
   const second = server.requests[1]!.body as { messages: { content: string }[]; max_completion_tokens: number };
   assert.is(second.max_completion_tokens, contextTokens - (150 + 10 + estimatedTokens(second.messages.at(-1)!.content)) - 64);
