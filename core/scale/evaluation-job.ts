@@ -71,10 +71,10 @@ export function toEvaluationJob(program: EnvironmentProgram, taskSeed: number, c
   if (ctx.validateOnly) job.validateOnly = true;
   if (ctx.round !== undefined) job.round = ctx.round;
   if (ctx.gate !== undefined) job.gate = ctx.gate;
+  if (ctx.resetGate) job.resetGate = true;
   if (ctx.maxTurns !== undefined) job.maxTurns = ctx.maxTurns;
   if (ctx.seedPerAttempt) job.seedPerAttempt = true;
   if (ctx.hint !== undefined) job.hint = ctx.hint;
-  if (ctx.resetGate) job.resetGate = true;
   return job;
 }
 

@@ -12,6 +12,7 @@ import { DEFAULT_SKILLS_PER_ROUND, SKILL_NAMES, skillsForRound } from './skills.
 import type { HintWriter } from '../roles/llm-hint.js';
 import type { HintRecord } from '../results/journal.js';
 import { DEFAULTS } from '../config/options.js';
+import { slotPassed } from '../metrics/validity.js';
 import { evaluateEnvironment, type Evaluation, type EvaluationContext, type Evaluator } from '../run/evaluate.js';
 import { mapLimit } from '../run/concurrency.js';
 import { deriveSeed } from '../run/random.js';
@@ -19,7 +20,6 @@ import { evaluateDesignSlot, redesignSlot, repairKey } from './design-slot.js';
 import type { EnvironmentReviewer } from '../roles/llm-reviewer.js';
 import { repetitionPenalties } from './repetition-penalty.js';
 import { isSlotError, slotError, type SlotError } from './slot-error.js';
-import { slotPassed } from '../metrics/validity.js';
 
 /** The environment memory keeps at most this many records (most recent). */
 export const MEMORY_LIMIT = 200;
@@ -154,9 +154,9 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
           evaluation =
             repairs > 0 || options.reviewer || options.hintWriter || (options.slotAttempts ?? 1) > 1 || options.repairBraces
               ? await evaluateDesignSlot(program, {
+                  slotAttempts: options.slotAttempts, repairBraces: options.repairBraces, redesign: (draft) => redesignSlot(options.designer, request, programs!.indexOf(program), program.id, draft),
                   designer: options.designer, evaluate, context, round, repairs, reviewer: options.reviewer, knownRepairs, onRepaired,
                   onReviewed: options.onReviewed, hintWriter: options.hintWriter, onHint: options.onHint, onErrored: options.onErrored,
-                  slotAttempts: options.slotAttempts, repairBraces: options.repairBraces, redesign: (draft) => redesignSlot(options.designer, request, programs!.indexOf(program), program.id, draft),
                 })
               : await evaluate(program, deriveSeed(options.context.runSeed, 'task', program.id), context);
         } catch (error) {
