@@ -14,7 +14,6 @@ import { gameTypeOf } from '../run/game-type.js';
 import { playReward } from '../run/evaluate.js';
 import type { ProgramForStructure } from './structure.js';
 import { firstTryValidity, slotValidity, validityMetrics } from './validity.js';
-import { wilsonInterval } from './intervals.js';
 import { diversityMetrics, type PreparedDiversity } from './diversity.js';
 import { rememberDiversityPool } from './equal-size.js';
 import { throughputMetrics } from './throughput.js';
@@ -149,7 +148,7 @@ export const METRICS = [
       const detail = r ? `SPADE's checks accept ${r.spade.valid}, strict ${r.strict.valid} valid + ${r.strict.unproven} unproven; --gate ${m.gate ?? 'strict'}` : undefined;
       const firstTry = (m as { firstTry?: FirstTry }).firstTry;
       const beside = [
-        ...(firstTry ? [{ label: 'first try', figure: share(firstTry.valid, firstTry.proposed ?? m.proposed, firstTry.rate, firstTry.interval ?? wilsonInterval(firstTry.valid, firstTry.proposed ?? m.proposed)) }] : []),
+        ...(firstTry ? [{ label: 'first try', figure: share(firstTry.valid, firstTry.proposed ?? m.proposed, firstTry.rate, firstTry.interval) }] : []),
         ...(m.perSlot ? [{ label: 'per slot', figure: share(m.perSlot.valid, m.perSlot.slots, m.perSlot.rate, m.perSlot.interval) }] : []),
         ...(m.perProgram ? [{ label: 'per program', figure: share(m.perProgram.valid, m.perProgram.programs, m.perProgram.rate, m.perProgram.interval) }] : []),
       ];
