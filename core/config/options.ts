@@ -156,6 +156,14 @@ export function slotAttempts(config: { designerProtocol?: string; selfplay?: { s
   return config.selfplay?.slotAttempts ?? (config.designerProtocol === 'spade' ? SPADE_SLOT_ATTEMPTS : DEFAULT_SLOT_ATTEMPTS);
 }
 
+/**
+ * Repairs of a rejected program: `selfplay.repairs` when set, else none under SPADE's designer
+ * protocol (its paper runs design a rejected slot again rather than repair it), else 1.
+ */
+export function slotRepairs(config: { designerProtocol?: string; selfplay?: { repairs?: number } }): number {
+  return config.selfplay?.repairs ?? (config.designerProtocol === 'spade' ? 0 : DEFAULTS.selfplay.repairs);
+}
+
 /** The turn budget of a run: `maxTurns` when set, else 25 under SPADE's agent protocol, else 64. */
 export function turnBudget(config: { maxTurns?: number; agentProtocol?: string }): number {
   return config.maxTurns ?? (config.agentProtocol === 'spade' ? SPADE_MAX_TURNS : DEFAULT_MAX_TURNS);
@@ -255,7 +263,10 @@ export const RUN_OPTIONS = {
     skillsPerRound: fallback({ schema: posInt, flag: 'skills-per-round', arg: 'K', parse: 'number', fallback: DEFAULT_SKILLS_PER_ROUND, describe: 'Skills active in a round (a window moving K skills each round); game i of a round gets skill i % K' }),
     language: fallback({ schema: oneOf(['python', 'javascript']), flag: 'language', arg: 'L', fallback: 'python', describe: "Language an LLM designer writes: python (SPADE's) or javascript" }),
     corpus: optional({ schema: str, flag: 'corpus', arg: 'FILE', shown: 'none', describe: 'JSONL file with a "text" field; one sampled document grounds each LLM design' }),
-    repairs: fallback({ schema: nonNegInt, flag: 'repairs', arg: 'N', parse: 'number', fallback: 1, describe: "Repairs of a rejected program, with the gate's reason fed back to the designer" }),
+    repairs: fallback({
+      schema: nonNegInt, flag: 'repairs', arg: 'N', parse: 'number', fallback: 1, shown: '1; 0 with --designer-protocol spade',
+      describe: "Repairs of a rejected program, with the gate's reason fed back to the designer (SPADE's runs repair nothing: they design the slot again, --slot-attempts)",
+    }),
     slotAttempts: optional({
       schema: posInt, flag: 'slot-attempts', arg: 'N', parse: 'number', shown: '1; 5 with --designer-protocol spade',
       describe: "Fresh designs a self-play slot may take while the gate (or the LLM reviewer) rejects its program, SPADE's resampling; each gets its repairs first. Results give validity per slot and at the first try beside validity per program",

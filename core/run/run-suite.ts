@@ -12,7 +12,7 @@ import type { PriorWork } from '../results/resume.js';
 import type { ProgressEvent, RunSetup } from './run-setup.js';
 import { runSelfPlay } from '../selfplay/selfplay.js';
 import { defaultSkills, skillName } from '../selfplay/skills.js';
-import { DEFAULTS, slotAttempts } from '../config/options.js';
+import { DEFAULTS, slotAttempts, slotRepairs } from '../config/options.js';
 import type { PlateauOptions } from '../selfplay/rewards.js';
 import { mapLimit } from './concurrency.js';
 import { environmentsInFlight, playSlots } from './play-schedule.js';
@@ -175,7 +175,7 @@ export function selfPlayPlan(setup: RunSetup, journal: Journal, emit: (event: Pr
         // SPADE's tool-use runs add its reset gate to its validation.
         context: config.gate === 'spade' && config.selfplay.gameType === 'tool-use' ? { ...context, resetGate: true } : context,
         evaluator: evaluate,
-        repairs: config.selfplay.repairs,
+        repairs: slotRepairs(config),
         slotAttempts: slotAttempts(config),
         // SPADE's extraction ends with its brace repair: under its gate, the designer's code gets it.
         repairBraces: config.gate === 'spade',

@@ -13,7 +13,7 @@ import { createLLMReviewer } from '../../../core/roles/llm-reviewer.js';
 import { runSelfPlay, type SelfPlayOptions } from '../../../core/selfplay/selfplay.js';
 import { createRegistry, createSandboxSet } from '../../../core/setup/setup.js';
 import { DEFAULT_CONFIG } from '../../../core/config/config.js';
-import { slotAttempts, SPADE_SLOT_ATTEMPTS } from '../../../core/config/options.js';
+import { slotAttempts, slotRepairs, SPADE_SLOT_ATTEMPTS } from '../../../core/config/options.js';
 import { computeMetrics, headlineOf, METRICS } from '../../../core/metrics/table.js';
 import type { Agent, EnvironmentProgram, Provider } from '../../../core/types.js';
 import type { JournalRecord } from '../../../core/results/journal.js';
@@ -60,6 +60,13 @@ test('the number of designs a slot may take: 1 by default, 5 under SPADE\'s desi
   assert.is(SPADE_SLOT_ATTEMPTS, 5);
   assert.is(slotAttempts({ designerProtocol: 'spade', selfplay: { slotAttempts: 2 } }), 2);
   assert.is(DEFAULT_CONFIG.selfplay.slotAttempts, undefined, 'unset unless given: the protocol decides');
+});
+
+test('repairs: 1 by default, none under SPADE\'s designer protocol (it designs the slot again), the option when set', () => {
+  assert.is(slotRepairs({ selfplay: {} }), 1);
+  assert.is(slotRepairs({ designerProtocol: 'spade', selfplay: {} }), 0);
+  assert.is(slotRepairs({ designerProtocol: 'spade', selfplay: { repairs: 2 } }), 2);
+  assert.is(DEFAULT_CONFIG.selfplay.repairs, undefined, 'unset unless given');
 });
 
 test('a rejected slot is designed afresh until a design passes: each a new sample, all on record, validity per slot, first try and per program', async () => {
