@@ -130,7 +130,9 @@ export function createLLMAgent(provider: Provider, options: LLMAgentOptions = {}
       const contextUsed = (messages: readonly ChatMessage[]): number => {
         const estimate = (list: readonly ChatMessage[]) => list.reduce((sum, m) => sum + estimatedTokens(m.content), 0);
         // With a memory other than full, the messages sent are not the counted ones plus new ones.
-        return counted && memory.kind === 'full' ? counted.tokens + estimate(history.slice(counted.messages)) : estimate(messages);
+        if (counted && memory.kind === 'full') return counted.tokens + estimate(history.slice(counted.messages));
+        // Tools sent natively take room in the prompt too.
+        return estimate(messages) + (native ? estimatedTokens(JSON.stringify(tools)) : 0);
       };
       return {
         transcript: () => [...head, ...history],

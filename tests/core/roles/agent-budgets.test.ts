@@ -118,6 +118,18 @@ test('a context cap: each reply gets what is left less 64 tokens, counted by the
   assert.is(result.truncated, true);
 });
 
+test('tools sent natively count towards the context before any reply', async () => {
+  const tools = [{ name: 'get_stock', description: 'Units of an item in a warehouse.', parameters: { type: 'object' as const, properties: { item: { type: 'string' } }, required: ['item'] } }];
+  const episode = await createLLMAgent(provider, { ...spadeBudgets, contextTokens: 2000 }).start({
+    environment: { id: 'e', language: 'python', source: '' }, observation: 'How many bolts?', seed: 1, horizon: 3, tools,
+  });
+  await episode.act('How many bolts?', 1);
+  const body = server.requests[0]!.body as { messages: { content: string }[]; tools: unknown[]; max_completion_tokens: number };
+  assert.is(body.tools.length, 1, 'the tools went out natively');
+  const prompt = body.messages.reduce((sum, m) => sum + estimatedTokens(m.content), 0) + estimatedTokens(JSON.stringify(tools));
+  assert.is(body.max_completion_tokens, 2000 - prompt - 64);
+});
+
 test('the config takes topK, chatTemplateKwargs and contextTokens per role, and refuses a wrong one', () => {
   const schema = schemaOf(RUN_OPTIONS);
   schema({ sampling: { agent: { topK: 20, contextTokens: 32_768, chatTemplateKwargs: { enable_thinking: true } }, reviewer: { topK: 5 } } }, 'config');
