@@ -97,8 +97,10 @@ export async function overviewSection(rows: PoolRow[], multipleRuns: boolean): P
   const yardstick = yardsticks.size > 0;
   const [byType, charts] = await Promise.all([gameTypeSection(rows, multipleRuns), metricCharts(rows)]);
   const v = (row: PoolRow) => row.suite.metrics;
-  const firstTryOf = (row: PoolRow) => headlineOf(VALIDITY, v(row))?.beside?.find((b) => b.label === 'first try')?.figure;
-  const firstTry = rows.some((row) => firstTryOf(row));
+  // Self-play's readings of validity beside the headline: at the first try, per slot, per program.
+  const besideOf = (row: PoolRow, label: string) => headlineOf(VALIDITY, v(row))?.beside?.find((b) => b.label === label)?.figure;
+  const besides = [['first try', 'first try (before repairs)'], ['per slot', 'per slot (SPADE\'s pass rate)'], ['per program', 'per program']]
+    .filter(([label]) => rows.some((row) => besideOf(row, label!)));
   const passAt = (row: PoolRow) => {
     const points = v(row).success.passAtK ?? [];
     const last = points.filter((p) => p.environments > 0).at(-1);
@@ -109,13 +111,18 @@ export async function overviewSection(rows: PoolRow[], multipleRuns: boolean): P
 ${charts.join('\n')}
 </div>
 <h3>Verifier validity</h3>
-${table(['valid (proven)', '95% interval', 'valid / proposed', ...(firstTry ? ['first try (before repairs)'] : []), 'unproven', 'rejected by reason', 'left out (cannot run here)'], rows, (row) => {
+${table(['valid (proven)', '95% interval', 'valid / proposed', ...besides.map(([, heading]) => heading!), 'unproven', 'rejected by reason', 'left out (cannot run here)'], rows, (row) => {
   const m = v(row).validity;
   const left = Object.entries(row.suite.skippedTasks ?? {}).map(([reason, count]) => `${count}: ${escapeHtml(reason)}`).join('; ');
   const rate = m.proposed > 0 ? m.rate : null;
-  const first = firstTryOf(row);
+  const cells = besides.map(([label]) => {
+    const figure = besideOf(row, label!);
+    if (!figure) return '–';
+    const counts = figure.counts ? ` <small>${figure.counts[0]} / ${figure.counts[1]}</small>` : '';
+    return `${percent(figure.value)}${figure.value !== null && figure.interval ? ` <small>${percentInterval(figure.interval)}</small>` : ''}${counts}`;
+  });
   return [percent(rate), rate === null ? '–' : percentInterval(m.interval), `${m.valid} / ${m.proposed}`,
-    ...(firstTry ? [first ? `${percent(first.value)}${first.value !== null && first.interval ? ` <small>${percentInterval(first.interval)}</small>` : ''}` : '–'] : []),
+    ...cells,
     String(m.unproven), byCount(m.reasons), left || '–'];
 }, multipleRuns)}
 <h3>Both readings of the gate</h3>

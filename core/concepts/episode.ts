@@ -60,6 +60,8 @@ export interface EpisodeResult {
   /** How the last step ended the episode. */
   terminated?: boolean;
   truncated?: boolean;
+  /** The agent truncated the episode (a loss): its reply was cut at its token budget, or its context was full. */
+  agentTruncated?: 'length' | 'context';
   /** The agent's conversation (LLM agents), kept in the journal for export. */
   messages?: ChatMessage[];
 }

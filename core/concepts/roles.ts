@@ -114,6 +114,12 @@ export interface AgentTurn {
   finishReason?: string;
   /** `usage` is an even share of one request's tokens, not this reply's own count (n samples in one request). */
   sharedUsage?: boolean;
+  /**
+   * The agent ended the episode with this turn, which is not sent to the environment: `length`,
+   * its reply was cut at its token budget; `context`, no room was left in its context for a
+   * reply (SPADE's rule: either truncates the episode, a loss).
+   */
+  ended?: 'length' | 'context';
 }
 
 /** A prompt sent to the agent's model as it is, with a suite's sampling (a published benchmark's protocol). */

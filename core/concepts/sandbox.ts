@@ -84,7 +84,19 @@ export interface SpadeValidation {
   /** What SPADE logs when it rejects the program (its exception's message). */
   message?: string;
   /** The reason code of a rejection, as the gate names it. */
-  kind?: SandboxFailureKind | 'smoke-test';
+  kind?: SandboxFailureKind | 'smoke-test' | 'reset-gate';
+}
+
+/** How SPADE's validation is run, besides its limits. */
+export interface SpadeValidateOptions {
+  /** Wall time of the whole validation, in ms (SPADE allows 60 s). Default: the call limit for each call it makes. */
+  timeoutMs?: number;
+  /**
+   * SPADE's reset gate after its validation (its tool-use runs): games built with this turn
+   * budget, reset at seeds 0, 1 and 2; rejected (kind `reset-gate`) when one of their success
+   * criteria raises on the initial state at every seed. Default: no reset gate.
+   */
+  resetGateTurns?: number;
 }
 
 export interface Sandbox {
@@ -103,7 +115,13 @@ export interface Sandbox {
    * timeout, memory, an escape attempt) rejects with a SandboxError, as a call does. Without
    * it, the gate applies SPADE's checks through LoadedEnvironment (see core/gate/spade-reading.ts).
    */
-  spadeValidate?(program: EnvironmentProgram, limits?: Partial<SandboxLimits>): Promise<SpadeValidation>;
+  spadeValidate?(program: EnvironmentProgram, limits?: Partial<SandboxLimits>, options?: SpadeValidateOptions): Promise<SpadeValidation>;
+  /**
+   * Optional (Python sandboxes): SPADE's f-string brace repair of a designer's code, the last
+   * step of its extraction (core/roles/code-extraction.ts): the code it gives. It only parses
+   * the code (Python's own parser decides), never runs it.
+   */
+  spadeRepairBraces?(source: string, limits?: Partial<SandboxLimits>): Promise<string>;
   /** Release workers, isolates and interpreters. */
   close(): Promise<void>;
 }

@@ -13,7 +13,8 @@ export type GateReason =
   | 'wrong-answer-wins' // a wrong answer won
   | 'random-wins' // random play won too often
   | 'answer-leak' // the observation contains the answer
-  | 'no-episode-end'; // the reference never ended the episode within the horizon
+  | 'no-episode-end' // the reference never ended the episode within the horizon
+  | 'reset-gate'; // SPADE's reset gate (tool-use runs): a success criterion raises at reset, whatever the seed
 
 export type Verdict = 'valid' | 'unproven' | 'invalid';
 

@@ -147,12 +147,38 @@ export type RoleName = (typeof ROLES)[number];
 export const DEFAULT_MAX_TURNS = 64;
 export const SPADE_MAX_TURNS = 25;
 
+/** Designs a self-play slot may take: spade-bench's one, and SPADE's (its runs resample a slot up to 5 times). */
+export const DEFAULT_SLOT_ATTEMPTS = 1;
+export const SPADE_SLOT_ATTEMPTS = 5;
+
+/** The designs a slot may take: `selfplay.slotAttempts` when set, else 5 under SPADE's designer protocol, else 1. */
+export function slotAttempts(config: { designerProtocol?: string; selfplay?: { slotAttempts?: number } }): number {
+  return config.selfplay?.slotAttempts ?? (config.designerProtocol === 'spade' ? SPADE_SLOT_ATTEMPTS : DEFAULT_SLOT_ATTEMPTS);
+}
+
+/**
+ * Repairs of a rejected program: `selfplay.repairs` when set, else none under SPADE's designer
+ * protocol (its paper runs design a rejected slot again rather than repair it), else 1.
+ */
+export function slotRepairs(config: { designerProtocol?: string; selfplay?: { repairs?: number } }): number {
+  return config.selfplay?.repairs ?? (config.designerProtocol === 'spade' ? 0 : DEFAULTS.selfplay.repairs);
+}
+
 /** The turn budget of a run: `maxTurns` when set, else 25 under SPADE's agent protocol, else 64. */
 export function turnBudget(config: { maxTurns?: number; agentProtocol?: string }): number {
   return config.maxTurns ?? (config.agentProtocol === 'spade' ? SPADE_MAX_TURNS : DEFAULT_MAX_TURNS);
 }
 
-const samplingSchema = object({ temperature: nonNegNum('a temperature >= 0'), topP: check<number>((v) => typeof v === 'number' && v > 0 && v <= 1, 'a number in (0, 1]'), maxTokens: posInt });
+const samplingSchema = object({
+  temperature: nonNegNum('a temperature >= 0'),
+  topP: check<number>((v) => typeof v === 'number' && v > 0 && v <= 1, 'a number in (0, 1]'),
+  topK: posInt,
+  maxTokens: posInt,
+  /** The agent's context cap in tokens (core/roles/agent-protocol.ts). */
+  contextTokens: posInt,
+  /** Arguments of an open model's chat template, e.g. { enable_thinking: false }. */
+  chatTemplateKwargs: anyObject,
+});
 export type SamplingConfig = Infer<typeof samplingSchema>;
 
 const bandSchema = check<[number, number]>(
@@ -237,7 +263,14 @@ export const RUN_OPTIONS = {
     skillsPerRound: fallback({ schema: posInt, flag: 'skills-per-round', arg: 'K', parse: 'number', fallback: DEFAULT_SKILLS_PER_ROUND, describe: 'Skills active in a round (a window moving K skills each round); game i of a round gets skill i % K' }),
     language: fallback({ schema: oneOf(['python', 'javascript']), flag: 'language', arg: 'L', fallback: 'python', describe: "Language an LLM designer writes: python (SPADE's) or javascript" }),
     corpus: optional({ schema: str, flag: 'corpus', arg: 'FILE', shown: 'none', describe: 'JSONL file with a "text" field; one sampled document grounds each LLM design' }),
-    repairs: fallback({ schema: nonNegInt, flag: 'repairs', arg: 'N', parse: 'number', fallback: 1, describe: "Repairs of a rejected program, with the gate's reason fed back to the designer" }),
+    repairs: fallback({
+      schema: nonNegInt, flag: 'repairs', arg: 'N', parse: 'number', fallback: 1, shown: '1; 0 with --designer-protocol spade',
+      describe: "Repairs of a rejected program, with the gate's reason fed back to the designer (SPADE's runs repair nothing: they design the slot again, --slot-attempts)",
+    }),
+    slotAttempts: optional({
+      schema: posInt, flag: 'slot-attempts', arg: 'N', parse: 'number', shown: '1; 5 with --designer-protocol spade',
+      describe: "Fresh designs a self-play slot may take while the gate (or the LLM reviewer) rejects its program, SPADE's resampling; each gets its repairs first. Results give validity per slot and at the first try beside validity per program",
+    }),
     reviewer: optional({
       schema: str, flag: 'reviewer', arg: 'ID', renamedFrom: 'validator', shown: 'none',
       describe: 'Provider id of an LLM reviewer after the gate ("accept unless a clear fatal bug"; for a tool-use game, SPADE\'s solvability audit); its verdicts are recorded apart',
@@ -272,7 +305,7 @@ export const RUN_OPTIONS = {
   }),
   agentProtocol: kept({
     schema: oneOf(AGENT_PROTOCOLS), flag: 'agent-protocol', arg: 'P', default: 'default',
-    describe: "How an LLM agent talks to its model: default, or spade (SPADE's first-turn template, only the text after the last </think> read, the first \\boxed{} answer sent, a seed per attempt, 25 turns, temperature 0.6 and top_p 0.95)",
+    describe: "How an LLM agent talks to its model: default, or spade (SPADE's first-turn template, only the text after the last </think> read, the first \\boxed{} answer sent, a seed per attempt, 25 turns, temperature 0.6, top_p 0.95, top_k 20, thinking off, 8,192 tokens a reply in a 32,768-token context, and a reply cut at its budget truncates the episode as a loss)",
   }),
   maxTurns: optional({
     schema: posInt, flag: 'max-turns', arg: 'N', parse: 'number', shown: '64; 25 with --agent-protocol spade',
@@ -285,7 +318,7 @@ export const RUN_OPTIONS = {
   sampling: optional({
     schema: object({ designer: samplingSchema, hint: samplingSchema, agent: samplingSchema, reviewer: samplingSchema }),
     shown: 'each role\'s own',
-    describe: "Sampling of a role's model calls: { designer, hint, agent, reviewer }, each { temperature, topP, maxTokens } (hints: temperature 0.3, as SPADE)",
+    describe: "Sampling and budgets of a role's model calls: { designer, hint, agent, reviewer }, each { temperature, topP, topK, maxTokens, chatTemplateKwargs } and the agent's contextTokens (hints: temperature 0.3, as SPADE; the agent under --agent-protocol spade: SPADE's values)",
   }),
   agentMemory: fallback({
     schema: matching(/^(full|window:[1-9]\d*|summary(:[1-9]\d*)?)$/, '"full", "window:K" or "summary[:K]"'), flag: 'agent-memory', arg: 'M', fallback: 'full',

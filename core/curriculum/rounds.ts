@@ -85,7 +85,7 @@ export function curriculumPlan(
           return { environment, difficulty, task: suite.curriculum.task({ environment, difficulty, seed, round }) };
         });
         emit({ type: 'designed', suite: suite.id, round, count: drawn.length });
-        const context: EvaluationContext = { ...base, round, withHint: false, attempts: settings.attempts, limits: { ...suite.limits, ...config.limits } };
+        const context: EvaluationContext = { ...base, round, withHint: false, attempts: settings.attempts, limits: { ...base.limits, ...suite.limits, ...config.limits } };
         const played = await mapLimit(
           drawn,
           environmentsInFlight(config.concurrency, context.agent),

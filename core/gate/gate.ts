@@ -43,6 +43,18 @@ export interface GateOptions {
   /** Throw a collateral SandboxError (another environment's fault) instead of giving a verdict. */
   rethrowCollateral?: boolean;
   /**
+   * Wall time of SPADE's validation (the spade reading), in ms. Default: SPADE's 60 s under
+   * `gate: 'spade'`, else the call limit for each of its calls.
+   */
+  spadeValidateMs?: number;
+  /**
+   * SPADE's reset gate of its tool-use runs after its validation, with games built with
+   * `maxTurns` (a Python sandbox that runs SPADE's loader; JavaScript has no such games). It
+   * rejects, in both readings, a game one of whose success criteria raises at reset whatever the
+   * seed (reason `reset-gate`).
+   */
+  resetGate?: boolean;
+  /**
    * Programs of spade-bench's own code (meta.trustedCode), in a sandbox that does not run SPADE's
    * loader itself: the strict reading goes on with the instance SPADE's checks passed on, rather
    * than loading the program a second time (default true; false loads it again, as for every
@@ -58,10 +70,26 @@ export interface GateOptions {
 export const GATE_REASONS: readonly (GateReason | 'unproven')[] = [
   'syntax', 'load', 'timeout', 'memory', 'output-limit', 'call-limit', 'crash', 'contract',
   'escape-attempt', 'missing-method', 'smoke-test', 'nondeterministic', 'reference-loses',
-  'wrong-answer-wins', 'random-wins', 'answer-leak', 'no-episode-end', 'unproven',
+  'wrong-answer-wins', 'random-wins', 'answer-leak', 'no-episode-end', 'reset-gate', 'unproven',
 ];
 
 const DEFAULT_RANDOM_TRIALS = 8;
+
+/**
+ * SPADE's time limits (spade/core/orchestrator.py at 9b2b813): 60 s for its whole validation of
+ * a program (VALIDATE_GAME_TIMEOUT), 30 s for each call of a play (ENV_STEP_TIMEOUT: load and
+ * reset, every step). In force under `--gate spade`, unless the config sets limits.callTimeoutMs.
+ */
+export const SPADE_VALIDATE_TIMEOUT_MS = 60_000;
+export const SPADE_STEP_TIMEOUT_MS = 30_000;
+
+/**
+ * The sandbox limits a run's environments get under `gate`: the config's, and under SPADE's gate
+ * its 30 s a call where the config sets no call limit (the validation's 60 s is the gate's own).
+ */
+export function gateLimits(gate: GateReading | undefined, limits: Partial<SandboxLimits>): Partial<SandboxLimits> {
+  return gate === 'spade' && limits.callTimeoutMs === undefined ? { ...limits, callTimeoutMs: SPADE_STEP_TIMEOUT_MS } : limits;
+}
 
 export async function validateEnvironment(
   sandbox: Sandbox,
@@ -73,9 +101,12 @@ export async function validateEnvironment(
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   let lent: LoadedEnvironment | undefined;
   const reuse = options.reuseSpadeInstance !== false && program.meta?.trustedCode === true;
+  const spadeValidateMs = options.spadeValidateMs ?? (gate === 'spade' ? SPADE_VALIDATE_TIMEOUT_MS : undefined);
   const spade = await spadeReading(sandbox, program, {
     limits: options.limits,
     rethrowCollateral: options.rethrowCollateral,
+    ...(spadeValidateMs !== undefined ? { timeoutMs: spadeValidateMs } : {}),
+    ...(options.resetGate ? { resetGateTurns: maxTurns } : {}),
     ...(reuse ? { lend: (environment: LoadedEnvironment) => (lent = environment) } : {}),
   });
   const strict = await strictReading(sandbox, program, spade, {

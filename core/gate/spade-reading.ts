@@ -128,13 +128,25 @@ export async function spadeValidateThroughContract(
 export async function spadeReading(
   sandbox: Sandbox,
   program: EnvironmentProgram,
-  options: { limits?: Partial<SandboxLimits>; rethrowCollateral?: boolean; lend?: (environment: LoadedEnvironment) => void },
+  options: {
+    limits?: Partial<SandboxLimits>;
+    rethrowCollateral?: boolean;
+    lend?: (environment: LoadedEnvironment) => void;
+    /**
+     * Wall time of the whole validation (SPADE's 60 s), for a sandbox that runs SPADE's loader;
+     * elsewhere, each call of the checks is allowed that long. Default: the call limit per call.
+     */
+    timeoutMs?: number;
+    /** SPADE's reset gate after its validation, games built with this turn budget (Sandbox.spadeValidate). */
+    resetGateTurns?: number;
+  },
 ): Promise<Reading> {
   let validation: SpadeValidation;
+  const { timeoutMs, resetGateTurns } = options;
   try {
     validation = sandbox.spadeValidate
-      ? await sandbox.spadeValidate(program, options.limits)
-      : await spadeValidateThroughContract(sandbox, program, options.limits, options.lend);
+      ? await sandbox.spadeValidate(program, options.limits, { ...(timeoutMs !== undefined && { timeoutMs }), ...(resetGateTurns !== undefined && { resetGateTurns }) })
+      : await spadeValidateThroughContract(sandbox, program, timeoutMs !== undefined ? { ...options.limits, callTimeoutMs: timeoutMs } : options.limits, options.lend);
   } catch (error) {
     if (!(error instanceof SandboxError)) {
       return { verdict: 'invalid', reason: 'crash', detail: `unexpected ${(error as Error)?.name ?? 'error'}: ${why(error)}` };

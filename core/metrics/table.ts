@@ -13,7 +13,7 @@ import type { EnvironmentSummary, GateVerdict, SuiteResult, UsageMetrics } from 
 import { gameTypeOf } from '../run/game-type.js';
 import { playReward } from '../run/evaluate.js';
 import type { ProgramForStructure } from './structure.js';
-import { firstTryValidity, validityMetrics } from './validity.js';
+import { firstTryValidity, slotValidity, validityMetrics } from './validity.js';
 import { diversityMetrics, type PreparedDiversity } from './diversity.js';
 import { rememberDiversityPool } from './equal-size.js';
 import { throughputMetrics } from './throughput.js';
@@ -132,11 +132,14 @@ export const METRICS = [
   defineMetric({
     key: 'validity',
     label: 'validity',
-    describe: 'Share of proposed environments the deciding reading of the gate proved valid (valid / proposed), with its Wilson 95% interval; unproven ones and the reasons of the rest are counted apart, and both readings (SPADE\'s checks, strict) are kept side by side.',
+    describe: 'Share of proposed environments the deciding reading of the gate proved valid (valid / proposed), with its Wilson 95% interval; unproven ones and the reasons of the rest are counted apart, and both readings (SPADE\'s checks, strict) are kept side by side. Self-play adds, beside it, validity of the slots\' first designs, per slot (SPADE\'s pass rate: slots that ended valid after their repairs and fresh designs) and per program (every program the slots went through), each counting a program the LLM reviewer rejected as not valid.',
     compute: (pool) => {
       const metric = validityMetrics(pool.environments.map((e) => e.verdict));
       // Self-play repairs rejected drafts: the validity of the first drafts is shown beside.
-      if (pool.kind === 'selfplay') metric.firstTry = firstTryValidity(pool.environments.map((e) => e.summary));
+      if (pool.kind === 'selfplay') {
+        const slots = pool.environments.map((e) => e.summary);
+        Object.assign(metric, { firstTry: firstTryValidity(slots) }, slotValidity(slots));
+      }
       return metric;
     },
     headline: (m) => {
@@ -144,8 +147,12 @@ export const METRICS = [
       const r = m.readings;
       const detail = r ? `SPADE's checks accept ${r.spade.valid}, strict ${r.strict.valid} valid + ${r.strict.unproven} unproven; --gate ${m.gate ?? 'strict'}` : undefined;
       const firstTry = (m as { firstTry?: FirstTry }).firstTry;
-      const beside = firstTry ? [{ label: 'first try', figure: share(firstTry.valid, firstTry.proposed ?? m.proposed, firstTry.rate, firstTry.interval) }] : undefined;
-      return { ...figure, ...(detail && { detail }), ...(beside && { beside }) };
+      const beside = [
+        ...(firstTry ? [{ label: 'first try', figure: share(firstTry.valid, firstTry.proposed ?? m.proposed, firstTry.rate, firstTry.interval) }] : []),
+        ...(m.perSlot ? [{ label: 'per slot', figure: share(m.perSlot.valid, m.perSlot.slots, m.perSlot.rate, m.perSlot.interval) }] : []),
+        ...(m.perProgram ? [{ label: 'per program', figure: share(m.perProgram.valid, m.perProgram.programs, m.perProgram.rate, m.perProgram.interval) }] : []),
+      ];
+      return { ...figure, ...(detail && { detail }), ...(beside.length && { beside }) };
     },
     format: 'percent',
     shows: ['console', 'markdown', 'html'],

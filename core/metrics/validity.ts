@@ -27,13 +27,38 @@ export function readingValidity(readings: readonly ReadingVerdict[]): ReadingVal
   };
 }
 
+/** What a slot's summary says of its programs: the final one's verdict and review, the rejected ones before it. */
+interface SlotRecord {
+  verdict: string;
+  repairs?: readonly unknown[];
+  review?: { accepted: boolean };
+}
+
+/** The slot's final program was proved valid and the reviewer, if any, did not reject it. */
+export const slotPassed = (s: SlotRecord): boolean => s.verdict === 'valid' && s.review?.accepted !== false;
+
 /**
  * Validity of the first drafts: a slot counts as valid on its first try when its program is
- * valid and no repair came before it. The rate is null when nothing was proposed.
+ * valid (and not rejected by the LLM reviewer) and no other program of the slot came before it. The rate is null when nothing was proposed.
  */
-export function firstTryValidity(slots: readonly { verdict: string; repairs?: readonly unknown[] }[]): NonNullable<ValidityMetrics['firstTry']> {
-  const valid = slots.filter((s) => s.verdict === 'valid' && !s.repairs?.length).length;
+export function firstTryValidity(slots: readonly SlotRecord[]): NonNullable<ValidityMetrics['firstTry']> {
+  const valid = slots.filter((s) => slotPassed(s) && !s.repairs?.length).length;
   return { proposed: slots.length, valid, rate: slots.length ? valid / slots.length : null };
+}
+
+/**
+ * Validity per design slot (SPADE's pass rate: a slot passes when it ends with a valid program,
+ * whatever it took) and per program (every program the slots went through: a slot that passed
+ * has one valid program, every earlier one of it was rejected). Unproven programs count as not
+ * valid, as in validityMetrics; under --gate spade there are none. Rates are null with no slot.
+ */
+export function slotValidity(slots: readonly SlotRecord[]): Pick<ValidityMetrics, 'perSlot' | 'perProgram'> {
+  const valid = slots.filter(slotPassed).length;
+  const programs = slots.reduce((sum, s) => sum + 1 + (s.repairs?.length ?? 0), 0);
+  return {
+    perSlot: { slots: slots.length, valid, rate: slots.length ? valid / slots.length : null, interval: wilsonInterval(valid, slots.length) },
+    perProgram: { programs, valid, rate: programs ? valid / programs : null, interval: wilsonInterval(valid, programs) },
+  };
 }
 
 /**

@@ -102,6 +102,18 @@ export interface ValidityMetrics {
    */
   firstTry?: { proposed: number; valid: number; rate: number | null };
   /**
+   * Self-play: validity per design slot, SPADE's pass rate (its env_validation_pass_rate): the
+   * slots that ended with a program proved valid and not rejected by the LLM reviewer, after
+   * their repairs and fresh designs, of the slots designed. Absent in older results.
+   */
+  perSlot?: { slots: number; valid: number; rate: number | null; interval: [number, number] };
+  /**
+   * Self-play: validity per program, every program the slots went through counted (first
+   * designs, repairs and fresh designs): those proved valid and not rejected by the reviewer, of
+   * all of them. Absent in older results.
+   */
+  perProgram?: { programs: number; valid: number; rate: number | null; interval: [number, number] };
+  /**
    * Validity under both readings side by side, and the programs SPADE accepts that strict
    * rejects, by strict's reason (the other way round cannot happen: strict starts from SPADE's checks).
    */
@@ -280,6 +292,12 @@ export interface RoundSummary {
   designerReward: number;
   /** Design slots whose design, repair, review or hint call failed: not in `proposed`, neither valid nor invalid. */
   errored?: number;
+  /**
+   * Share of the round's slots (`proposed`) that ended with a program proved valid and not
+   * rejected by the LLM reviewer, after their repairs and fresh designs: SPADE's
+   * env_validation_pass_rate, logged each step (null when no slot was proposed).
+   */
+  passRate?: number | null;
   /** Vendi score (q = 1) of the round's accepted task texts. */
   diversity?: number;
   /**
@@ -348,7 +366,7 @@ export interface EnvironmentSummary {
   designerReward?: number;
   /** A sample trajectory (the first no-hint attempt). */
   sample?: { outcome: string; steps: EpisodeStep[] };
-  /** Earlier programs of this slot the gate rejected, repaired into this one. */
+  /** Earlier programs of this slot that were rejected, repaired into this one or followed by a fresh design. */
   repairs?: RepairRecord[];
   /** The LLM reviewer's verdict after the gate; a rejected review excludes the environment from play. */
   review?: ReviewRecord;
@@ -359,9 +377,12 @@ export interface EnvironmentSummary {
 export interface RepairRecord {
   /** The rejected program's id. */
   id: string;
+  /** The gate's reason code, or `review` when the LLM reviewer rejected it. */
   reason: string;
-  /** The failed check's detail. */
+  /** The failed check's detail (the review's words). */
   detail?: string;
+  /** A fresh design of the slot followed it (SPADE's resampling), not a repair of it. */
+  resampled?: boolean;
 }
 
 export interface ReviewRecord {

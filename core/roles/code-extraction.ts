@@ -5,6 +5,12 @@
  * at all. The program is the code block that defines the environment class (a class with
  * `reset` and `step`, or a tool-use game's subclass of ToolUseBaseEnv, which inherits its
  * `step`); the last such block wins, since models revise as they go.
+ *
+ * SPADE reads a reply otherwise (extract_game_code, spade/core/utils/parsing.py at 9b2b813): the
+ * first block opened by exactly "```python" and a newline and closed by a newline and "```",
+ * else the whole reply as it is, reasoning and prose included; then its f-string brace repair,
+ * which needs Python's own parser and so is done by a Python sandbox (Sandbox.spadeRepairBraces).
+ * `extractProgramAs('spade', ...)` takes that block; the repair is the design slot's.
  */
 import type { Language } from '../types.js';
 import { extendsToolUseBase } from '../run/game-type.js';
@@ -87,4 +93,23 @@ export function extractProgram(reply: string, language: Language): string {
   if (best) return best.code.trim();
   const unfenced = unfencedProgram(blocks.length ? text.replace(/^[ \t]*(`{3,}|~{3,}).*$/gm, '') : text, language);
   return definesEnvironment(unfenced, language) ? unfenced.trim() : '';
+}
+
+/** How a designer's reply is read: spade-bench's (the environment class, the last block) or SPADE's (the first python block). */
+export const EXTRACTIONS = ['own', 'spade'] as const;
+export type Extraction = (typeof EXTRACTIONS)[number];
+
+/** SPADE's extraction, before its brace repair: the first ```python block, else the reply as it is. */
+export function spadeExtractProgram(reply: string): string {
+  const match = /```python\n([\s\S]*?)\n```/.exec(reply);
+  return match ? match[1]! : reply;
+}
+
+/**
+ * The program in `reply` read one way or the other: spade-bench's ('' when there is none) or
+ * SPADE's for Python (never empty: a reply without a python block is the program, which the gate
+ * rejects; SPADE writes no JavaScript, which is read spade-bench's way).
+ */
+export function extractProgramAs(extraction: Extraction, reply: string, language: Language): string {
+  return extraction === 'spade' && language === 'python' ? spadeExtractProgram(reply) : extractProgram(reply, language);
 }

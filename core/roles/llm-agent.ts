@@ -19,7 +19,7 @@
  * beyond the tools' list when they cannot go out natively, and the whole reply read.
  */
 import type { Agent, AgentEpisode, AgentEpisodeContext, ChatMessage, Provider } from '../types.js';
-import { SPADE_AGENT_SAMPLING, spadeAction, spadeFirstTurn, type AgentProtocolName } from './agent-protocol.js';
+import { agentBudgets, estimatedTokens, replyBudget, spadeAction, spadeFirstTurn, type AgentProtocolName } from './agent-protocol.js';
 import { parseAgentMemory, rememberedHistory, type AgentMemory } from './agent-memory.js';
 import { readToolTurn, textProtocolInstructions, toolUseSystemPrompt } from './agent-tools.js';
 import { DEFAULTS } from '../config/options.js';
@@ -36,7 +36,23 @@ export interface LLMAgentOptions {
   temperature?: number;
   /** Default: the model's own; 0.95 under SPADE's protocol. */
   topP?: number;
+  /** Top-k sampling (servers of open models, Anthropic). Default: the model's own; 20 under SPADE's protocol. */
+  topK?: number;
+  /** Arguments of the server's chat template (`{ enable_thinking: false }`). Default none; thinking off under SPADE's protocol. */
+  chatTemplateKwargs?: Record<string, unknown>;
+  /** Tokens a reply may take. Default: the model's own; 8,192 under SPADE's protocol. */
   maxTokens?: number;
+  /**
+   * The context's cap in tokens: a reply may take what is left less 64 tokens (up to maxTokens),
+   * and with no more left the episode ends truncated (agent-protocol.ts). Default none; 32,768
+   * under SPADE's protocol.
+   */
+  contextTokens?: number;
+  /**
+   * A reply cut at its token budget (finish_reason `length`) ends the episode, truncated, a loss,
+   * instead of being sent to the environment. Default: on under SPADE's protocol, else off.
+   */
+  truncateCutReplies?: boolean;
   /**
    * Send at most this many past exchanges (observation + reply) besides the first observation,
    * which always stays. Default: the whole episode.
@@ -68,8 +84,7 @@ export function createLLMAgent(provider: Provider, options: LLMAgentOptions = {}
       ? parseAgentMemory(options.memory)
       : (options.memory ?? (options.maxHistoryTurns === undefined ? parseAgentMemory(DEFAULTS.agentMemory) : { kind: 'window', turns: options.maxHistoryTurns }));
   const spade = options.protocol === 'spade';
-  const temperature = options.temperature ?? (spade ? SPADE_AGENT_SAMPLING.temperature : undefined);
-  const topP = options.topP ?? (spade ? SPADE_AGENT_SAMPLING.topP : undefined);
+  const { temperature, topP, topK, chatTemplateKwargs, maxTokens, contextTokens, truncateCutReplies: truncateCut } = agentBudgets(options.protocol, options);
   return {
     id: provider.id,
     label: options.label ?? `LLM agent (${provider.id}${spade ? ", SPADE's protocol" : ''})`,
@@ -109,6 +124,16 @@ export function createLLMAgent(provider: Provider, options: LLMAgentOptions = {}
       const history: ChatMessage[] = [];
       // How the next observation goes back: a plain user message, or a tool-use turn's messages.
       let observe = (observation: string): ChatMessage[] => [{ role: 'user', content: observation }];
+      // The server's count of the context after the last reply, and how many messages it covered.
+      let counted: { tokens: number; messages: number } | undefined;
+      /** Tokens of the context about to be sent: counted ones, and an estimate of the rest. */
+      const contextUsed = (messages: readonly ChatMessage[]): number => {
+        const estimate = (list: readonly ChatMessage[]) => list.reduce((sum, m) => sum + estimatedTokens(m.content), 0);
+        // With a memory other than full, the messages sent are not the counted ones plus new ones.
+        if (counted && memory.kind === 'full') return counted.tokens + estimate(history.slice(counted.messages));
+        // Tools sent natively take room in the prompt too.
+        return estimate(messages) + (native ? estimatedTokens(JSON.stringify(tools)) : 0);
+      };
       return {
         transcript: () => [...head, ...history],
         async act(observation: string) {
@@ -118,13 +143,22 @@ export function createLLMAgent(provider: Provider, options: LLMAgentOptions = {}
           } else {
             history.push(...observe(observation));
           }
+          const messages = [...head, ...rememberedHistory(history, memory)];
+          let budget = maxTokens;
+          if (contextTokens !== undefined) {
+            budget = replyBudget(contextTokens, contextUsed(messages), maxTokens);
+            // No room left for a reply: the episode ends here, truncated (no model call).
+            if (budget === undefined) return { reply: '', ended: 'context' };
+          }
           const response = await provider.chat(
             {
-              messages: [...head, ...rememberedHistory(history, memory)],
+              messages,
               ...(native ? { tools } : {}),
               temperature,
               ...(topP !== undefined ? { topP } : {}),
-              maxTokens: options.maxTokens,
+              ...(topK !== undefined ? { topK } : {}),
+              ...(chatTemplateKwargs !== undefined ? { chatTemplateKwargs } : {}),
+              maxTokens: budget,
               // The attempt's seed: attempts differ, and so do their cache entries.
               seed: context.seed,
             },
@@ -132,7 +166,11 @@ export function createLLMAgent(provider: Provider, options: LLMAgentOptions = {}
           );
           const calls = native ? (response.toolCalls ?? []) : [];
           history.push({ role: 'assistant', content: response.text, ...(calls.length > 0 ? { toolCalls: calls } : {}) });
-          const usage = { usage: response.usage, costUsd: response.costUsd };
+          const counts = response.usage.inputTokens + response.usage.outputTokens;
+          counted = counts > 0 ? { tokens: counts, messages: history.length } : undefined;
+          const usage = { usage: response.usage, costUsd: response.costUsd, ...(response.finishReason !== undefined && { finishReason: response.finishReason }) };
+          // A reply cut at its budget ends without its end token: SPADE truncates the episode there.
+          if (truncateCut && response.finishReason === 'length') return { reply: response.text, ended: 'length', ...usage };
           if (tools !== undefined) {
             const turn = readToolTurn(response.text, calls);
             observe = turn.observe;

@@ -17,7 +17,7 @@ import type { GateVerdict } from '../results/results.js';
 import { deriveSeed } from '../run/random.js';
 import { mapLimit } from '../run/concurrency.js';
 import { DEFAULTS } from '../config/options.js';
-import { extractProgram } from './code-extraction.js';
+import { extractProgramAs, type Extraction } from './code-extraction.js';
 import { sampleDocument, type CorpusDocument } from './corpus.js';
 import { designUserPrompt, designerSystemPrompt, repairMessages } from './prompts/designer.js';
 import { toolUseDesignUserPrompt, toolUseDesignerSystemPrompt, toolUseDifficulty } from './prompts/tool-use-designer.js';
@@ -41,6 +41,8 @@ export interface LLMDesignerOptions {
   requestsInFlight?: number;
   /** @deprecated The old name of requestsInFlight. */
   concurrency?: number;
+  /** How a reply is read: spade-bench's (the environment class's block, the last) or SPADE's (the first python block). Default `own`. */
+  extraction?: Extraction;
   /** Shown in reports. Default `LLM designer (<provider id>, <language>)`. */
   label?: string;
 }
@@ -66,7 +68,7 @@ export function createLLMDesigner(provider: Provider, options: LLMDesignerOption
     const { text } = response;
     // The reply's length and stop reason, for the round log (core/selfplay/round-log.ts).
     const reply: DesignerReply = { tokens: response.usage.outputTokens, ...(response.finishReason ? { finishReason: response.finishReason } : {}) };
-    const source = extractProgram(text, language);
+    const source = extractProgramAs(options.extraction ?? 'own', text, language);
     if (source) return { source, reply };
     const why = `no ${language} program defining an environment class was found in the reply`;
     return { source: failedDesignSource(language, why, text), error: why, reply };

@@ -20,10 +20,18 @@ export interface EnvironmentReviewer {
 export interface LLMReviewerOptions {
   /** Replaces the built-in system prompt (the `prompts.reviewer` file). */
   systemPrompt?: string;
+  /** Default 0.3, SPADE's validator's. */
   temperature?: number;
   topP?: number;
+  topK?: number;
+  /** Arguments of an open model's chat template. */
+  chatTemplateKwargs?: Record<string, unknown>;
+  /** Default 16,384, SPADE's validator's. */
   maxTokens?: number;
 }
+
+/** SPADE's LLM validator's sampling (spade/core/types.py at 9b2b813: env_validator_temperature, env_validator_max_tokens). */
+export const SPADE_REVIEWER_SAMPLING = { temperature: 0.3, maxTokens: 16_384 } as const;
 
 /** Longest reason kept from the reviewer's reply. */
 const MAX_REASON_CHARS = 600;
@@ -50,9 +58,11 @@ export function createLLMReviewer(provider: Provider, options: LLMReviewerOption
       const response = await provider.chat(
         {
           messages: reviewMessages(program, verdict.firstObservation, options.systemPrompt, verdict.gameType),
-          temperature: options.temperature ?? 0,
+          temperature: options.temperature ?? SPADE_REVIEWER_SAMPLING.temperature,
           ...(options.topP !== undefined ? { topP: options.topP } : {}),
-          maxTokens: options.maxTokens ?? 1024,
+          ...(options.topK !== undefined ? { topK: options.topK } : {}),
+          ...(options.chatTemplateKwargs !== undefined ? { chatTemplateKwargs: options.chatTemplateKwargs } : {}),
+          maxTokens: options.maxTokens ?? SPADE_REVIEWER_SAMPLING.maxTokens,
         },
         { signal },
       );

@@ -5,6 +5,10 @@
  * counted apart from losses, never dropped. A tool-use environment's tools are read after
  * reset() and handed to the agent, and its episodes count their tool calls.
  *
+ * An agent may end the episode itself (AgentTurn.ended: its reply was cut at its token budget, or
+ * its context is full, SPADE's rule): that turn is not sent to the environment, and the episode
+ * ends truncated, a loss.
+ *
  * A hinted play shows the hint as SPADE does: appended to the first observation, after a blank
  * line, as `HINT: <hint>` (its hint_injection_template). The hint is the program's own hint(),
  * else the one the designer model wrote for it.
@@ -63,6 +67,7 @@ export async function playEpisode(options: EpisodeOptions): Promise<EpisodeResul
   let costUsd: number | undefined;
   const finishReasons: string[] = [];
   let sharedUsage = false;
+  let agentTruncated: EpisodeResult['agentTruncated'];
   let totalReward = 0;
   let outcome: EpisodeResult['outcome'] = 'lost';
   let error: string | undefined;
@@ -98,6 +103,11 @@ export async function playEpisode(options: EpisodeOptions): Promise<EpisodeResul
       if (reply.costUsd !== undefined) costUsd = (costUsd ?? 0) + reply.costUsd;
       if (reply.finishReason !== undefined) finishReasons.push(reply.finishReason);
       if (reply.sharedUsage) sharedUsage = true;
+      // The agent truncated the episode (SPADE's rule): nothing is sent to the environment, a loss.
+      if (reply.ended) {
+        agentTruncated = reply.ended;
+        break;
+      }
       const step = await environment.step(reply.reply);
       totalReward += step.reward;
       steps.push({
@@ -145,8 +155,9 @@ export async function playEpisode(options: EpisodeOptions): Promise<EpisodeResul
   if (costUsd !== undefined) result.costUsd = costUsd;
   // For RL export: per-step rewards and how every episode ended, and the agent's conversation.
   result.rewards = steps.map((s) => s.reward);
-  result.terminated = steps.at(-1)?.terminated ?? false;
-  result.truncated = steps.at(-1)?.truncated ?? false;
+  result.terminated = agentTruncated ? false : (steps.at(-1)?.terminated ?? false);
+  result.truncated = agentTruncated !== undefined || (steps.at(-1)?.truncated ?? false);
+  if (agentTruncated) result.agentTruncated = agentTruncated;
   const messages = transcript?.();
   if (messages?.length) result.messages = messages;
   if (options.keepSteps) {

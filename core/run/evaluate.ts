@@ -38,6 +38,11 @@ export interface EvaluationContext {
   gate?: GateReading;
   /** Turns of an episode whose program sets no horizon; SPADE-format games are built with it. */
   maxTurns?: number;
+  /**
+   * SPADE's reset gate after its validation (its tool-use runs under --gate spade), from the
+   * second round on: SPADE skips it in its first round, which has no pool to fall back on.
+   */
+  resetGate?: boolean;
   /** Each attempt resets its own seed (SPADE's agent protocol) rather than all replaying the task's. */
   seedPerAttempt?: boolean;
   /** The designer's hint for a program without hint(), added to the first observation of hinted plays. */
@@ -126,7 +131,10 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
   if (!verdict) {
     for (let tries = 1; !verdict; tries++) {
       try {
-        verdict = await validateEnvironment(sandbox, program, { seed: taskSeed, limits: ctx.limits, rethrowCollateral: tries < COLLATERAL_TRIES, gate: ctx.gate, maxTurns: ctx.maxTurns });
+        verdict = await validateEnvironment(sandbox, program, {
+          seed: taskSeed, limits: ctx.limits, rethrowCollateral: tries < COLLATERAL_TRIES, gate: ctx.gate, maxTurns: ctx.maxTurns,
+          ...(ctx.resetGate && (ctx.round ?? 0) > 0 ? { resetGate: true } : {}),
+        });
       } catch (error) {
         if (!isCollateral(error)) throw error;
       }

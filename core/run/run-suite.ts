@@ -12,7 +12,7 @@ import type { PriorWork } from '../results/resume.js';
 import type { ProgressEvent, RunSetup } from './run-setup.js';
 import { runSelfPlay } from '../selfplay/selfplay.js';
 import { defaultSkills, skillName } from '../selfplay/skills.js';
-import { DEFAULTS } from '../config/options.js';
+import { DEFAULTS, slotAttempts, slotRepairs } from '../config/options.js';
 import type { PlateauOptions } from '../selfplay/rewards.js';
 import { mapLimit } from './concurrency.js';
 import { environmentsInFlight, playSlots } from './play-schedule.js';
@@ -172,9 +172,13 @@ export function selfPlayPlan(setup: RunSetup, journal: Journal, emit: (event: Pr
         reward: config.selfplay.reward,
         // Design slots at once: enough to keep a model-driven agent's or designer's requests busy.
         concurrency: environmentsInFlight(config.concurrency, setup.agent, setup.designer.capacity),
-        context,
+        // SPADE's tool-use runs add its reset gate to its validation.
+        context: config.gate === 'spade' && config.selfplay.gameType === 'tool-use' ? { ...context, resetGate: true } : context,
         evaluator: evaluate,
-        repairs: config.selfplay.repairs,
+        repairs: slotRepairs(config),
+        slotAttempts: slotAttempts(config),
+        // SPADE's extraction ends with its brace repair: under its gate, the designer's code gets it.
+        repairBraces: config.gate === 'spade',
         reviewer: setup.reviewer,
         onReviewed: (program, review) => journal.append({ type: 'review', suite, id: program.id, review }),
         band: bandOf(config),
@@ -231,7 +235,7 @@ export function staticPlan(suite: Suite, config: SpadeConfig, evaluate: Evaluato
     },
     async play(base, record) {
       // A suite may need more than the run's limits (HumanEval's slowest canonical solution).
-      let context: EvaluationContext = { ...base, withHint: false, limits: { ...suite.limits, ...config.limits } };
+      let context: EvaluationContext = { ...base, withHint: false, limits: { ...base.limits, ...suite.limits, ...config.limits } };
       // A published benchmark's protocol: its prompt and sampling, n samples per task (core/run/sampled-agent.ts).
       if (suite.sampling) {
         const agent = sampledAgent(base.agent, suite.sampling);

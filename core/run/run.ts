@@ -27,6 +27,7 @@ import { playSlots } from './play-schedule.js';
 export { SELFPLAY_SUITE, suiteResult } from './run-suite.js';
 
 import type { ProgressEvent, ReportRenderer, RunSetup } from './run-setup.js';
+import { gateLimits } from '../gate/gate.js';
 
 /** The config as recorded in results and the journal: API keys never leave the process. */
 export function recordedConfig(config: SpadeConfig): Record<string, unknown> {
@@ -112,7 +113,8 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
       suite,
       sandboxes: setup.sandboxes,
       agent: setup.agent,
-      limits: config.limits,
+      // SPADE's 30 s a call under its gate, unless the config sets a call limit.
+      limits: gateLimits(config.gate, config.limits),
       attempts: config.selfplay.attempts,
       validateOnly: setup.validateOnly,
       gate: config.gate,

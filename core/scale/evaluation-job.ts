@@ -12,7 +12,7 @@ import { PriorWork } from '../results/resume.js';
 import type { WorkerParts } from './worker-parts.js';
 
 /** The serialisable parts of an EvaluationContext, with the program and its task seed. */
-export interface EvaluationJob extends Pick<EvaluationContext, 'suite' | 'limits' | 'attempts' | 'withHint' | 'validateOnly' | 'runSeed' | 'round' | 'gate' | 'maxTurns' | 'seedPerAttempt' | 'hint'> {
+export interface EvaluationJob extends Pick<EvaluationContext, 'suite' | 'limits' | 'attempts' | 'withHint' | 'validateOnly' | 'runSeed' | 'round' | 'gate' | 'maxTurns' | 'seedPerAttempt' | 'hint' | 'resetGate'> {
   program: EnvironmentProgram;
   taskSeed: number;
   /** This environment's verdict and episodes from an earlier, interrupted invocation. */
@@ -71,6 +71,7 @@ export function toEvaluationJob(program: EnvironmentProgram, taskSeed: number, c
   if (ctx.validateOnly) job.validateOnly = true;
   if (ctx.round !== undefined) job.round = ctx.round;
   if (ctx.gate !== undefined) job.gate = ctx.gate;
+  if (ctx.resetGate) job.resetGate = true;
   if (ctx.maxTurns !== undefined) job.maxTurns = ctx.maxTurns;
   if (ctx.seedPerAttempt) job.seedPerAttempt = true;
   if (ctx.hint !== undefined) job.hint = ctx.hint;
@@ -109,6 +110,7 @@ export async function runEvaluationJob(
     maxTurns: job.maxTurns,
     seedPerAttempt: job.seedPerAttempt,
     hint: job.hint,
+    ...(job.resetGate && { resetGate: true }),
     signal: options.signal,
     prior: priorOf(job),
     // The sample episode loses its steps once the summary holds them: journal a copy as it was.

@@ -14,10 +14,11 @@ import { DEFAULT_SKILLS_PER_ROUND, SKILL_NAMES, skillsForRound } from './skills.
 import type { HintWriter } from '../roles/llm-hint.js';
 import type { HintRecord } from '../results/journal.js';
 import { DEFAULTS } from '../config/options.js';
+import { slotPassed } from '../metrics/validity.js';
 import { evaluateEnvironment, type Evaluation, type EvaluationContext, type Evaluator } from '../run/evaluate.js';
 import { mapLimit } from '../run/concurrency.js';
 import { deriveSeed } from '../run/random.js';
-import { evaluateDesignSlot, repairKey } from './design-slot.js';
+import { evaluateDesignSlot, redesignSlot, repairKey } from './design-slot.js';
 import type { EnvironmentReviewer } from '../roles/llm-reviewer.js';
 import { repetitionPenalties } from './repetition-penalty.js';
 import { isSlotError, slotError, type SlotError } from './slot-error.js';
@@ -41,6 +42,10 @@ export interface SelfPlayOptions {
   onRound?: (summary: RoundSummary) => void;
   /** Most repairs per rejected program, when the designer has repair() (default 1). */
   repairs?: number;
+  /** Designs a slot may take while its program is rejected (SPADE's resampling; default 1). */
+  slotAttempts?: number;
+  /** Apply SPADE's f-string brace repair to the designer's Python programs before the gate (`--gate spade`). */
+  repairBraces?: boolean;
   /** The optional LLM reviewer, after the gate; a rejected review keeps the environment out of play. */
   reviewer?: EnvironmentReviewer;
   /** A review the reviewer has just given. */
@@ -151,8 +156,9 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
         let evaluation: Evaluation | SlotError;
         try {
           evaluation =
-            repairs > 0 || options.reviewer || options.hintWriter
+            repairs > 0 || options.reviewer || options.hintWriter || (options.slotAttempts ?? 1) > 1 || options.repairBraces
               ? await evaluateDesignSlot(program, {
+                  slotAttempts: options.slotAttempts, repairBraces: options.repairBraces, redesign: (draft) => redesignSlot(options.designer, request, programs!.indexOf(program), program.id, draft),
                   designer: options.designer, evaluate, context, round, repairs, reviewer: options.reviewer, knownRepairs, onRepaired,
                   onReviewed: options.onReviewed, hintWriter: options.hintWriter, onHint: options.onHint, onErrored: options.onErrored,
                 })
@@ -203,6 +209,7 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
       designerReward: mean(played.map((e) => e.summary.designerReward ?? 0)),
       ...(slotErrors.length ? { errored: slotErrors.length } : {}),
       log: roundLog(programs, done),
+      passRate: done.length ? done.filter((e) => slotPassed(e.summary)).length / done.length : null,
     };
     rounds.push(summary);
     if (signal?.aborted) break; // a partial round is reported, but not journaled as finished

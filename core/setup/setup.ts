@@ -195,6 +195,8 @@ async function resolveRole(registry: PluginRegistry, kind: 'designer' | 'agent',
     corpus: corpus ? await loadCorpus(path.resolve(registry.cwd, corpus)) : undefined,
     ...samplingOf(config, 'designer'),
     ...(systemPrompt ? { systemPrompt } : {}),
+    // Under SPADE's gate a reply is read as SPADE reads it (the brace repair follows in the design slot).
+    ...(config.gate === 'spade' ? { extraction: 'spade' as const } : {}),
   });
 }
 

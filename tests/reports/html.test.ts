@@ -122,6 +122,20 @@ test('first-try validity is shown beside validity when the results have it', asy
   assert.match(html, /first try \(before repairs\)/);
 });
 
+test('validity per slot and per program are shown beside validity and first try, with their counts', async () => {
+  const run = syntheticRun({ runId: 'A' });
+  Object.assign(run.suites[0]!.metrics.validity, {
+    firstTry: { valid: 3, proposed: 10, rate: 0.3 },
+    perSlot: { slots: 10, valid: 8, rate: 0.8, interval: [0.49, 0.943] },
+    perProgram: { programs: 25, valid: 8, rate: 0.32, interval: [0.172, 0.516] },
+  });
+  const html = await renderHtmlReport([run]);
+  assert.match(html, /<small class="beside">per slot <strong>80\.0%<\/strong> 49\.0–94\.3%<\/small>/);
+  assert.match(html, /<small class="beside">per program <strong>32\.0%<\/strong> 17\.2–51\.6%<\/small>/);
+  assert.match(html, /per slot \(SPADE's pass rate\)/);
+  assert.match(html, /32\.0% <small>17\.2–51\.6%<\/small> <small>8 \/ 25<\/small>/);
+});
+
 test('a run whose episodes all errored: n/a, never 0.0% (0.0–100.0%), and a banner', async () => {
   const html = await renderHtmlReport([syntheticRun({ runId: 'down', erroredShare: 1 })]);
   assert.not.match(html, /0\.0%\s*(<small>)?\(?0\.0–100\.0%/);

@@ -39,11 +39,20 @@ export async function loadInto(interpreter: JailedInterpreter, envId: string, so
 }
 
 /** SPADE's own validation of `source` (nothing is kept in the interpreter). */
-export async function spadeValidateIn(interpreter: JailedInterpreter, source: string, limits: SandboxLimits): Promise<SpadeValidation> {
+export async function spadeValidateIn(interpreter: JailedInterpreter, source: string, limits: SandboxLimits, timeoutMs?: number, resetGate?: number): Promise<SpadeValidation> {
   for (let attempt = 1; ; attempt++) {
-    const { reply } = await interpreter.request({ op: 'spade-validate', source, limits: callLimits(limits) }, limits.callTimeoutMs * SPADE_VALIDATION_CALLS + LOAD_ALLOWANCE_MS);
+    const { reply } = await interpreter.request({ op: 'spade-validate', source, limits: callLimits(limits), ...(resetGate !== undefined && { resetGate }) }, (timeoutMs ?? limits.callTimeoutMs * SPADE_VALIDATION_CALLS) + LOAD_ALLOWANCE_MS);
     if (retried(reply) && attempt === 1) continue;
     return unwrap(reply, 'load') as SpadeValidation;
+  }
+}
+
+/** SPADE's f-string brace repair of `source` (the code is parsed, never run). */
+export async function repairBracesIn(interpreter: JailedInterpreter, source: string, limits: SandboxLimits): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    const { reply } = await interpreter.request({ op: 'repair-braces', source, limits: callLimits(limits) }, limits.callTimeoutMs + LOAD_ALLOWANCE_MS);
+    if (retried(reply) && attempt === 1) continue;
+    return unwrap(reply, 'load') as string;
   }
 }
 

@@ -68,7 +68,8 @@ export type Request =
   | { op: 'load'; env: string; source: string; limits: CallLimits; maxTurns?: number }
   | { op: 'call'; env: string; method: string; args: unknown[]; limits: CallLimits }
   | { op: 'dispose'; env: string }
-  | { op: 'spade-validate'; source: string; limits: CallLimits };
+  | { op: 'spade-validate'; source: string; limits: CallLimits; resetGate?: number }
+  | { op: 'repair-braces'; source: string; limits: CallLimits };
 
 const START_TIMEOUT_MS = 30_000;
 /** The longest reply accepted (the zygote refuses a longer one from an environment's process). */

@@ -12,11 +12,11 @@
 import { DEFAULT_LIMITS } from '../../../core/config/options.js';
 import { SandboxError } from '../../../core/errors.js';
 import type { EnvironmentProgram } from '../../../core/concepts/environment.js';
-import type { LoadedEnvironment, LoadOptions, Sandbox, SandboxLimits, SpadeValidation } from '../../../core/concepts/sandbox.js';
+import type { LoadedEnvironment, LoadOptions, Sandbox, SandboxLimits, SpadeValidateOptions, SpadeValidation } from '../../../core/concepts/sandbox.js';
 import { UsageError } from '../../../core/errors.js';
 import { ALLOWED_VARIABLES, PACKAGES, SANDBOX_ID, checkJail, missingPackagesNote, planJail, setupProblem } from './jail.js';
 import { JailedInterpreter, type ReadyFacts } from './jailed-interpreter.js';
-import { CpythonEnvironment, loadInto, spadeValidateIn } from './environment.js';
+import { CpythonEnvironment, loadInto, repairBracesIn, spadeValidateIn } from './environment.js';
 
 export interface CpythonSandboxOptions {
   limits?: Partial<SandboxLimits>;
@@ -96,11 +96,20 @@ export function createCpythonSandbox(options: CpythonSandboxOptions = {}): Sandb
         throw new SandboxError('crash', `the Python sandbox is unavailable: ${(error as Error).message}`, 'load');
       }
     },
-    async spadeValidate(program: EnvironmentProgram, limits?: Partial<SandboxLimits>): Promise<SpadeValidation> {
+    async spadeValidate(program: EnvironmentProgram, limits?: Partial<SandboxLimits>, options: SpadeValidateOptions = {}): Promise<SpadeValidation> {
       if (closed) throw new Error('the cpython sandbox is closed');
       if (program.language !== 'python') throw new SandboxError('load', `the cpython sandbox runs Python, not ${program.language}`);
       try {
-        return await spadeValidateIn(pick(), program.source, { ...defaults, ...limits });
+        return await spadeValidateIn(pick(), program.source, { ...defaults, ...limits }, options.timeoutMs, options.resetGateTurns);
+      } catch (error) {
+        if (error instanceof SandboxError) throw error;
+        throw new SandboxError('crash', `the Python sandbox is unavailable: ${(error as Error).message}`, 'load');
+      }
+    },
+    async spadeRepairBraces(source: string, limits?: Partial<SandboxLimits>): Promise<string> {
+      if (closed) throw new Error('the cpython sandbox is closed');
+      try {
+        return await repairBracesIn(pick(), source, { ...defaults, ...limits });
       } catch (error) {
         if (error instanceof SandboxError) throw error;
         throw new SandboxError('crash', `the Python sandbox is unavailable: ${(error as Error).message}`, 'load');

@@ -177,6 +177,7 @@ with open(os.path.join(_SERVER_DIR, 'loader.py'), encoding='utf-8') as _file:
     exec(compile(_file.read(), os.path.join(_SERVER_DIR, 'loader.py'), 'exec'), _loader)
 _spade_load, _spade_call = _loader['spade_load'], _loader['spade_call']
 _spade_validate = _loader['spade_validate']
+_spade_repair_braces = _loader['spade_repair_braces']
 _import_named_packages = _loader['import_named_packages']
 _prepare_process = _loader['prepare_process_environment']
 
@@ -296,8 +297,10 @@ def _serve_environment(first, baseline, hard):
             text = _spade_call('env', request['method'], request['args'])
         elif op == 'load':
             text = _spade_load('env', request['source'], request.get('maxTurns'))
+        elif op == 'repair-braces':
+            text = _spade_repair_braces(request['source'])
         else:
-            text = _spade_validate(request['source'])
+            text = _spade_validate(request['source'], request.get('resetGate'))
         _Output.counting = False
         if _Output.count > max_output:
             text = _dumps({'ok': False, 'kind': 'output-limit', 'message': f'printed {_Output.count} bytes, more than the limit of {max_output}'})
@@ -501,7 +504,7 @@ def main():
         _reap()
         limits = request.get('limits') or {}
         timeout_ms = request.get('timeoutMs', 10_000)
-        if op in ('load', 'spade-validate'):
+        if op in ('load', 'spade-validate', 'repair-braces'):
             if _import_named_packages(request['source']):
                 _Spare.discard()  # forked without the package
                 _prepare_process()  # networkx or sympy were just imported: part of every later process
@@ -534,7 +537,7 @@ def main():
                 _end(child)
             reply = b'{"ok": true, "value": null}'
         _send_host(request_id, reply)
-        if op in ('load', 'spade-validate'):
+        if op in ('load', 'spade-validate', 'repair-braces'):
             _Spare.refill()
 
 

@@ -46,10 +46,17 @@ export async function loadInto(
 }
 
 /** SPADE's own validation of `source` (nothing is kept in the interpreter). */
-export async function spadeValidateIn(process: InterpreterProcess, source: string, limits: SandboxLimits): Promise<SpadeValidation> {
-  const timeoutMs = limits.callTimeoutMs * SPADE_VALIDATION_CALLS + LOAD_ALLOWANCE_MS;
-  const reply = await process.request({ op: 'spade-validate', source, limits: { ...callLimitsOf(limits), callTimeoutMs: timeoutMs } }, timeoutMs);
+export async function spadeValidateIn(process: InterpreterProcess, source: string, limits: SandboxLimits, wholeMs?: number, resetGate?: number): Promise<SpadeValidation> {
+  const timeoutMs = (wholeMs ?? limits.callTimeoutMs * SPADE_VALIDATION_CALLS) + LOAD_ALLOWANCE_MS;
+  const reply = await process.request({ op: 'spade-validate', source, limits: { ...callLimitsOf(limits), callTimeoutMs: timeoutMs }, ...(resetGate !== undefined && { resetGate }) }, timeoutMs);
   return unwrap(reply, 'load') as SpadeValidation;
+}
+
+/** SPADE's f-string brace repair of `source` (the code is parsed, never run). */
+export async function repairBracesIn(process: InterpreterProcess, source: string, limits: SandboxLimits): Promise<string> {
+  const timeoutMs = limits.callTimeoutMs + LOAD_ALLOWANCE_MS;
+  const reply = await process.request({ op: 'repair-braces', source, limits: { ...callLimitsOf(limits), callTimeoutMs: timeoutMs } }, timeoutMs);
+  return unwrap(reply, 'load') as string;
 }
 
 export class PyodideEnvironment extends PythonEnvironment {

@@ -107,13 +107,16 @@ const spadeCall = loader.get('spade_call');
 const spadeDispose = loader.get('spade_dispose');
 const spadeHealth = loader.get('spade_health');
 const spadeValidate = loader.get('spade_validate');
+const spadeRepairBraces = loader.get('spade_repair_braces');
 
 function run(request: Request): string {
   switch (request.op) {
     case 'load':
       return spadeLoad(request.env, request.source, request.maxTurns ?? null) as string;
     case 'spade-validate':
-      return spadeValidate(request.source) as string;
+      return spadeValidate(request.source, request.resetGate ?? null) as string;
+    case 'repair-braces':
+      return spadeRepairBraces(request.source) as string;
     case 'call':
       return spadeCall(request.env, request.method, JSON.stringify(request.args)) as string;
     case 'dispose':

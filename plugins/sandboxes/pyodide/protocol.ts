@@ -23,7 +23,9 @@ export type Request =
   | { id: number; op: 'call'; env: string; method: EnvironmentMethod; args: unknown[]; limits: CallLimits }
   | { id: number; op: 'dispose'; env: string }
   /** SPADE's own validation of a program: nothing is kept. */
-  | { id: number; op: 'spade-validate'; source: string; limits: CallLimits };
+  | { id: number; op: 'spade-validate'; source: string; limits: CallLimits; resetGate?: number }
+  /** SPADE's f-string brace repair of a designer's code (parsed, never run). */
+  | { id: number; op: 'repair-braces'; source: string; limits: CallLimits };
 
 /** How a request failed, in the child's words (the shared loader's kinds); the host maps it to a SandboxError kind. */
 export type FailureKind = LoaderFailureKind;

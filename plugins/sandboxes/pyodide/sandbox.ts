@@ -13,12 +13,12 @@ import path from 'node:path';
 import { DEFAULT_LIMITS } from '../../../core/config/options.js';
 import { SandboxError } from '../../../core/errors.js';
 import type { EnvironmentProgram } from '../../../core/concepts/environment.js';
-import type { LoadedEnvironment, LoadOptions, Sandbox, SandboxLimits, SpadeValidation } from '../../../core/concepts/sandbox.js';
+import type { LoadedEnvironment, LoadOptions, Sandbox, SandboxLimits, SpadeValidateOptions, SpadeValidation } from '../../../core/concepts/sandbox.js';
 import { planJail } from './jail.js';
 import { resolveChildEntry } from './child-entry.js';
 import type { JailPlan } from './jail.js';
 import { InterpreterProcess } from './interpreter-process.js';
-import { PyodideEnvironment, loadInto, spadeValidateIn } from './environment.js';
+import { PyodideEnvironment, loadInto, repairBracesIn, spadeValidateIn } from './environment.js';
 import { PYTHON_DIR } from '../python/files.js';
 import type { ReadyMessage } from './protocol.js';
 
@@ -109,12 +109,21 @@ export function createPyodideSandbox(options: PyodideSandboxOptions = {}): Sandb
         throw new SandboxError('crash', `the Python interpreter is unavailable: ${(error as Error).message}`, 'load');
       }
     },
-    async spadeValidate(program: EnvironmentProgram, limits?: Partial<SandboxLimits>): Promise<SpadeValidation> {
+    async spadeValidate(program: EnvironmentProgram, limits?: Partial<SandboxLimits>, options: SpadeValidateOptions = {}): Promise<SpadeValidation> {
       if (closed) throw new Error('the pyodide sandbox is closed');
       if (program.language !== 'python') throw new SandboxError('load', `the pyodide sandbox runs Python, not ${program.language}`);
       refuseHostFolders(program);
       try {
-        return await spadeValidateIn(pickProcess(), program.source, { ...defaults, ...limits });
+        return await spadeValidateIn(pickProcess(), program.source, { ...defaults, ...limits }, options.timeoutMs, options.resetGateTurns);
+      } catch (error) {
+        if (error instanceof SandboxError) throw error;
+        throw new SandboxError('crash', `the Python interpreter is unavailable: ${(error as Error).message}`, 'load');
+      }
+    },
+    async spadeRepairBraces(source: string, limits?: Partial<SandboxLimits>): Promise<string> {
+      if (closed) throw new Error('the pyodide sandbox is closed');
+      try {
+        return await repairBracesIn(pickProcess(), source, { ...defaults, ...limits });
       } catch (error) {
         if (error instanceof SandboxError) throw error;
         throw new SandboxError('crash', `the Python interpreter is unavailable: ${(error as Error).message}`, 'load');

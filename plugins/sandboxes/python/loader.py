@@ -972,10 +972,56 @@ def _spade_validation(code, env):
     return {'accepted': True, 'className': getattr(cls, '__name__', str(cls))}
 
 
-def spade_validate(source):
+RESET_GATE_SEEDS = (0, 1, 2)
+
+
+def _criteria_throw_at_reset(cls, env, max_turns):
+    """SPADE's reset gate (criteria_throw_at_reset of spade/core/envs/synthetic_game_env.py at
+    9b2b813), on the validated program's class: for each of the seeds 0, 1 and 2, a new instance
+    built as SPADE's gate builds it (max_turns= the budget) is reset (an exception of reset is
+    swallowed, as SPADE's wrapper does; one of the constructor skips the seed), and each of its
+    `_message_criteria` is called on its `_state`. A game without criteria or state is never
+    rejected. True (reject) when a criterion raised at every seed that could be checked. (SPADE
+    loads the file afresh for each seed; here the class of the one load is reused.)"""
+    checked = 0
+    threw = 0
+    try:
+        for seed in RESET_GATE_SEEDS:
+            try:
+                instance = _build(cls, max_turns, forced=True)
+            except Exception:
+                continue
+            try:
+                _seeded(env, seed)
+                instance.reset(seed=seed)
+            except Exception:
+                pass
+            criteria = getattr(instance, '_message_criteria', None)
+            state = getattr(instance, '_state', None)
+            if not criteria or state is None:
+                return False
+            checked += 1
+            for criterion in criteria:
+                try:
+                    criterion(state)
+                except Exception:
+                    threw += 1
+                    break
+        return checked > 0 and threw == checked
+    except Exception:
+        return False
+
+
+RESET_GATE_MESSAGE = ('Reset-solvability gate: a success criterion raises on the initial state at '
+                      'every tested seed (unsolvable step).')
+
+
+def spade_validate(source, reset_gate_turns=None):
     """SPADE's verdict on a program: {"accepted": true} or {"accepted": false, "message": SPADE's
     message, "kind": the reason code}; a failure of the sandbox's own (timeout, memory,
-    escape-attempt, output-limit) is the reply's failure instead, as for any call."""
+    escape-attempt, output-limit) is the reply's failure instead, as for any call. With
+    `reset_gate_turns` (SPADE's tool-use runs), an accepted program also goes through SPADE's
+    reset gate, its games built with that turn budget (kind `reset-gate` when it rejects)."""
     try:
         compile(source, '<string>', 'exec')  # SPADE runs the code as a string: its messages name <string>
     except (SyntaxError, ValueError) as error:
@@ -986,11 +1032,60 @@ def spade_validate(source):
 
     def validate():
         try:
-            return _spade_validation(code, env)
+            verdict = _spade_validation(code, env)
         except _SpadeRejection as rejection:
             return {'accepted': False, 'message': str(rejection), 'kind': rejection.kind}
+        if reset_gate_turns and _criteria_throw_at_reset(_find_class(env.globals), env, reset_gate_turns):
+            return {'accepted': False, 'message': RESET_GATE_MESSAGE, 'kind': 'reset-gate'}
+        return verdict
 
     return _reply(_run_guarded(env, validate))
+
+
+# ---------------------------------------------------------------------------------------------
+# SPADE's repair of a designer's code (repair_fstring_braces of spade/core/utils/parsing.py at
+# 9b2b813), applied to the code its extraction took from a reply: while the code does not parse,
+# the line the parser blames has each {...} field without nested braces whose inside is not a
+# Python expression (an empty one included) written with doubled braces; it stops when the code
+# parses, when that changes nothing, when the parser names no line, or after 20 rounds. It only
+# parses (ast), never runs the code. A parser failure other than a syntax error leaves the code
+# as it is.
+# ---------------------------------------------------------------------------------------------
+_BRACE_FIELD = re.compile(r'\{([^{}]*)\}')
+
+
+def _is_expression(text):
+    try:
+        ast.parse(text, mode='eval')
+        return True
+    except SyntaxError:
+        return False
+
+
+def _double_non_expressions(line):
+    return _BRACE_FIELD.sub(lambda m: m.group(0) if _is_expression(m.group(1)) else '{{' + m.group(1) + '}}', line)
+
+
+def spade_repair_braces(source):
+    """SPADE's brace repair of `source`: {"ok": true, "value": the code it gives}."""
+    code = source
+    try:
+        for _round in range(20):
+            try:
+                ast.parse(code)
+                break
+            except SyntaxError as error:
+                lines = code.split('\n')
+                if not error.lineno or error.lineno - 1 >= len(lines):
+                    break
+                fixed = _double_non_expressions(lines[error.lineno - 1])
+                if fixed == lines[error.lineno - 1]:
+                    break
+                lines[error.lineno - 1] = fixed
+                code = '\n'.join(lines)
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    return _reply_ok(code)
 
 
 def spade_call(env_id, method, args_json):

@@ -34,6 +34,9 @@ test('reviews through the provider: the program and its first observation go out
     assert.match(messages[0]!.content, 'unless it has a clear, fatal bug');
     assert.match(messages[1]!.content, 'class ProductEnv');
     assert.match(messages[1]!.content, 'Compute 12 times 34.');
+    // SPADE's validator's sampling: temperature 0.3, 16,384 tokens.
+    assert.is(server.requests[0]!.body.temperature, 0.3);
+    assert.is(server.requests[0]!.body.max_completion_tokens, 16_384);
     const silent = await reviewer.review(program, verdict);
     assert.is(silent.accepted, true);
     assert.match(silent.reason, 'no verdict');
