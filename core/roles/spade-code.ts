@@ -25,6 +25,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
+import type { SpadeMemoryRecord } from '../types.js';
 
 /** SPADE's source files, by their path in its repository (checked by the caller). */
 export type SpadeSourceFiles = Readonly<Record<string, string>>;
@@ -48,16 +49,7 @@ export const SPADE_CODE_FILES = [
   'spade/core/utils/game_files.py',
 ] as const;
 
-/** One of SPADE's memory records (its EnvironmentRecord, as env_memory.json holds it). */
-export interface SpadeMemoryRecord {
-  game_file: string;
-  skill: string;
-  code_snippet: string;
-  actor_win_rate: number;
-  regret: number;
-  rollout_id: number;
-  metadata: Record<string, unknown>;
-}
+export type { SpadeMemoryRecord };
 
 /** SPADE's sampling of one model call, as its code passes it (absent keys are not passed). */
 export interface SpadeSampling {
@@ -410,3 +402,19 @@ for req in payload['requests']:
         results.append({'error': '%s: %s' % (type(e).__name__, e)})
 sys.stdout.write(json.dumps({'results': results}))
 `;
+
+/** SPADE's code over sources read once, when first needed. */
+export interface SpadeCode {
+  run<R extends SpadeCodeRequest>(requests: readonly R[]): Promise<Answer<R>[]>;
+}
+
+export function createSpadeCode(read: SpadeSourceReader): SpadeCode {
+  let files: Promise<SpadeSourceFiles> | undefined;
+  return {
+    run(requests) {
+      files ??= read();
+      files.catch(() => (files = undefined));
+      return files.then((f) => runSpadeCode(f, requests));
+    },
+  };
+}

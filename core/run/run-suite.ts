@@ -11,8 +11,9 @@ import type { Journal } from '../results/journal.js';
 import type { PriorWork } from '../results/resume.js';
 import type { ProgressEvent, RunSetup } from './run-setup.js';
 import { runSelfPlay } from '../selfplay/selfplay.js';
+import { createSpadeMemory } from '../selfplay/spade-memory.js';
 import { defaultSkills, skillName } from '../selfplay/skills.js';
-import { DEFAULTS } from '../config/options.js';
+import { DEFAULTS, hintedAttemptsOf } from '../config/options.js';
 import type { PlateauOptions } from '../selfplay/rewards.js';
 import { mapLimit } from './concurrency.js';
 import { environmentsInFlight, playSlots } from './play-schedule.js';
@@ -160,10 +161,12 @@ export function selfPlayPlan(setup: RunSetup, journal: Journal, emit: (event: Pr
   const { config } = setup;
   const { rounds, envsPerRound, attempts } = config.selfplay;
   const suite = SELFPLAY_SUITE;
+  const memoryMode = config.selfplay.memory ?? 'own';
+  const spadeMemory = memoryMode === 'spade' && setup.spadeCode ? createSpadeMemory(setup.spadeCode, setup.outDir) : undefined;
   return {
     id: suite,
     kind: 'selfplay',
-    start: async () => ({ environments: rounds * envsPerRound, episodes: rounds * envsPerRound * attempts * 2 }),
+    start: async () => ({ environments: rounds * envsPerRound, episodes: rounds * envsPerRound * (attempts + hintedAttemptsOf(config.selfplay)) }),
     async play(context, record) {
       const played = await runSelfPlay({
         designer: setup.designer,
@@ -181,6 +184,9 @@ export function selfPlayPlan(setup: RunSetup, journal: Journal, emit: (event: Pr
         skills: (config.selfplay.skills ?? defaultSkills(config.selfplay.gameType ?? DEFAULTS.selfplay.gameType)).map((s) => skillName(s) ?? s),
         skillsPerRound: config.selfplay.skillsPerRound ?? DEFAULTS.selfplay.skillsPerRound,
         hintWriter: setup.hintWriter,
+        memoryMode,
+        ...(spadeMemory ? { spadeMemory } : {}),
+        ...(config.designerProtocol === 'spade' ? { alwaysHint: true } : {}),
         onHint: (program, hint) => journal.append({ type: 'hint', suite, id: program.id, hint }),
         onErrored: (error) => {
           // A design call's failure is journaled in its round's `designed` record.
