@@ -30,6 +30,7 @@ const inputs = JSON.parse(readFileSync(path.join(here, 'inputs.json'), 'utf8')) 
 };
 type Built = { messages: { role: string; content: string }[]; sampling: { temperature?: number; top_p?: number; top_k?: number; max_tokens?: number } };
 const expected = JSON.parse(readFileSync(path.join(here, 'expected.json'), 'utf8')) as {
+  reply: string;
   program: string;
   designs: Record<string, Built>;
   hints: Record<string, Built>;
@@ -69,7 +70,7 @@ test('the seeds spade-bench derives are the fixture\'s inputs', () => {
 
 test("a tool-use design: SPADE's multi-turn variant with its rotation, grounded on a corpus document cut at 4,000 words, SPADE's sampling", () =>
   withServer(async (server, provider) => {
-    server.script({ kind: 'reply', text: `\`\`\`python\n${expected.program}\`\`\`` });
+    server.script({ kind: 'reply', text: expected.reply });
     const corpus = await loadCorpus(path.join(here, 'corpus.jsonl'));
     const designer = createLLMDesigner(provider, { corpus, spade: { code, maxTurns: 25 } });
     assert.match(designer.label, "SPADE's protocol");
@@ -82,7 +83,7 @@ test("a tool-use design: SPADE's multi-turn variant with its rotation, grounded 
 
 test("a design shown SPADE's memory: same skill, two seeds from the top by regret in [0.15, 0.85], one negative by file name", () =>
   withServer(async (server, provider) => {
-    server.script({ kind: 'reply', text: `\`\`\`python\n${expected.program}\`\`\`` });
+    server.script({ kind: 'reply', text: expected.reply });
     const corpus = await loadCorpus(path.join(here, 'corpus.jsonl'));
     const designer = createLLMDesigner(provider, { corpus, spade: { code, maxTurns: 25 } });
     await designer.design({ round: 0, count: 1, seed: 5, skills: ['Logical Deduction'], memory: [], recentSolveRates: [], spadeMemory: inputs.memory });
