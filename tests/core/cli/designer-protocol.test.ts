@@ -112,4 +112,12 @@ test('a run under SPADE\'s designer, agent and memory protocols sends what SPADE
   }
 });
 
+test('--memory spade with spade-bench\'s own prompts is refused, saying why', async () => {
+  const cwd = tempDir();
+  const r = await runCli(['run', '--out', 'out', '--suites', 'spade', '--designer', 'openai:M', '--agent', 'openai:M', '--memory', 'spade'], { cwd, env: { OPENAI_API_KEY: 'sk-designer-protocol-0123456789', OPENAI_BASE_URL: 'http://127.0.0.1:9' } });
+  assert.is(r.code, 2, r.stderr);
+  assert.match(r.stderr, '--memory spade');
+  assert.match(r.stderr, '--designer-protocol spade');
+});
+
 test.run();

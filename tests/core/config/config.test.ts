@@ -126,4 +126,16 @@ test('CLI flags override the file, which overrides the defaults', () => {
   assert.match(message(() => flagsToConfig({ rounds: Number('x') })), 'command line: selfplay.rounds: expected a positive integer, got null');
 });
 
+test('--designer-protocol spade plays 8 plain and 16 hinted with SPADE\'s memory, unless the user said otherwise', () => {
+  const spade = resolveConfig({}, flagsToConfig({ designerProtocol: 'spade' }));
+  assert.equal([spade.selfplay.attempts, spade.selfplay.hintedAttempts, spade.selfplay.memory], [8, 16, 'spade']);
+  const chosen = resolveConfig({ selfplay: { attempts: 3 } }, flagsToConfig({ designerProtocol: 'spade', memory: 'off', hintedAttempts: 5 }));
+  assert.equal([chosen.selfplay.attempts, chosen.selfplay.hintedAttempts, chosen.selfplay.memory], [3, 5, 'off']);
+  // The default protocol keeps its defaults: as many hinted plays as plain ones, its own memory.
+  assert.equal([DEFAULT_CONFIG.designerProtocol, DEFAULT_CONFIG.selfplay.attempts, DEFAULT_CONFIG.selfplay.hintedAttempts, DEFAULT_CONFIG.selfplay.memory], ['default', 4, undefined, 'own']);
+  // A resolved config resolves to itself (a resumed run keeps what it started with).
+  assert.equal(resolveConfig(chosen as never), chosen);
+  assert.match(message(() => flagsToConfig({ memory: 'all' })), 'selfplay.memory');
+});
+
 test.run();
