@@ -29,10 +29,11 @@ export function isReferenceRole(run: RunInfo, role: 'designer' | 'agent'): boole
  * plays per environment (plain and hinted).
  */
 export function protocolsText(run: RunResults['run']): string {
-  const config = run.config as { designerProtocol?: string; agentProtocol?: string; selfplay?: { memory?: string; attempts?: number; hintedAttempts?: number } };
+  const config = run.config as { designerProtocol?: string; agentProtocol?: string; selfplay?: { memory?: string; attempts?: number; plainAttempts?: number; hintedAttempts?: number } };
   const designer = config.designerProtocol === 'spade' ? "SPADE's (its pinned code builds the prompts)" : "spade-bench's paraphrase";
   const agent = config.agentProtocol === 'spade' ? "SPADE's" : "spade-bench's";
   const s = config.selfplay;
-  const plays = s?.attempts !== undefined ? `; self-play plays ${s.attempts} plain and ${s.hintedAttempts ?? s.attempts} hinted per environment` : '';
+  const plain = s?.plainAttempts ?? s?.attempts;
+  const plays = plain !== undefined ? `; self-play plays ${plain} plain and ${s?.hintedAttempts ?? plain} hinted per environment` : '';
   return `designer side ${designer}; agent ${agent}; memory ${s?.memory ?? 'own'}${plays}`;
 }

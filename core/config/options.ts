@@ -156,19 +156,28 @@ export const SPADE_MAX_TURNS = 25;
 
 /**
  * Defaults that follow --designer-protocol spade, for the keys no layer (file, flags) set:
- * 8 plain and 16 hinted plays, SPADE's memory. `layers` are the user's, before defaults.
+ * 8 plain and 16 hinted self-play plays (unless --attempts was given), SPADE's memory.
+ * `layers` are the user's, before defaults.
  */
-export function applyDesignerProtocolDefaults(resolved: { designerProtocol?: string; selfplay?: { attempts?: number; hintedAttempts?: number; memory?: string } }, layers: readonly ({ designerProtocol?: string; selfplay?: Record<string, unknown> } | undefined)[]): void {
+export function applyDesignerProtocolDefaults(
+  resolved: { designerProtocol?: string; selfplay?: { attempts?: number; plainAttempts?: number; hintedAttempts?: number; memory?: string } },
+  layers: readonly ({ designerProtocol?: string; selfplay?: Record<string, unknown> } | undefined)[],
+): void {
   if (resolved.designerProtocol !== 'spade' || !resolved.selfplay) return;
   const given = (key: string): boolean => layers.some((layer) => layer?.selfplay?.[key] !== undefined);
-  if (!given('attempts')) resolved.selfplay.attempts = SPADE_PLAIN_ATTEMPTS;
-  if (!given('hintedAttempts')) resolved.selfplay.hintedAttempts = SPADE_HINTED_ATTEMPTS;
+  if (!given('plainAttempts') && !given('attempts')) resolved.selfplay.plainAttempts = SPADE_PLAIN_ATTEMPTS;
+  if (!given('hintedAttempts') && !given('attempts')) resolved.selfplay.hintedAttempts = SPADE_HINTED_ATTEMPTS;
   if (!given('memory')) resolved.selfplay.memory = 'spade';
 }
 
-/** Hinted plays per environment: hintedAttempts when set, else as many as the plain ones. */
-export function hintedAttemptsOf(selfplay: { attempts: number; hintedAttempts?: number }): number {
-  return selfplay.hintedAttempts ?? selfplay.attempts;
+/** Self-play plays per environment without the hint: plainAttempts when set, else attempts. */
+export function plainAttemptsOf(selfplay: { attempts: number; plainAttempts?: number }): number {
+  return selfplay.plainAttempts ?? selfplay.attempts;
+}
+
+/** Self-play plays per environment with the hint: hintedAttempts when set, else as many as the plain ones. */
+export function hintedAttemptsOf(selfplay: { attempts: number; plainAttempts?: number; hintedAttempts?: number }): number {
+  return selfplay.hintedAttempts ?? plainAttemptsOf(selfplay);
 }
 
 /** The turn budget of a run: `maxTurns` when set, else 25 under SPADE's agent protocol, else 64. */
@@ -243,7 +252,7 @@ export const RUN_OPTIONS = {
   selfplay: section('Self-play', {
     rounds: kept({ schema: posInt, flag: 'rounds', arg: 'N', parse: 'number', default: 3, describe: 'Self-play rounds' }),
     envsPerRound: kept({ schema: posInt, flag: 'envs-per-round', arg: 'N', parse: 'number', default: 16, describe: 'Environments the designer writes each round' }),
-    attempts: kept({ schema: posInt, flag: 'attempts', arg: 'N', parse: 'number', default: 4, shown: '4; 8 with --designer-protocol spade', describe: 'Episodes per environment without the hint (self-play also plays --hinted-attempts with it)' }),
+    attempts: kept({ schema: posInt, flag: 'attempts', arg: 'N', parse: 'number', default: 4, describe: 'Episodes per environment (self-play plays as many again with the hint, unless --plain-attempts / --hinted-attempts say otherwise)' }),
     reward: kept({ schema: oneOf(DESIGNER_REWARDS), flag: 'reward', arg: 'NAME', default: 'spade', describe: `Designer reward: ${DESIGNER_REWARDS.join(', ')}` }),
     band: fallback({
       schema: bandSchema, flag: 'band', arg: 'LO,HI', parse: 'numbers', fallback: [...DEFAULT_BAND] as [number, number], shown: '`0.4,0.6`',
@@ -265,6 +274,10 @@ export const RUN_OPTIONS = {
     reviewer: optional({
       schema: str, flag: 'reviewer', arg: 'ID', renamedFrom: 'validator', shown: 'none',
       describe: 'Provider id of an LLM reviewer after the gate ("accept unless a clear fatal bug"; for a tool-use game, SPADE\'s solvability audit); its verdicts are recorded apart',
+    }),
+    plainAttempts: optional({
+      schema: posInt, flag: 'plain-attempts', arg: 'N', parse: 'number', shown: '--attempts; 8 with --designer-protocol spade',
+      describe: 'Self-play episodes per environment without the hint',
     }),
     hintedAttempts: optional({
       schema: posInt, flag: 'hinted-attempts', arg: 'N', parse: 'number', shown: 'as many as --attempts; 16 with --designer-protocol spade',

@@ -13,7 +13,7 @@ import type { ProgressEvent, RunSetup } from './run-setup.js';
 import { runSelfPlay } from '../selfplay/selfplay.js';
 import { createSpadeMemory } from '../selfplay/spade-memory.js';
 import { defaultSkills, skillName } from '../selfplay/skills.js';
-import { DEFAULTS, hintedAttemptsOf } from '../config/options.js';
+import { DEFAULTS, hintedAttemptsOf, plainAttemptsOf } from '../config/options.js';
 import type { PlateauOptions } from '../selfplay/rewards.js';
 import { mapLimit } from './concurrency.js';
 import { environmentsInFlight, playSlots } from './play-schedule.js';
@@ -159,14 +159,16 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
 /** The self-play pool: rounds of design, gate, play and reward, each round journaled. */
 export function selfPlayPlan(setup: RunSetup, journal: Journal, emit: (event: ProgressEvent) => void, evaluate: Evaluator, onSlotError?: (suite: string, error: SlotError) => void): SuitePlan {
   const { config } = setup;
-  const { rounds, envsPerRound, attempts } = config.selfplay;
+  const { rounds, envsPerRound } = config.selfplay;
+  const plain = plainAttemptsOf(config.selfplay);
+  const hinted = hintedAttemptsOf(config.selfplay);
   const suite = SELFPLAY_SUITE;
   const memoryMode = config.selfplay.memory ?? 'own';
   const spadeMemory = memoryMode === 'spade' && setup.spadeCode ? createSpadeMemory(setup.spadeCode, setup.outDir) : undefined;
   return {
     id: suite,
     kind: 'selfplay',
-    start: async () => ({ environments: rounds * envsPerRound, episodes: rounds * envsPerRound * (attempts + hintedAttemptsOf(config.selfplay)) }),
+    start: async () => ({ environments: rounds * envsPerRound, episodes: rounds * envsPerRound * (plain + hinted) }),
     async play(context, record) {
       const played = await runSelfPlay({
         designer: setup.designer,
@@ -175,7 +177,8 @@ export function selfPlayPlan(setup: RunSetup, journal: Journal, emit: (event: Pr
         reward: config.selfplay.reward,
         // Design slots at once: enough to keep a model-driven agent's or designer's requests busy.
         concurrency: environmentsInFlight(config.concurrency, setup.agent, setup.designer.capacity),
-        context,
+        // Plain and hinted plays per environment, counted apart (SPADE plays 8 and 16).
+        context: { ...context, attempts: plain, hintedAttempts: hinted },
         evaluator: evaluate,
         repairs: config.selfplay.repairs,
         reviewer: setup.reviewer,

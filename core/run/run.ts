@@ -20,7 +20,7 @@ import { ErrorTally, episodeErrorClass, exceedsAllowance, isFatal, isRunFailure,
 import { addEqualSizeDiversity } from '../metrics/index.js';
 import { runSuite, selfPlayPlan, staticPlan, type RunBooks } from './run-suite.js';
 import { curriculumPlan } from '../curriculum/rounds.js';
-import { hintedAttemptsOf, turnBudget } from '../config/options.js';
+import { turnBudget } from '../config/options.js';
 import type { HintWriter } from '../roles/llm-hint.js';
 import { playSlots } from './play-schedule.js';
 
@@ -114,7 +114,6 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
       agent: setup.agent,
       limits: config.limits,
       attempts: config.selfplay.attempts,
-      hintedAttempts: hintedAttemptsOf(config.selfplay),
       validateOnly: setup.validateOnly,
       gate: config.gate,
       maxTurns: turnBudget(config),

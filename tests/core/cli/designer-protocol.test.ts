@@ -64,9 +64,9 @@ test('a run under SPADE\'s designer, agent and memory protocols sends what SPADE
     ], { cwd, env });
     assert.is(r.code, 0, r.stderr);
     const results = JSON.parse(readFileSync(path.join(cwd, 'out/results.json'), 'utf8')) as RunResults;
-    const config = results.run.config as unknown as { designerProtocol: string; selfplay: { attempts: number; hintedAttempts: number; memory: string } };
+    const config = results.run.config as unknown as { designerProtocol: string; selfplay: { plainAttempts: number; hintedAttempts: number; memory: string } };
     assert.is(config.designerProtocol, 'spade');
-    assert.equal([config.selfplay.attempts, config.selfplay.hintedAttempts, config.selfplay.memory], [8, 16, 'spade']);
+    assert.equal([config.selfplay.plainAttempts, config.selfplay.hintedAttempts, config.selfplay.memory], [8, 16, 'spade']);
     assert.match(results.run.designerLabel, "SPADE's protocol");
     const [environment] = results.suites[0]!.environments;
     assert.is(environment!.verdict, 'valid', JSON.stringify(environment!.checks));
