@@ -283,8 +283,8 @@ export const RUN_OPTIONS = {
       schema: posInt, flag: 'hinted-attempts', arg: 'N', parse: 'number', shown: 'as many as --attempts; 16 with --designer-protocol spade',
       describe: 'Self-play episodes per environment with the hint (SPADE plays 16 hinted against 8 plain)',
     }),
-    memory: kept({
-      schema: oneOf(MEMORY_MODES), flag: 'memory', arg: 'M', default: 'own', shown: 'own; spade with --designer-protocol spade',
+    memory: fallback({
+      schema: oneOf(MEMORY_MODES), flag: 'memory', arg: 'M', fallback: 'own', shown: 'own; spade with --designer-protocol spade',
       describe: "What the designer is shown of earlier environments: spade (SPADE's env memory: same skill, two of the top by regret among win rates in [0.15, 0.85], one negative by file name; kept as env_memory.json), own (spade-bench's), off",
     }),
   }),

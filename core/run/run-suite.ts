@@ -163,7 +163,7 @@ export function selfPlayPlan(setup: RunSetup, journal: Journal, emit: (event: Pr
   const plain = plainAttemptsOf(config.selfplay);
   const hinted = hintedAttemptsOf(config.selfplay);
   const suite = SELFPLAY_SUITE;
-  const memoryMode = config.selfplay.memory ?? 'own';
+  const memoryMode = config.selfplay.memory ?? DEFAULTS.selfplay.memory;
   const spadeMemory = memoryMode === 'spade' && setup.spadeCode ? createSpadeMemory(setup.spadeCode, setup.outDir) : undefined;
   return {
     id: suite,

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { DEFAULT_CONFIG, loadConfigFile, resolveConfig, validateConfig } from '../../../core/config/config.js';
 import { flagsToConfig } from '../../../core/cli/run-command.js';
 import { UsageError } from '../../../core/errors.js';
-import { hintedAttemptsOf, plainAttemptsOf } from '../../../core/config/options.js';
+import { DEFAULTS, hintedAttemptsOf, plainAttemptsOf } from '../../../core/config/options.js';
 import { tempDir } from '../../helpers/cli.js';
 
 const dir = (): string => tempDir('spade-config-');
@@ -138,7 +138,7 @@ test('--designer-protocol spade plays 8 plain and 16 hinted with SPADE\'s memory
   const attempts = resolveConfig({}, flagsToConfig({ designerProtocol: 'spade', attempts: 2 }));
   assert.equal([plainAttemptsOf(attempts.selfplay), hintedAttemptsOf(attempts.selfplay)], [2, 2]);
   // The default protocol keeps its defaults: as many hinted plays as plain ones, its own memory.
-  assert.equal([DEFAULT_CONFIG.designerProtocol, plainAttemptsOf(DEFAULT_CONFIG.selfplay), hintedAttemptsOf(DEFAULT_CONFIG.selfplay), DEFAULT_CONFIG.selfplay.memory], ['default', 4, 4, 'own']);
+  assert.equal([DEFAULT_CONFIG.designerProtocol, plainAttemptsOf(DEFAULT_CONFIG.selfplay), hintedAttemptsOf(DEFAULT_CONFIG.selfplay), DEFAULT_CONFIG.selfplay.memory ?? DEFAULTS.selfplay.memory], ['default', 4, 4, 'own']);
   // A resolved config resolves to itself (a resumed run keeps what it started with).
   assert.equal(resolveConfig(chosen as never), chosen);
   assert.match(message(() => flagsToConfig({ memory: 'all' })), 'selfplay.memory');
