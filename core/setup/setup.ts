@@ -269,6 +269,10 @@ export async function resolveRunParts(registry: PluginRegistry, config: SpadeCon
     const systemPrompt = rolePrompt(config, 'hint', registry.cwd);
     hintWriter = createHintWriter(designerProvider, { ...samplingOf(config, 'hint'), seed: config.seed, ...(systemPrompt ? { systemPrompt } : {}), ...(config.designerProtocol === 'spade' ? { spade: spadeCodeFor(config) } : {}) });
   }
+  const ownPrompts = (['designer', 'hint', 'reviewer'] as const).filter((role) => config.prompts?.[role] !== undefined);
+  if (config.designerProtocol === 'spade' && ownPrompts.length) {
+    throw new UsageError(`prompts.${ownPrompts.join(', prompts.')}: these replace spade-bench's own prompts; under --designer-protocol spade the designer side sends SPADE's (drop them, or use --designer-protocol default)`);
+  }
   if (config.selfplay.memory === 'spade' && config.designerProtocol !== 'spade' && designer.kind === 'llm') {
     throw new UsageError("--memory spade is SPADE's selection shown in SPADE's prompt: it needs --designer-protocol spade (or use --memory own or off)");
   }

@@ -112,12 +112,18 @@ test('a run under SPADE\'s designer, agent and memory protocols sends what SPADE
   }
 });
 
-test('--memory spade with spade-bench\'s own prompts is refused, saying why', async () => {
+test('--memory spade with spade-bench\'s own prompts, or prompt files with SPADE\'s, are refused, saying why', async () => {
   const cwd = tempDir();
   const r = await runCli(['run', '--out', 'out', '--suites', 'spade', '--designer', 'openai:M', '--agent', 'openai:M', '--memory', 'spade'], { cwd, env: { OPENAI_API_KEY: 'sk-designer-protocol-0123456789', OPENAI_BASE_URL: 'http://127.0.0.1:9' } });
   assert.is(r.code, 2, r.stderr);
   assert.match(r.stderr, '--memory spade');
   assert.match(r.stderr, '--designer-protocol spade');
+  // Prompt files replace spade-bench's own prompts: they have no place beside SPADE's.
+  writeFileSync(path.join(cwd, 'hint.txt'), 'Write a hint.');
+  writeFileSync(path.join(cwd, 'spade.config.json'), JSON.stringify({ prompts: { hint: 'hint.txt' } }));
+  const files = await runCli(['run', '--out', 'out2', '--suites', 'spade', '--designer', 'openai:M', '--agent', 'openai:M', '--designer-protocol', 'spade'], { cwd, env: { OPENAI_API_KEY: 'sk-designer-protocol-0123456789', OPENAI_BASE_URL: 'http://127.0.0.1:9' } });
+  assert.is(files.code, 2, files.stderr);
+  assert.match(files.stderr, 'prompts.hint');
 });
 
 test.run();
