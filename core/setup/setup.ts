@@ -276,6 +276,8 @@ export async function resolveRunParts(registry: PluginRegistry, config: SpadeCon
   if (config.selfplay.memory === 'spade' && config.designerProtocol !== 'spade' && designer.kind === 'llm') {
     throw new UsageError("--memory spade is SPADE's selection shown in SPADE's prompt: it needs --designer-protocol spade (or use --memory own or off)");
   }
+  // SPADE's code runs now once, so a missing interpreter or source stops the run before it starts.
+  if (config.designerProtocol === 'spade' && designer.kind === 'llm') await loadSpadePlayerTemplate(spadeCodeFor(config));
   const sandboxes = createSandboxSet(registry, config, options.sandboxWorkers);
   return {
     designer,

@@ -124,6 +124,14 @@ test('--memory spade with spade-bench\'s own prompts, or prompt files with SPADE
   const files = await runCli(['run', '--out', 'out2', '--suites', 'spade', '--designer', 'openai:M', '--agent', 'openai:M', '--designer-protocol', 'spade'], { cwd, env: { OPENAI_API_KEY: 'sk-designer-protocol-0123456789', OPENAI_BASE_URL: 'http://127.0.0.1:9' } });
   assert.is(files.code, 2, files.stderr);
   assert.match(files.stderr, 'prompts.hint');
+  // No Python for SPADE's code: the run stops before it starts, saying what to do.
+  const shared = path.resolve(repoRoot, '../shared/datasets');
+  writeFileSync(path.join(cwd, 'spade.config.json'), JSON.stringify({ cache: false }));
+  const python = await runCli(['run', '--out', 'out3', '--suites', 'spade', '--designer', 'openai:M', '--agent', 'openai:M', '--designer-protocol', 'spade', '--data-dir', shared], {
+    cwd, env: { OPENAI_API_KEY: 'sk-designer-protocol-0123456789', OPENAI_BASE_URL: 'http://127.0.0.1:9', SPADE_BENCH_OFFLINE: '1', SPADE_BENCH_SPADE_PYTHON: path.join(cwd, 'no-python') },
+  });
+  assert.is(python.code, 2, python.stderr);
+  assert.match(python.stderr, 'SPADE_BENCH_SPADE_PYTHON');
 });
 
 test.run();
