@@ -60,7 +60,7 @@ test('a run under SPADE\'s designer, agent and memory protocols sends what SPADE
     const r = await runCli([
       'run', '--out', 'out', '--suites', 'spade', '--designer', 'openai:M', '--agent', 'openai:M', '--reviewer', 'openai:M',
       '--designer-protocol', 'spade', '--agent-protocol', 'spade', '--memory', 'spade', '--corpus', path.join(fixtures, 'corpus.jsonl'),
-      '--rounds', '1', '--envs-per-round', '1', '--python-sandbox', 'pyodide', '--data-dir', path.resolve(repoRoot, '../shared/datasets'),
+      '--rounds', '2', '--envs-per-round', '1', '--skills', 'Pattern_Recognition', '--python-sandbox', 'pyodide', '--data-dir', path.resolve(repoRoot, '../shared/datasets'),
     ], { cwd, env });
     assert.is(r.code, 0, r.stderr);
     const results = JSON.parse(readFileSync(path.join(cwd, 'out/results.json'), 'utf8')) as RunResults;
@@ -68,42 +68,61 @@ test('a run under SPADE\'s designer, agent and memory protocols sends what SPADE
     assert.is(config.designerProtocol, 'spade');
     assert.equal([config.selfplay.plainAttempts, config.selfplay.hintedAttempts, config.selfplay.memory], [8, 16, 'spade']);
     assert.match(results.run.designerLabel, "SPADE's protocol");
-    const [environment] = results.suites[0]!.environments;
-    assert.is(environment!.verdict, 'valid', JSON.stringify(environment!.checks));
-    assert.is(environment!.source, expected.program);
+    const environments = results.suites[0]!.environments;
+    assert.equal(environments.map((e) => [e.id, e.verdict, e.source === expected.program]), [['r0-e0', 'valid', true], ['r1-e0', 'valid', true]], JSON.stringify(environments.map((e) => e.checks)));
 
-    // Exactly SPADE's requests: the corpus-grounded multi-turn design, the hint, the validator.
+    // Exactly SPADE's requests: the corpus-grounded multi-turn design (round 0's inputs are the
+    // fixture's), the hint, the validator, once per environment.
     const designs = server.requests.filter(isDesign);
-    assert.is(designs.length, 1);
+    assert.is(designs.length, 2);
     assert.equal(messagesOf(designs[0]!), design.messages);
     assert.equal(samplingOf(designs[0]!), design.sampling);
+    assert.equal(samplingOf(designs[1]!), design.sampling);
     const hints = server.requests.filter(isHint);
-    assert.is(hints.length, 1, 'the hint writer writes the hint');
-    assert.equal({ messages: messagesOf(hints[0]!), sampling: samplingOf(hints[0]!) }, expected.hints.cognitive);
+    assert.is(hints.length, 2, 'the hint writer writes every hint');
+    for (const hint of hints) assert.equal({ messages: messagesOf(hint), sampling: samplingOf(hint) }, expected.hints.cognitive);
     const validators = server.requests.filter(isValidator);
-    assert.is(validators.length, 1);
-    assert.equal({ messages: messagesOf(validators[0]!), sampling: samplingOf(validators[0]!) }, expected.validators.cognitive);
-    assert.is(environment!.review?.accepted, true);
-    assert.is(environment!.designerHint, 'Take the remainder of the division; answer with one integer.');
+    assert.is(validators.length, 2);
+    for (const v of validators) assert.equal({ messages: messagesOf(v), sampling: samplingOf(v) }, expected.validators.cognitive);
+    for (const e of environments) {
+      assert.is(e.review?.accepted, true);
+      assert.is(e.designerHint, 'Take the remainder of the division; answer with one integer.');
+    }
 
-    // 8 plain plays and 16 hinted ones, the hint in the first observation of the hinted ones.
+    // 8 plain plays and 16 hinted ones per environment, the hint in the first observation of the hinted ones.
     const out = path.join(cwd, 'episodes.jsonl');
     assert.is((await runCli(['export', path.join(cwd, 'out'), '--format', 'jsonl', '-o', out], { cwd })).code, 0);
     const lines = jsonLines<EpisodeLine>(out);
-    const plain = lines.filter((l) => !l.with_hint);
-    const hinted = lines.filter((l) => l.with_hint);
-    assert.equal([plain.length, hinted.length], [8, 16]);
-    assert.ok(hinted.every((l) => l.messages.some((m) => m.content.includes(`HINT: ${environment!.designerHint}`))));
-
-    // SPADE's memory, as SPADE records it: the saved game file cut at 2,000 characters, the share
-    // of plain plays with a positive reward, regret = mean hinted reward - mean plain reward.
-    const memory = JSON.parse(readFileSync(path.join(cwd, 'out/env_memory.json'), 'utf8')) as SpadeMemoryRecord[];
-    assert.is(memory.length, 1);
     const reward = (l: EpisodeLine): number => l.total_reward;
     const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
-    const winRate = plain.filter((l) => reward(l) > 0).length / plain.length;
-    assert.ok(winRate > 0 && winRate < 1, `some plays won and some lost (${winRate})`);
-    assert.equal(memory[0], { ...expected.memoryRecord, actor_win_rate: winRate, regret: mean(hinted.map(reward)) - mean(plain.map(reward)) });
+    const memory = JSON.parse(readFileSync(path.join(cwd, 'out/env_memory.json'), 'utf8')) as SpadeMemoryRecord[];
+    assert.is(memory.length, 2);
+    environments.forEach((e, round) => {
+      const plain = lines.filter((l) => l.environment_id === e.id && !l.with_hint);
+      const hinted = lines.filter((l) => l.environment_id === e.id && l.with_hint);
+      assert.equal([plain.length, hinted.length], [8, 16]);
+      assert.ok(hinted.every((l) => l.messages.some((m) => m.content.includes(`HINT: ${e.designerHint}`))));
+      // SPADE's memory, as SPADE records it: the saved game file cut at 2,000 characters, the share
+      // of plain plays with a positive reward, regret = mean hinted reward - mean plain reward.
+      const winRate = plain.filter((l) => reward(l) > 0).length / plain.length;
+      assert.ok(winRate > 0 && winRate < 1, `some plays won and some lost (${winRate})`);
+      assert.equal(memory[round], {
+        ...expected.memoryRecord,
+        game_file: expected.memoryRecord.game_file.replace('game_00000_', `game_0000${round}_`),
+        rollout_id: round,
+        actor_win_rate: winRate,
+        regret: mean(hinted.map(reward)) - mean(plain.map(reward)),
+      });
+    });
+
+    // Round 1's designer is shown round 0's environment as SPADE selects it: the same skill, a
+    // win rate in [0.15, 0.85] (the run's seeds give one), so a seed with its code, not a negative.
+    const first = memory[0]!;
+    const user = messagesOf(designs[1]!).at(-1)!.content;
+    assert.ok(first.actor_win_rate >= 0.15 && first.actor_win_rate <= 0.85, String(first.actor_win_rate));
+    assert.ok(user.includes(`\`\`\`python\n${first.code_snippet}\n\`\`\``), 'shown as a seed');
+    assert.not.ok(user.includes(`class ${path.basename(first.game_file, '.py')}`), 'not as a negative example');
+    assert.not.ok(messagesOf(designs[0]!).at(-1)!.content.includes(first.code_snippet), 'round 0 had no memory');
 
     // The report says which protocols ran.
     assert.match(readFileSync(path.join(cwd, 'out/report.html'), 'utf8'), "designer side SPADE&#39;s");
