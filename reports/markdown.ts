@@ -10,7 +10,7 @@ import type { Figure, MetricRow } from '../core/metrics/table.js';
 import { kindLabel, lineLabel, summaryLines, summaryNote, type Comparison } from './summary.js';
 import { poolRows } from './pools.js';
 import { bannerMarkdown, erroredRuns } from './banner.js';
-import { isReferenceRole, runNames } from './runs.js';
+import { isReferenceRole, protocolsText, runNames } from './runs.js';
 import { GAME_TYPES } from '../core/run/game-type.js';
 import { designerDynamicsMarkdown } from './designer-dynamics.js';
 
@@ -68,6 +68,7 @@ export function renderMarkdownReport(runs: readonly RunResults[]): string {
     lines.push(`## Run ${cell(names[i])}`, '');
     lines.push(`- designer: ${cell(run.designerLabel)} (${cell(run.designer)})${isReferenceRole(run, 'designer') ? ' — offline reference policy, not a model' : ''}`);
     lines.push(`- agent: ${cell(run.agentLabel)} (${cell(run.agent)})${isReferenceRole(run, 'agent') ? ' — offline reference policy, not a model' : ''}`);
+    lines.push(`- protocols: ${cell(protocolsText(run))}`);
     lines.push(`- sandbox: ${cell(run.sandbox)}${run.sandboxInsecure ? ' — **⚠ NOT a security boundary**' : ''}`);
     if (!run.complete) lines.push('- **interrupted**: the numbers cover what finished');
     lines.push('');

@@ -4,7 +4,7 @@
  */
 import type { RunResults } from '../core/results/results.js';
 import { escapeHtml } from './escape.js';
-import { isReferenceRole } from './runs.js';
+import { isReferenceRole, protocolsText } from './runs.js';
 
 /** `colour`: the run's colour in the charts, when the report compares runs. */
 export function runCard(results: RunResults, name: string, colour?: string): string {
@@ -28,6 +28,7 @@ export function runCard(results: RunResults, name: string, colour?: string): str
   const rows: [string, string][] = [
     ['designer', `${escapeHtml(run.designerLabel)} <small class="muted">(${escapeHtml(run.designer)})</small>`],
     ['agent', `${escapeHtml(run.agentLabel)} <small class="muted">(${escapeHtml(run.agent)})</small>`],
+    ['protocols', escapeHtml(protocolsText(run))],
     ['sandbox', `${escapeHtml(run.sandbox)}${run.sandboxInsecure ? ' <strong class="check-fail">(not a security boundary)</strong>' : ''}`],
     ['protections', escapeHtml(run.sandboxProtections.join('; ') || 'none recorded')],
     ['seed', escapeHtml(run.seed)],

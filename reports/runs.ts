@@ -22,3 +22,18 @@ export function isReferenceRole(run: RunInfo, role: 'designer' | 'agent'): boole
   const label = role === 'designer' ? run.designerLabel : run.agentLabel;
   return /^reference\b/i.test(id) || /reference policy/i.test(label);
 }
+
+/**
+ * Which protocols a run followed, in words: the designer side's prompts (spade-bench's own
+ * paraphrase or SPADE's, built by SPADE's code), the agent's, the memory, and the self-play
+ * plays per environment (plain and hinted).
+ */
+export function protocolsText(run: RunResults['run']): string {
+  const config = run.config as { designerProtocol?: string; agentProtocol?: string; selfplay?: { memory?: string; attempts?: number; plainAttempts?: number; hintedAttempts?: number } };
+  const designer = config.designerProtocol === 'spade' ? "SPADE's (its pinned code builds the prompts)" : "spade-bench's paraphrase";
+  const agent = config.agentProtocol === 'spade' ? "SPADE's" : "spade-bench's";
+  const s = config.selfplay;
+  const plain = s?.plainAttempts ?? s?.attempts;
+  const plays = plain !== undefined ? `; self-play plays ${plain} plain and ${s?.hintedAttempts ?? plain} hinted per environment` : '';
+  return `designer side ${designer}; agent ${agent}; memory ${s?.memory ?? 'own'}${plays}`;
+}

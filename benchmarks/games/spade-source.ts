@@ -36,6 +36,30 @@ export async function spadeFiles(names: readonly SpadeFile[], options: DataOptio
   return Object.fromEntries(names.map((n) => [n, texts.get(SPADE_FILES[n][0])!])) as Record<SpadeFile, string>;
 }
 
+/**
+ * The files whose code `--designer-protocol spade` and `--agent-protocol spade` run to build
+ * SPADE's prompts (core/roles/spade-code.ts), by their git blob id at that commit.
+ */
+export const SPADE_CODE_BLOBS: Readonly<Record<string, string>> = {
+  'spade/core/orchestrator.py': '68f57f444a75e502e48b978e21bcf0453ef208f7',
+  'spade/core/corpus_orchestrator.py': 'b595f56f64c22d40bf07aae7c6b35f29f02005ec',
+  'spade/core/prompts/__init__.py': '87320b12e693bdbeb3751dcd0bd49a78c567bea4',
+  'spade/core/prompts/template.py': '0e1f54d07d027fcee272ca68ff698ab1d35ca04f',
+  'spade/core/prompts/tool_use_template.py': 'd97b66371960ca0b6b5198621432163072e04391',
+  'spade/core/prompts/corpus_template.py': '8576fd38ebf7961f94b8e3f82b57389c824f2c8c',
+  'spade/core/game_generator.py': 'e49af594282a5c9e7973c455c2520cc5aa130c92',
+  'spade/core/hint_generator.py': 'd57cbb02208c0a2184592355f2345d3a9a4f5933',
+  'spade/core/env_validator.py': '21ce5d038ce412aaebe6c7871f8fed48e32251c6',
+  'spade/core/env_memory.py': 'e5ca0a0ff1fd7f3141404d566d066d90d5a4d151',
+  'spade/core/corpus.py': '0308c730e19fac005c0d47c55535c61e5ef66ac2',
+  'spade/core/utils/game_files.py': '791e5e34bb53887e3c068998d337f12508191733',
+};
+
+/** The text of those files, each checked (downloaded once, then read from the cache). */
+export async function spadeCodeFiles(options: DataOptions = {}): Promise<Record<string, string>> {
+  return Object.fromEntries(await pinnedFiles(SPADE_ARCHIVE, SPADE_CODE_BLOBS, options));
+}
+
 /** One Python string literal's value (the escapes SPADE's literals use; others kept as Python keeps them). */
 function decode(body: string, formatted: boolean): string {
   let out = '';

@@ -27,6 +27,17 @@ export interface EnvironmentRecord {
   source?: string;
 }
 
+/** One record of SPADE's environment memory (its EnvironmentRecord, as its env_memory.json holds it). */
+export interface SpadeMemoryRecord {
+  game_file: string;
+  skill: string;
+  code_snippet: string;
+  actor_win_rate: number;
+  regret: number;
+  rollout_id: number;
+  metadata: Record<string, unknown>;
+}
+
 export interface DesignRequest {
   round: number;
   /** How many environments to write this round. */
@@ -46,6 +57,8 @@ export interface DesignRequest {
   memory: readonly EnvironmentRecord[];
   /** The agent's solve rate in each past round, oldest first. */
   recentSolveRates: readonly number[];
+  /** SPADE's environment memory (`--memory spade`), which a designer under SPADE's protocol selects from as SPADE does. */
+  spadeMemory?: readonly SpadeMemoryRecord[];
   /**
    * Only these slots (indices below `count`), to design again the slots whose call failed; the
    * other slots are left out of the answer. Absent: every slot.

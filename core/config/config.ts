@@ -8,7 +8,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Loader } from 'cosmiconfig';
 import { UsageError } from '../errors.js';
-import { defaultValue, RUN_OPTIONS, schemaOf, type ConfigOf, type Entries, type UserConfigOf } from './options.js';
+import { applyDesignerProtocolDefaults, defaultValue, RUN_OPTIONS, schemaOf, type ConfigOf, type Entries, type UserConfigOf } from './options.js';
 
 export type { ProviderConfig } from './options.js';
 
@@ -86,7 +86,9 @@ function resolveEntries(entries: Entries, layers: (Record<string, unknown> | und
 
 /** Defaults, then the file, then CLI flags (each already validated). */
 export function resolveConfig(file: UserConfig, overrides: UserConfig = {}): SpadeConfig {
-  return resolveEntries(RUN_OPTIONS, [file, overrides] as Record<string, unknown>[]) as SpadeConfig;
+  const resolved = resolveEntries(RUN_OPTIONS, [file, overrides] as Record<string, unknown>[]) as SpadeConfig;
+  applyDesignerProtocolDefaults(resolved, [file, overrides] as Parameters<typeof applyDesignerProtocolDefaults>[1]);
+  return resolved;
 }
 
 /** The defaults: the config of a run given no file and no flags (its `out` is the time this module loaded). */

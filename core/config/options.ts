@@ -140,6 +140,13 @@ export const PROVIDER_DEFAULTS = {
 export const GATE_READINGS = ['strict', 'spade'] as const;
 /** How an LLM agent talks to its model (core/roles/agent-protocol.ts). */
 export const AGENT_PROTOCOLS = ['default', 'spade'] as const;
+/** Whose prompts and sampling the designer side (designer, hint writer, reviewer, memory) uses (core/roles/spade-designer.ts). */
+export const DESIGNER_PROTOCOLS = ['default', 'spade'] as const;
+/** What the designer is shown of earlier environments: SPADE's selection, spade-bench's own, or nothing. */
+export const MEMORY_MODES = ['spade', 'own', 'off'] as const;
+/** Plays per environment under SPADE's designer protocol: 16 hinted against 8 plain (its regeneration step). */
+export const SPADE_HINTED_ATTEMPTS = 16;
+export const SPADE_PLAIN_ATTEMPTS = 8;
 /** The roles whose prompts and sampling a config may set. */
 export const ROLES = ['designer', 'hint', 'agent', 'reviewer'] as const;
 export type RoleName = (typeof ROLES)[number];
@@ -162,6 +169,32 @@ export function slotAttempts(config: { designerProtocol?: string; selfplay?: { s
  */
 export function slotRepairs(config: { designerProtocol?: string; selfplay?: { repairs?: number } }): number {
   return config.selfplay?.repairs ?? (config.designerProtocol === 'spade' ? 0 : DEFAULTS.selfplay.repairs);
+}
+
+/**
+ * Defaults that follow --designer-protocol spade, for the keys no layer (file, flags) set:
+ * 8 plain and 16 hinted self-play plays (unless --attempts was given), SPADE's memory.
+ * `layers` are the user's, before defaults.
+ */
+export function applyDesignerProtocolDefaults(
+  resolved: { designerProtocol?: string; selfplay?: { attempts?: number; plainAttempts?: number; hintedAttempts?: number; memory?: string } },
+  layers: readonly ({ designerProtocol?: string; selfplay?: Record<string, unknown> } | undefined)[],
+): void {
+  if (resolved.designerProtocol !== 'spade' || !resolved.selfplay) return;
+  const given = (key: string): boolean => layers.some((layer) => layer?.selfplay?.[key] !== undefined);
+  if (!given('plainAttempts') && !given('attempts')) resolved.selfplay.plainAttempts = SPADE_PLAIN_ATTEMPTS;
+  if (!given('hintedAttempts') && !given('attempts')) resolved.selfplay.hintedAttempts = SPADE_HINTED_ATTEMPTS;
+  if (!given('memory')) resolved.selfplay.memory = 'spade';
+}
+
+/** Self-play plays per environment without the hint: plainAttempts when set, else attempts. */
+export function plainAttemptsOf(selfplay: { attempts: number; plainAttempts?: number }): number {
+  return selfplay.plainAttempts ?? selfplay.attempts;
+}
+
+/** Self-play plays per environment with the hint: hintedAttempts when set, else as many as the plain ones. */
+export function hintedAttemptsOf(selfplay: { attempts: number; plainAttempts?: number; hintedAttempts?: number }): number {
+  return selfplay.hintedAttempts ?? plainAttemptsOf(selfplay);
 }
 
 /** The turn budget of a run: `maxTurns` when set, else 25 under SPADE's agent protocol, else 64. */
@@ -245,7 +278,7 @@ export const RUN_OPTIONS = {
   selfplay: section('Self-play', {
     rounds: kept({ schema: posInt, flag: 'rounds', arg: 'N', parse: 'number', default: 3, describe: 'Self-play rounds' }),
     envsPerRound: kept({ schema: posInt, flag: 'envs-per-round', arg: 'N', parse: 'number', default: 16, describe: 'Environments the designer writes each round' }),
-    attempts: kept({ schema: posInt, flag: 'attempts', arg: 'N', parse: 'number', default: 4, describe: 'Episodes per environment (self-play plays as many again with the hint)' }),
+    attempts: kept({ schema: posInt, flag: 'attempts', arg: 'N', parse: 'number', default: 4, describe: 'Episodes per environment (self-play plays as many again with the hint, unless --plain-attempts / --hinted-attempts say otherwise)' }),
     reward: kept({ schema: oneOf(DESIGNER_REWARDS), flag: 'reward', arg: 'NAME', default: 'spade', describe: `Designer reward: ${DESIGNER_REWARDS.join(', ')}` }),
     band: fallback({
       schema: bandSchema, flag: 'band', arg: 'LO,HI', parse: 'numbers', fallback: [...DEFAULT_BAND] as [number, number], shown: '`0.4,0.6`',
@@ -262,7 +295,7 @@ export const RUN_OPTIONS = {
     }),
     skillsPerRound: fallback({ schema: posInt, flag: 'skills-per-round', arg: 'K', parse: 'number', fallback: DEFAULT_SKILLS_PER_ROUND, describe: 'Skills active in a round (a window moving K skills each round); game i of a round gets skill i % K' }),
     language: fallback({ schema: oneOf(['python', 'javascript']), flag: 'language', arg: 'L', fallback: 'python', describe: "Language an LLM designer writes: python (SPADE's) or javascript" }),
-    corpus: optional({ schema: str, flag: 'corpus', arg: 'FILE', shown: 'none', describe: 'JSONL file with a "text" field; one sampled document grounds each LLM design' }),
+    corpus: optional({ schema: str, flag: 'corpus', arg: 'FILE', shown: 'none', describe: 'JSON Lines or Parquet file of documents (SPADE\'s reading: the "orig_doc" field, else "text"); one sampled document grounds each LLM design' }),
     repairs: fallback({
       schema: nonNegInt, flag: 'repairs', arg: 'N', parse: 'number', fallback: 1, shown: '1; 0 with --designer-protocol spade',
       describe: "Repairs of a rejected program, with the gate's reason fed back to the designer (SPADE's runs repair nothing: they design the slot again, --slot-attempts)",
@@ -274,6 +307,18 @@ export const RUN_OPTIONS = {
     reviewer: optional({
       schema: str, flag: 'reviewer', arg: 'ID', renamedFrom: 'validator', shown: 'none',
       describe: 'Provider id of an LLM reviewer after the gate ("accept unless a clear fatal bug"; for a tool-use game, SPADE\'s solvability audit); its verdicts are recorded apart',
+    }),
+    plainAttempts: optional({
+      schema: posInt, flag: 'plain-attempts', arg: 'N', parse: 'number', shown: '--attempts; 8 with --designer-protocol spade',
+      describe: 'Self-play episodes per environment without the hint',
+    }),
+    hintedAttempts: optional({
+      schema: posInt, flag: 'hinted-attempts', arg: 'N', parse: 'number', shown: 'as many as --attempts; 16 with --designer-protocol spade',
+      describe: 'Self-play episodes per environment with the hint (SPADE plays 16 hinted against 8 plain)',
+    }),
+    memory: fallback({
+      schema: oneOf(MEMORY_MODES), flag: 'memory', arg: 'M', fallback: 'own', shown: 'own; spade with --designer-protocol spade',
+      describe: "What the designer is shown of earlier environments: spade (SPADE's env memory: same skill, two of the top by regret among win rates in [0.15, 0.85], one negative by file name; kept as env_memory.json), own (spade-bench's), off",
     }),
   }),
   curriculum: section('Adaptive difficulty of curriculum pools such as rlve-adaptive (config file only)', {
@@ -306,6 +351,10 @@ export const RUN_OPTIONS = {
   agentProtocol: kept({
     schema: oneOf(AGENT_PROTOCOLS), flag: 'agent-protocol', arg: 'P', default: 'default',
     describe: "How an LLM agent talks to its model: default, or spade (SPADE's first-turn template, only the text after the last </think> read, the first \\boxed{} answer sent, a seed per attempt, 25 turns, temperature 0.6, top_p 0.95, top_k 20, thinking off, 8,192 tokens a reply in a 32,768-token context, and a reply cut at its budget truncates the episode as a loss)",
+  }),
+  designerProtocol: kept({
+    schema: oneOf(DESIGNER_PROTOCOLS), flag: 'designer-protocol', arg: 'P', default: 'default',
+    describe: "The designer side's prompts and sampling: default (spade-bench's paraphrase), or spade (SPADE's own designer, hint, validator and memory prompts, built by SPADE's code at its pinned commit; its sampling; hints always from the hint writer; 16 hinted and 8 plain plays; SPADE's memory)",
   }),
   maxTurns: optional({
     schema: posInt, flag: 'max-turns', arg: 'N', parse: 'number', shown: '64; 25 with --agent-protocol spade',

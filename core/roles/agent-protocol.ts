@@ -21,18 +21,30 @@
  * estimate of every message.
  */
 
+import type { SpadeCode } from './spade-code.js';
+
 export type AgentProtocolName = 'default' | 'spade';
 
 /**
- * SPADE's first-turn template for the player (`qwen3_game`). Its wording is the protocol being
- * reproduced (what the model was trained and measured with), so it is kept word for word.
+ * SPADE's first-turn template for the player (`qwen3_game`): its wording is the protocol being
+ * reproduced (what the model was trained and measured with), so it is SPADE's own, built at run
+ * time by SPADE's `_apply_game_template` at its pinned commit (spade-code.ts), never copied here.
  */
-export function spadeFirstTurn(observation: string): string {
-  return [
-    'You are playing a language game. Make valid actions to win.',
-    `Observation: ${observation}`,
-    'Please reason step by step, and put your final answer within \\boxed{}.',
-  ].join('\n');
+export interface SpadePlayerTemplate {
+  /** The text before the observation, and after it. */
+  before: string;
+  after: string;
+}
+
+/** SPADE's player template, as its code builds it. */
+export async function loadSpadePlayerTemplate(code: SpadeCode): Promise<SpadePlayerTemplate> {
+  const [template] = await code.run([{ op: 'player-template' }]);
+  return template!;
+}
+
+/** The first user message of an episode under SPADE's protocol: the observation in SPADE's template. */
+export function spadeFirstTurn(observation: string, template: SpadePlayerTemplate): string {
+  return `${template.before}${observation}${template.after}`;
 }
 
 /** The part of a reply after its last `</think>` (the whole reply when there is none). */

@@ -19,7 +19,7 @@
  * beyond the tools' list when they cannot go out natively, and the whole reply read.
  */
 import type { Agent, AgentEpisode, AgentEpisodeContext, ChatMessage, Provider } from '../types.js';
-import { agentBudgets, estimatedTokens, replyBudget, spadeAction, spadeFirstTurn, type AgentProtocolName } from './agent-protocol.js';
+import { agentBudgets, estimatedTokens, replyBudget, spadeAction, spadeFirstTurn, type AgentProtocolName, type SpadePlayerTemplate } from './agent-protocol.js';
 import { parseAgentMemory, rememberedHistory, type AgentMemory } from './agent-memory.js';
 import { readToolTurn, textProtocolInstructions, toolUseSystemPrompt } from './agent-tools.js';
 import { DEFAULTS } from '../config/options.js';
@@ -62,6 +62,8 @@ export interface LLMAgentOptions {
   memory?: AgentMemory | string;
   /** Shown in reports. Default `LLM agent (<provider id>)`. */
   label?: string;
+  /** SPADE's first-turn template (loadSpadePlayerTemplate), needed under SPADE's protocol for games without tools. */
+  spadeTemplate?: SpadePlayerTemplate;
 }
 
 /** The default system prompt, after SPADE's agent prompt. (A hinted play's hint is in its first observation.) */
@@ -76,6 +78,11 @@ export function agentSystemPrompt(context: Pick<AgentEpisodeContext, 'horizon'>)
       : 'You have one turn: give your final answer.',
   ];
   return lines.join('\n');
+}
+
+function spadeTemplateOf(options: LLMAgentOptions): SpadePlayerTemplate {
+  if (!options.spadeTemplate) throw new Error("SPADE's agent protocol needs SPADE's player template (loadSpadePlayerTemplate), which was not given");
+  return options.spadeTemplate;
 }
 
 export function createLLMAgent(provider: Provider, options: LLMAgentOptions = {}): Agent {
@@ -139,7 +146,7 @@ export function createLLMAgent(provider: Provider, options: LLMAgentOptions = {}
         async act(observation: string) {
           if (history.length === 0) {
             // SPADE wraps a game's first observation in its template, but not a tool-use game's.
-            history.push({ role: 'user', content: spade && tools === undefined ? spadeFirstTurn(observation) : observation });
+            history.push({ role: 'user', content: spade && tools === undefined ? spadeFirstTurn(observation, spadeTemplateOf(options)) : observation });
           } else {
             history.push(...observe(observation));
           }

@@ -18,7 +18,9 @@ import { deriveSeed } from '../run/random.js';
 import { mapLimit } from '../run/concurrency.js';
 import { DEFAULTS } from '../config/options.js';
 import { extractProgramAs, type Extraction } from './code-extraction.js';
-import { sampleDocument, type CorpusDocument } from './corpus.js';
+import { pickDocument, sampleDocument, type CorpusDocument } from './corpus.js';
+import type { SpadeCode, SpadeMessages } from './spade-code.js';
+import { spadeDesignRequest } from './spade-designer.js';
 import { designUserPrompt, designerSystemPrompt, repairMessages } from './prompts/designer.js';
 import { toolUseDesignUserPrompt, toolUseDesignerSystemPrompt, toolUseDifficulty } from './prompts/tool-use-designer.js';
 import { memoryContext } from './prompts/memory-context.js';
@@ -45,6 +47,12 @@ export interface LLMDesignerOptions {
   extraction?: Extraction;
   /** Shown in reports. Default `LLM designer (<provider id>, <language>)`. */
   label?: string;
+  /**
+   * SPADE's designer protocol: each prompt and its sampling are what SPADE's own code builds
+   * for the slot (spade-designer.ts); `maxTurns` is the turn budget its multi-turn prompt names.
+   * Sampling options given here still override SPADE's.
+   */
+  spade?: { code: SpadeCode; maxTurns: number };
 }
 
 /** The source given to a slot whose design failed: a comment, which the gate rejects. */
@@ -74,14 +82,110 @@ export function createLLMDesigner(provider: Provider, options: LLMDesignerOption
     return { source: failedDesignSource(language, why, text), error: why, reply };
   }
 
+  /** The memory of the latest round designed (SPADE's new attempts at a slot are shown it too). */
+  let lastMemory: DesignRequest['spadeMemory'];
+
+  /** SPADE's prompt and sampling of each slot, built in one run of SPADE's code. */
+  async function spadePrompts(request: DesignRequest, slots: number[]): Promise<Map<number, SpadeMessages & { line?: number }>> {
+    const spade = options.spade!;
+    const slotRequests = slots.map((i) => {
+      const skill = request.skills?.[i] ?? 'Pattern Recognition';
+      const document = options.corpus?.length ? pickDocument(options.corpus, deriveSeed(request.seed, 'document', i)) : undefined;
+      return {
+        line: document?.line,
+        request: spadeDesignRequest({
+          skill,
+          toolUse: isToolUseSkill(skill),
+          round: request.round,
+          index: i,
+          maxTurns: spade.maxTurns,
+          promptSeed: deriveSeed(request.seed, 'spade-prompt', i),
+          documentLine: document ? (document.json ?? JSON.stringify({ text: document.text })) : undefined,
+          memory: request.spadeMemory,
+          memorySeed: deriveSeed(request.seed, 'spade-memory', i),
+        }),
+      };
+    });
+    const built = await spade.code.run(slotRequests.map((s) => s.request));
+    return new Map(slots.map((i, k) => [i, { ...built[k]!, line: slotRequests[k]!.line }]));
+  }
+
+  /** One design call as SPADE makes it; the program in its reply, or a failed-design comment. */
+  async function writeSpade(prompt: SpadeMessages, seed: number, signal: AbortSignal | undefined): Promise<{ source: string; error?: string; reply: DesignerReply }> {
+    const s = prompt.sampling;
+    const response = await provider.chat(
+      {
+        messages: prompt.messages,
+        temperature: options.temperature ?? s.temperature ?? temperature,
+        ...((options.topP ?? s.top_p) !== undefined ? { topP: options.topP ?? s.top_p } : {}),
+        ...(s.top_k !== undefined ? { topK: s.top_k } : {}),
+        maxTokens: options.maxTokens ?? s.max_tokens ?? maxTokens,
+        ...(prompt.chatTemplateKwargs ? { chatTemplateKwargs: prompt.chatTemplateKwargs } : {}),
+        seed,
+      },
+      { signal },
+    );
+    const { text } = response;
+    const reply: DesignerReply = { tokens: response.usage.outputTokens, ...(response.finishReason ? { finishReason: response.finishReason } : {}) };
+    const source = extractProgramAs(options.extraction ?? 'own', text, language);
+    if (source) return { source, reply };
+    const why = `no ${language} program defining an environment class was found in the reply`;
+    return { source: failedDesignSource(language, why, text), error: why, reply };
+  }
+
+  /** One slot designed with SPADE's prompt. */
+  async function designSpade(request: DesignRequest, i: number, prompt: SpadeMessages & { line?: number }): Promise<EnvironmentProgram> {
+    const skill = request.skills?.[i];
+    const id = `r${request.round}-e${i}`;
+    const meta = { origin: provider.id, ...(skill ? { skill } : {}) };
+    let written: { source: string; error?: string; reply: DesignerReply };
+    try {
+      written = await writeSpade(prompt, deriveSeed(request.seed, 'design', i), request.signal);
+    } catch (error) {
+      if (request.signal?.aborted) throw error;
+      return { id, language, source: '', meta, designError: { errorClass: errorClassOf(error), message: errorText(error) } };
+    }
+    const params: Record<string, unknown> = { designerReply: written.reply };
+    if (prompt.line !== undefined) params.documentLine = prompt.line;
+    if (written.error) params.designError = written.error;
+    const program: EnvironmentProgram = { id, language, source: written.source, meta };
+    if (Object.keys(params).length) program.meta!.params = params;
+    return program;
+  }
+
+  /**
+   * SPADE does not repair a rejected design: it designs the slot again from a fresh prompt (and,
+   * with a corpus, a fresh document). A "repair" under its protocol is that new attempt.
+   */
+  async function redesignSpade(program: EnvironmentProgram, request: RepairRequest): Promise<EnvironmentProgram> {
+    const match = /^r(\d+)-e(\d+)/.exec(request.originalId);
+    const round = match ? Number(match[1]) : request.round;
+    const index = match ? Number(match[2]) : 0;
+    const skill = program.meta?.skill;
+    const seed = deriveSeed(request.seed, 'attempt', request.attempt);
+    const prompts = await spadePrompts({ round, count: index + 1, seed, memory: [], recentSolveRates: [], skills: Array.from({ length: index + 1 }, () => skill ?? 'Pattern Recognition'), ...(lastMemory ? { spadeMemory: lastMemory } : {}) }, [index]);
+    const prompt = prompts.get(index)!;
+    const written = await writeSpade(prompt, deriveSeed(request.seed, 'repair', program.id, request.attempt), request.signal);
+    const params: Record<string, unknown> = { ...program.meta?.params, repairOf: request.originalId, repairAttempt: request.attempt, designerReply: written.reply };
+    delete params.designError;
+    if (prompt.line !== undefined) params.documentLine = prompt.line;
+    else delete params.documentLine;
+    if (written.error) params.designError = written.error;
+    return { id: `${request.originalId}-fix${request.attempt}`, language: program.language, source: written.source, meta: { ...program.meta, origin: provider.id, params } };
+  }
+
   return {
     id: provider.id,
-    label: options.label ?? `LLM designer (${provider.id}, ${language})`,
+    label: options.label ?? `LLM designer (${provider.id}, ${language}${options.spade ? ", SPADE's protocol" : ''})`,
     kind: 'llm',
     capacity: options.requestsInFlight ?? options.concurrency ?? provider.requestsInFlight ?? 4,
     async design(request: DesignRequest): Promise<EnvironmentProgram[]> {
       const slots = request.slots ? request.slots.filter((i) => i >= 0 && i < request.count) : Array.from({ length: request.count }, (_, i) => i);
+      // SPADE's code failing to build a prompt is a fault of the run's setup, not of a slot: it throws.
+      if (options.spade) lastMemory = request.spadeMemory;
+      const spadePrompt = options.spade ? await spadePrompts(request, slots) : undefined;
       const programs = await mapLimit(slots, options.requestsInFlight ?? options.concurrency ?? provider.requestsInFlight ?? 4, async (i) => {
+        if (spadePrompt) return designSpade(request, i, spadePrompt.get(i)!);
         const document = options.corpus?.length ? sampleDocument(options.corpus, deriveSeed(request.seed, 'document', i)) : undefined;
         const skill = request.skills?.[i];
         // A slot with one of SPADE's tool-use skills is a tool-use game (SPADE's tool-use template).
@@ -127,6 +231,7 @@ export function createLLMDesigner(provider: Provider, options: LLMDesignerOption
       return programs.filter((p): p is EnvironmentProgram => p !== undefined);
     },
     async repair(program: EnvironmentProgram, verdict: GateVerdict, request: RepairRequest): Promise<EnvironmentProgram> {
+      if (options.spade) return redesignSpade(program, request);
       const written = await write(repairMessages(program.language, program, verdict, options.systemPrompt), deriveSeed(request.seed, 'repair', program.id, request.attempt), request.signal);
       const params: Record<string, unknown> = { ...program.meta?.params, repairOf: request.originalId, repairAttempt: request.attempt, designerReply: written.reply };
       delete params.designError;

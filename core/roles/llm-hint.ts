@@ -4,9 +4,11 @@
  * (temperature 0.3, up to three tries, plain text back; a reply wrapped in a ```json block with
  * a "hint" field is read from it). The run journals the hint, so a resumed run reuses it.
  */
-import type { EnvironmentProgram, GameType, Provider } from '../types.js';
+import type { ChatMessage, EnvironmentProgram, GameType, Provider } from '../types.js';
 import { deriveSeed } from '../run/random.js';
 import { hintMessages } from './prompts/hint.js';
+import type { SpadeCode } from './spade-code.js';
+import { SPADE_HINT, spadeGameTypeOf } from './spade-designer.js';
 
 export interface HintWriter {
   /** The provider id of the model that writes the hints. */
@@ -30,6 +32,11 @@ export interface HintWriterOptions {
   tries?: number;
   /** Seeds each try's request (tries differ, and so do their cache entries). */
   seed?: number;
+  /**
+   * SPADE's designer protocol: the messages and sampling are what SPADE's hint generator
+   * builds (its prompt by game type, temperature 0.3, 4,096 tokens or 2,048 for tool use).
+   */
+  spade?: SpadeCode;
 }
 
 export const HINT_TEMPERATURE = 0.3;
@@ -65,16 +72,22 @@ export function createHintWriter(provider: Provider, options: HintWriterOptions 
     id: provider.id,
     async write(program, signal, gameType) {
       const failures: string[] = [];
+      let spade: { messages: ChatMessage[]; temperature?: number; maxTokens?: number } | undefined;
+      if (options.spade) {
+        const type = spadeGameTypeOf(gameType);
+        const [built] = await options.spade.run([{ op: 'hint', gameType: type, code: program.source, temperature: SPADE_HINT.temperature, maxTokens: SPADE_HINT.maxTokens[type] }]);
+        spade = { messages: built!.messages, temperature: built!.sampling.temperature, maxTokens: built!.sampling.max_tokens };
+      }
       for (let attempt = 1; attempt <= tries; attempt++) {
         if (signal?.aborted) break;
         // A call that fails (past the provider's retries, or cut by the run's stop) throws: it is
         // no answer, so the slot's hint is errored, not missing.
         const response = await provider.chat(
           {
-            messages: hintMessages(program, options.systemPrompt, gameType),
-            temperature: options.temperature ?? HINT_TEMPERATURE,
+            messages: spade?.messages ?? hintMessages(program, options.systemPrompt, gameType),
+            temperature: options.temperature ?? spade?.temperature ?? HINT_TEMPERATURE,
             ...(options.topP !== undefined ? { topP: options.topP } : {}),
-            maxTokens: options.maxTokens ?? HINT_MAX_TOKENS,
+            maxTokens: options.maxTokens ?? spade?.maxTokens ?? HINT_MAX_TOKENS,
             seed: deriveSeed(options.seed ?? 0, 'hint', program.id, attempt),
           },
           { signal },

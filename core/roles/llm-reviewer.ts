@@ -10,6 +10,8 @@ import type { EnvironmentProgram, Provider } from '../types.js';
 import type { GateVerdict, ReviewRecord } from '../results/results.js';
 import { boxedAction } from './boxed-action.js';
 import { reviewMessages } from './prompts/reviewer.js';
+import type { SpadeCode } from './spade-code.js';
+import { SPADE_VALIDATOR, spadeGameTypeOf, spadeValidatorVerdict } from './spade-designer.js';
 
 /** Reviews environments the gate accepted. */
 export interface EnvironmentReviewer {
@@ -28,6 +30,11 @@ export interface LLMReviewerOptions {
   chatTemplateKwargs?: Record<string, unknown>;
   /** Default 16,384, SPADE's validator's. */
   maxTokens?: number;
+  /**
+   * SPADE's designer protocol: SPADE's environment validator (its prompt by game type,
+   * temperature 0.3, 16,384 tokens, its reading of the verdict).
+   */
+  spade?: SpadeCode;
 }
 
 /** SPADE's LLM validator's sampling (spade/core/types.py at 9b2b813: env_validator_temperature, env_validator_max_tokens). */
@@ -53,6 +60,21 @@ export function createLLMReviewer(provider: Provider, options: LLMReviewerOption
   return {
     id: provider.id,
     async review(program, verdict, signal) {
+      if (options.spade) {
+        const [built] = await options.spade.run([{ op: 'validator', gameType: spadeGameTypeOf(verdict.gameType), code: program.source, temperature: SPADE_VALIDATOR.temperature, maxTokens: SPADE_VALIDATOR.maxTokens }]);
+        const response = await provider.chat(
+          {
+            messages: built!.messages,
+            temperature: options.temperature ?? built!.sampling.temperature ?? SPADE_VALIDATOR.temperature,
+            ...(options.topP !== undefined ? { topP: options.topP } : {}),
+            maxTokens: options.maxTokens ?? built!.sampling.max_tokens ?? SPADE_VALIDATOR.maxTokens,
+          },
+          { signal },
+        );
+        const accepted = spadeValidatorVerdict(response.text);
+        const explanation = response.text.trim().slice(0, MAX_REASON_CHARS);
+        return { accepted, reason: explanation || (accepted ? 'no verdict in the review: accepted' : 'rejected'), by: provider.id };
+      }
       // A call that fails (past the provider's retries, or cut by the run's stop) throws: the
       // slot is errored, never accepted unreviewed.
       const response = await provider.chat(

@@ -10,8 +10,9 @@
  * ends truncated, a loss.
  *
  * A hinted play shows the hint as SPADE does: appended to the first observation, after a blank
- * line, as `HINT: <hint>` (its hint_injection_template). The hint is the program's own hint(),
- * else the one the designer model wrote for it.
+ * line, as `HINT: <hint>` (its hint_injection_template). The hint is the one the designer model
+ * wrote for the program when there is one (for every program under SPADE's designer protocol,
+ * else only for programs without hint()), else the program's own hint().
  */
 import type { Agent, ChatMessage, EnvironmentProgram, EpisodeResult, EpisodeStep, LoadedEnvironment, TokenUsage } from '../types.js';
 import { SandboxError } from '../errors.js';
@@ -40,7 +41,7 @@ export interface EpisodeOptions {
   agentSeed: number;
   attempt: number;
   withHint: boolean;
-  /** The designer's hint, for a hinted play of a program without hint(). */
+  /** The designer's hint for a hinted play (it wins over the program's hint()). */
   hint?: string;
   horizon: number;
   round?: number;
@@ -79,7 +80,8 @@ export async function playEpisode(options: EpisodeOptions): Promise<EpisodeResul
   try {
     const reset = await environment.reset(options.taskSeed);
     firstObservation = reset.observation;
-    const hint = !options.withHint ? undefined : environment.capabilities.hint ? await environment.hint() : options.hint;
+    // The designer's hint when one was written for the program (always, under SPADE's designer protocol), else its own hint().
+    const hint = !options.withHint ? undefined : options.hint !== undefined ? options.hint : environment.capabilities.hint ? await environment.hint() : undefined;
     const observation = hint === undefined ? reset.observation : withHint(reset.observation, hint);
     const tools = toolUse ? toolDefinitionsOf(await environment.getTools!()) : undefined;
     const episode = await agent.start({

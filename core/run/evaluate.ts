@@ -32,6 +32,8 @@ export interface EvaluationContext {
   /** Episodes per environment (and as many again with the hint, when `withHint`). */
   attempts: number;
   withHint: boolean;
+  /** Episodes with the hint, when `withHint` (default: as many as `attempts`; SPADE plays 16 against 8). */
+  hintedAttempts?: number;
   /** Run the gate only, no episodes (`--validate-only`). */
   validateOnly?: boolean;
   /** The reading of the gate that decides what is played (default strict). */
@@ -148,10 +150,11 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
     // Hinted plays need a hint: the program's hint(), or the designer's (verdicts journaled
     // before capabilities were recorded are played as before).
     const hintPlays = ctx.withHint && (verdict.capabilities === undefined || verdict.capabilities.hint || ctx.hint !== undefined);
-    const plays = Array.from({ length: ctx.attempts * (hintPlays ? 2 : 1) }, (_, i) => ({
-      attempt: i % ctx.attempts,
-      withHint: i >= ctx.attempts,
-    }));
+    const hinted = hintPlays ? (ctx.hintedAttempts ?? ctx.attempts) : 0;
+    const plays = [
+      ...Array.from({ length: ctx.attempts }, (_, attempt) => ({ attempt, withHint: false })),
+      ...Array.from({ length: hinted }, (_, attempt) => ({ attempt, withHint: true })),
+    ];
     /**
      * Play one attempt on `loaded.environment` (loaded when absent, again when another environment
      * broke its isolate). Undefined when the run's stop cut it: that is no result.

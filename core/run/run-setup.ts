@@ -2,6 +2,7 @@
  * The parts a run is given (RunSetup) and what it reports as it goes (ProgressEvent): shared by
  * the run loop, each suite's plan and the curriculum's rounds.
  */
+import type { SpadeCode } from '../roles/spade-code.js';
 import type { Agent, Designer, Suite } from '../types.js';
 import type { GateVerdict, RoundSummary, RunResults, SuiteResult, UsageMetrics } from '../results/results.js';
 import type { SpadeConfig } from '../config/config.js';
@@ -41,6 +42,8 @@ export interface RunSetup {
   reviewer?: EnvironmentReviewer;
   /** The designer model writing hints for valid programs without hint() (LLM designers). */
   hintWriter?: HintWriter;
+  /** SPADE's prompt code (SPADE's designer protocol or memory). */
+  spadeCode?: SpadeCode;
   /** Model usage so far (all providers), for metrics.usage per suite. */
   usage?: () => UsageMetrics;
   /** A mark in the providers' call latencies, and the latencies since a mark (ms). */

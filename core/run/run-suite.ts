@@ -11,8 +11,9 @@ import type { Journal } from '../results/journal.js';
 import type { PriorWork } from '../results/resume.js';
 import type { ProgressEvent, RunSetup } from './run-setup.js';
 import { runSelfPlay } from '../selfplay/selfplay.js';
+import { createSpadeMemory } from '../selfplay/spade-memory.js';
 import { defaultSkills, skillName } from '../selfplay/skills.js';
-import { DEFAULTS, slotAttempts, slotRepairs } from '../config/options.js';
+import { DEFAULTS, hintedAttemptsOf, plainAttemptsOf, slotAttempts, slotRepairs } from '../config/options.js';
 import type { PlateauOptions } from '../selfplay/rewards.js';
 import { mapLimit } from './concurrency.js';
 import { environmentsInFlight, playSlots } from './play-schedule.js';
@@ -158,12 +159,16 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
 /** The self-play pool: rounds of design, gate, play and reward, each round journaled. */
 export function selfPlayPlan(setup: RunSetup, journal: Journal, emit: (event: ProgressEvent) => void, evaluate: Evaluator, onSlotError?: (suite: string, error: SlotError) => void): SuitePlan {
   const { config } = setup;
-  const { rounds, envsPerRound, attempts } = config.selfplay;
+  const { rounds, envsPerRound } = config.selfplay;
+  const plain = plainAttemptsOf(config.selfplay);
+  const hinted = hintedAttemptsOf(config.selfplay);
   const suite = SELFPLAY_SUITE;
+  const memoryMode = config.selfplay.memory ?? DEFAULTS.selfplay.memory;
+  const spadeMemory = memoryMode === 'spade' && setup.spadeCode ? createSpadeMemory(setup.spadeCode, setup.outDir) : undefined;
   return {
     id: suite,
     kind: 'selfplay',
-    start: async () => ({ environments: rounds * envsPerRound, episodes: rounds * envsPerRound * attempts * 2 }),
+    start: async () => ({ environments: rounds * envsPerRound, episodes: rounds * envsPerRound * (plain + hinted) }),
     async play(context, record) {
       const played = await runSelfPlay({
         designer: setup.designer,
@@ -172,8 +177,9 @@ export function selfPlayPlan(setup: RunSetup, journal: Journal, emit: (event: Pr
         reward: config.selfplay.reward,
         // Design slots at once: enough to keep a model-driven agent's or designer's requests busy.
         concurrency: environmentsInFlight(config.concurrency, setup.agent, setup.designer.capacity),
-        // SPADE's tool-use runs add its reset gate to its validation.
-        context: config.gate === 'spade' && config.selfplay.gameType === 'tool-use' ? { ...context, resetGate: true } : context,
+        // Plain and hinted plays per environment, counted apart (SPADE plays 8 and 16); SPADE's
+        // tool-use runs add its reset gate to its validation.
+        context: { ...context, attempts: plain, hintedAttempts: hinted, ...(config.gate === 'spade' && config.selfplay.gameType === 'tool-use' ? { resetGate: true } : {}) },
         evaluator: evaluate,
         repairs: slotRepairs(config),
         slotAttempts: slotAttempts(config),
@@ -185,6 +191,9 @@ export function selfPlayPlan(setup: RunSetup, journal: Journal, emit: (event: Pr
         skills: (config.selfplay.skills ?? defaultSkills(config.selfplay.gameType ?? DEFAULTS.selfplay.gameType)).map((s) => skillName(s) ?? s),
         skillsPerRound: config.selfplay.skillsPerRound ?? DEFAULTS.selfplay.skillsPerRound,
         hintWriter: setup.hintWriter,
+        memoryMode,
+        ...(spadeMemory ? { spadeMemory } : {}),
+        ...(config.designerProtocol === 'spade' ? { alwaysHint: true } : {}),
         onHint: (program, hint) => journal.append({ type: 'hint', suite, id: program.id, hint }),
         onErrored: (error) => {
           // A design call's failure is journaled in its round's `designed` record.

@@ -12,7 +12,7 @@ import { PriorWork } from '../results/resume.js';
 import type { WorkerParts } from './worker-parts.js';
 
 /** The serialisable parts of an EvaluationContext, with the program and its task seed. */
-export interface EvaluationJob extends Pick<EvaluationContext, 'suite' | 'limits' | 'attempts' | 'withHint' | 'validateOnly' | 'runSeed' | 'round' | 'gate' | 'maxTurns' | 'seedPerAttempt' | 'hint' | 'resetGate'> {
+export interface EvaluationJob extends Pick<EvaluationContext, 'suite' | 'limits' | 'attempts' | 'withHint' | 'validateOnly' | 'runSeed' | 'round' | 'gate' | 'maxTurns' | 'seedPerAttempt' | 'hint' | 'resetGate' | 'hintedAttempts'> {
   program: EnvironmentProgram;
   taskSeed: number;
   /** This environment's verdict and episodes from an earlier, interrupted invocation. */
@@ -51,7 +51,7 @@ export function unpackEvaluation(packed: PackedEvaluation, program: EnvironmentP
 export function toEvaluationJob(program: EnvironmentProgram, taskSeed: number, ctx: EvaluationContext): EvaluationJob {
   const episodes: EpisodeResult[] = [];
   for (const withHint of ctx.withHint ? [false, true] : [false]) {
-    for (let attempt = 0; attempt < ctx.attempts; attempt++) {
+    for (let attempt = 0; attempt < (withHint ? (ctx.hintedAttempts ?? ctx.attempts) : ctx.attempts); attempt++) {
       const done = ctx.prior?.episode(ctx.suite, program.id, attempt, withHint);
       if (done) episodes.push(done);
     }
@@ -75,6 +75,7 @@ export function toEvaluationJob(program: EnvironmentProgram, taskSeed: number, c
   if (ctx.maxTurns !== undefined) job.maxTurns = ctx.maxTurns;
   if (ctx.seedPerAttempt) job.seedPerAttempt = true;
   if (ctx.hint !== undefined) job.hint = ctx.hint;
+  if (ctx.hintedAttempts !== undefined) job.hintedAttempts = ctx.hintedAttempts;
   return job;
 }
 
@@ -102,6 +103,7 @@ export async function runEvaluationJob(
     agent: parts.agent,
     limits: job.limits,
     attempts: job.attempts,
+    ...(job.hintedAttempts !== undefined ? { hintedAttempts: job.hintedAttempts } : {}),
     withHint: job.withHint,
     validateOnly: job.validateOnly,
     runSeed: job.runSeed,

@@ -49,6 +49,8 @@ export interface DesignSlotOptions {
   onReviewed?: (program: EnvironmentProgram, review: ReviewRecord) => void;
   /** Writes a hint for an accepted program without hint() (the designer model). */
   hintWriter?: HintWriter;
+  /** The hint writer writes every accepted program's hint, hint() or not (SPADE's designer protocol). */
+  alwaysHint?: boolean;
   /** A hint the writer has just written, or why the model gave none (to journal it; a resumed run reuses it). */
   onHint?: (program: EnvironmentProgram, hint: HintRecord) => void;
   /**
@@ -205,7 +207,7 @@ export async function evaluateDesignSlot(program: EnvironmentProgram, options: D
   }
   if (context.validateOnly) return finish(gated, review);
   let hint: HintRecord | undefined;
-  if (options.hintWriter && !gated.verdict.capabilities?.hint) {
+  if (options.hintWriter && (options.alwaysHint || !gated.verdict.capabilities?.hint)) {
     hint = context.prior?.hint(context.suite, current.id);
     if (!hint) {
       try {

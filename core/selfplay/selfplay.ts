@@ -6,7 +6,7 @@
  * has none.
  */
 import type { ReviewRecord, RoundSummary } from '../results/results.js';
-import type { Designer, EnvironmentProgram, EnvironmentRecord } from '../types.js';
+import type { DesignRequest, Designer, EnvironmentProgram, EnvironmentRecord } from '../types.js';
 import { designerReward, LearningPotential, learningPotentialRewards, ROUND_LEVEL_REWARDS, type DesignerRewardName, type PlateauOptions } from './rewards.js';
 import { playReward } from '../run/evaluate.js';
 import { roundLog } from './round-log.js';
@@ -22,6 +22,7 @@ import { evaluateDesignSlot, redesignSlot, repairKey } from './design-slot.js';
 import type { EnvironmentReviewer } from '../roles/llm-reviewer.js';
 import { repetitionPenalties } from './repetition-penalty.js';
 import { isSlotError, slotError, type SlotError } from './slot-error.js';
+import type { SpadeMemoryKeeper } from './spade-memory.js';
 
 /** The environment memory keeps at most this many records (most recent). */
 export const MEMORY_LIMIT = 200;
@@ -61,6 +62,14 @@ export interface SelfPlayOptions {
   onHint?: (program: EnvironmentProgram, hint: HintRecord) => void;
   /** A design slot that has just errored (its design, repair, review or hint call failed). */
   onErrored?: (error: SlotError) => void;
+  /**
+   * What the designer is shown of earlier rounds: `own` (spade-bench's memory and recent solve
+   * rates, the default), `spade` (SPADE's memory, kept by `spadeMemory`), `off` (nothing).
+   */
+  memoryMode?: 'own' | 'spade' | 'off';
+  spadeMemory?: SpadeMemoryKeeper;
+  /** The hint writer writes every valid program's hint (SPADE's designer protocol). */
+  alwaysHint?: boolean;
 }
 
 /** Default of SelfPlayOptions.repairs (the `selfplay.repairs` option's). */
@@ -103,8 +112,7 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
       skills: skillsForRound(options.skills ?? SKILL_NAMES, options.skillsPerRound ?? DEFAULT_SKILLS_PER_ROUND, round, options.envsPerRound),
       targetBand: [options.band?.lo ?? 0.4, options.band?.hi ?? 0.6] as [number, number],
       seed: deriveSeed(options.context.runSeed, 'design', round),
-      memory: memory.slice(-MEMORY_LIMIT),
-      recentSolveRates: solveRates,
+      ...designerMemory(options, memory, solveRates),
       signal,
     };
     // A design call cut by the run's stop is no result: the round is not journaled, and a resumed run designs it.
@@ -161,6 +169,7 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
                   slotAttempts: options.slotAttempts, repairBraces: options.repairBraces, redesign: (draft) => redesignSlot(options.designer, request, programs!.indexOf(program), program.id, draft),
                   designer: options.designer, evaluate, context, round, repairs, reviewer: options.reviewer, knownRepairs, onRepaired,
                   onReviewed: options.onReviewed, hintWriter: options.hintWriter, onHint: options.onHint, onErrored: options.onErrored,
+                  ...(options.alwaysHint ? { alwaysHint: true } : {}),
                 })
               : await evaluate(program, deriveSeed(options.context.runSeed, 'task', program.id), context);
         } catch (error) {
@@ -217,9 +226,17 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
     if (summary.solveRate !== null) solveRates.push(summary.solveRate);
     for (const e of done) memory.push(toRecord(e, round));
     if (memory.length > MEMORY_LIMIT) memory.splice(0, memory.length - MEMORY_LIMIT);
+    if (options.memoryMode === 'spade') await options.spadeMemory?.addRound(done, round);
     options.onRound?.(summary);
   }
   return { evaluations, errored, rounds, designed };
+}
+
+/** What a round's design request carries of the past, by the memory mode. */
+function designerMemory(options: SelfPlayOptions, memory: EnvironmentRecord[], solveRates: number[]): Pick<DesignRequest, 'memory' | 'recentSolveRates' | 'spadeMemory'> {
+  if (options.memoryMode === 'off') return { memory: [], recentSolveRates: [] };
+  if (options.memoryMode === 'spade') return { memory: [], recentSolveRates: [], spadeMemory: [...(options.spadeMemory?.records ?? [])] };
+  return { memory: memory.slice(-MEMORY_LIMIT), recentSolveRates: solveRates };
 }
 
 /**

@@ -171,6 +171,7 @@ export async function runResolved(config: SpadeConfig, options: RunOptions & { p
       evaluator: config.cache === false ? scaler.evaluate : withVerdictCache(scaler.evaluate, { dir: path.resolve(cwd, config.verdictCacheDir), sandboxOf: (language) => sandboxFingerprint(registry, config, language) }),
       reviewer: parts.reviewer,
       hintWriter: parts.hintWriter,
+      ...(parts.spadeCode ? { spadeCode: parts.spadeCode } : {}),
       outDir,
       versions: versions(),
       usage: parts.usage,

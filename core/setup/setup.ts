@@ -20,6 +20,10 @@ import { createLLMDesigner } from '../roles/llm-designer.js';
 import { loadCorpus } from '../roles/corpus.js';
 import { createLLMReviewer, type EnvironmentReviewer } from '../roles/llm-reviewer.js';
 import { createHintWriter, type HintWriter } from '../roles/llm-hint.js';
+import { createSpadeCode, type SpadeCode } from '../roles/spade-code.js';
+import { loadSpadePlayerTemplate } from '../roles/agent-protocol.js';
+import { spadeCodeFiles } from '../../benchmarks/games/spade-source.js';
+import { turnBudget } from '../config/options.js';
 import type { RoleName, SamplingConfig } from '../config/options.js';
 import { BUILTINS, DEFAULT_SANDBOXES } from './builtins.js';
 import { UsageError } from '../errors.js';
@@ -121,6 +125,8 @@ export interface RunParts {
   reviewer?: EnvironmentReviewer;
   /** The designer model writing hints for valid programs without hint() (when the designer is a model). */
   hintWriter?: HintWriter;
+  /** SPADE's prompt code, when the run follows SPADE's designer protocol or keeps SPADE's memory. */
+  spadeCode?: SpadeCode;
   /** Providers created for LLM roles. */
   providers: Provider[];
   /** Their usage so far, summed (metrics.usage). */
@@ -166,6 +172,15 @@ export function rolePrompt(config: SpadeConfig, role: RoleName, cwd: string): st
   return text;
 }
 
+/** SPADE's code over its pinned source in the run's data folder (downloaded once, checked by git blob ids). */
+const spadeCodes = new Map<string, SpadeCode>();
+export function spadeCodeFor(config: SpadeConfig): SpadeCode {
+  const key = config.dataDir ?? '';
+  let code = spadeCodes.get(key);
+  if (!code) spadeCodes.set(key, (code = createSpadeCode(() => spadeCodeFiles({ dataDir: config.dataDir }))));
+  return code;
+}
+
 /** The sampling the config sets for a role's model calls (only the keys given). */
 const samplingOf = (config: SpadeConfig, role: RoleName): SamplingConfig => ({ ...config.sampling?.[role] });
 
@@ -182,8 +197,9 @@ async function resolveRole(registry: PluginRegistry, kind: 'designer' | 'agent',
   }
   if (kind === 'agent') {
     const systemPrompt = rolePrompt(config, 'agent', registry.cwd);
+    const spadeTemplate = config.agentProtocol === 'spade' ? await loadSpadePlayerTemplate(spadeCodeFor(config)) : undefined;
     try {
-      return createLLMAgent(provider, { memory: config.agentMemory, protocol: config.agentProtocol, ...samplingOf(config, 'agent'), ...(systemPrompt ? { systemPrompt } : {}) });
+      return createLLMAgent(provider, { memory: config.agentMemory, protocol: config.agentProtocol, ...samplingOf(config, 'agent'), ...(systemPrompt ? { systemPrompt } : {}), ...(spadeTemplate ? { spadeTemplate } : {}) });
     } catch (error) {
       throw new UsageError(`--agent-memory: ${(error as Error).message}`);
     }
@@ -197,6 +213,7 @@ async function resolveRole(registry: PluginRegistry, kind: 'designer' | 'agent',
     ...(systemPrompt ? { systemPrompt } : {}),
     // Under SPADE's gate a reply is read as SPADE reads it (the brace repair follows in the design slot).
     ...(config.gate === 'spade' ? { extraction: 'spade' as const } : {}),
+    ...(config.designerProtocol === 'spade' ? { spade: { code: spadeCodeFor(config), maxTurns: turnBudget(config) } } : {}),
   });
 }
 
@@ -245,21 +262,31 @@ export async function resolveRunParts(registry: PluginRegistry, config: SpadeCon
     let provider = providers.get(id);
     if (!provider) providers.set(id, (provider = await createProvider(registry, id, config, 'reviewer')));
     const systemPrompt = rolePrompt(config, 'reviewer', registry.cwd);
-    reviewer = createLLMReviewer(provider, { ...samplingOf(config, 'reviewer'), ...(systemPrompt ? { systemPrompt } : {}) });
+    reviewer = createLLMReviewer(provider, { ...samplingOf(config, 'reviewer'), ...(systemPrompt ? { systemPrompt } : {}), ...(config.designerProtocol === 'spade' ? { spade: spadeCodeFor(config) } : {}) });
   }
   // A model designer also writes the hint of a valid program that has none, as SPADE's does.
   let hintWriter: HintWriter | undefined;
   const designerProvider = providers.get(config.designer);
   if (designer.kind === 'llm' && designerProvider) {
     const systemPrompt = rolePrompt(config, 'hint', registry.cwd);
-    hintWriter = createHintWriter(designerProvider, { ...samplingOf(config, 'hint'), seed: config.seed, ...(systemPrompt ? { systemPrompt } : {}) });
+    hintWriter = createHintWriter(designerProvider, { ...samplingOf(config, 'hint'), seed: config.seed, ...(systemPrompt ? { systemPrompt } : {}), ...(config.designerProtocol === 'spade' ? { spade: spadeCodeFor(config) } : {}) });
   }
+  const ownPrompts = (['designer', 'hint', 'reviewer'] as const).filter((role) => config.prompts?.[role] !== undefined);
+  if (config.designerProtocol === 'spade' && ownPrompts.length) {
+    throw new UsageError(`prompts.${ownPrompts.join(', prompts.')}: these replace spade-bench's own prompts; under --designer-protocol spade the designer side sends SPADE's (drop them, or use --designer-protocol default)`);
+  }
+  if (config.selfplay.memory === 'spade' && config.designerProtocol !== 'spade' && designer.kind === 'llm') {
+    throw new UsageError("--memory spade is SPADE's selection shown in SPADE's prompt: it needs --designer-protocol spade (or use --memory own or off)");
+  }
+  // SPADE's code runs now once, so a missing interpreter or source stops the run before it starts.
+  if (config.designerProtocol === 'spade' && designer.kind === 'llm') await loadSpadePlayerTemplate(spadeCodeFor(config));
   const sandboxes = createSandboxSet(registry, config, options.sandboxWorkers);
   return {
     designer,
     agent,
     reviewer,
     hintWriter,
+    ...(config.designerProtocol === 'spade' || config.selfplay.memory === 'spade' ? { spadeCode: spadeCodeFor(config) } : {}),
     suites,
     selfplay,
     sandboxes,

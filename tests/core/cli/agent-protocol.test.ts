@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runCli, tempDir } from '../../helpers/cli.js';
+import { repoRoot, runCli, tempDir } from '../../helpers/cli.js';
 import { startWireServer, type RecordedRequest } from '../../helpers/wire-servers.js';
 import type { EpisodeLine } from '../../../core/results/export.js';
 import type { RunResults } from '../../../core/results/results.js';
@@ -32,7 +32,7 @@ test("--agent-protocol spade plays as SPADE's player does", async () => {
   const env = { OPENAI_API_KEY: 'sk-agent-protocol-0123456789', OPENAI_BASE_URL: server.baseURL };
   try {
     const r = await runCli(['run', '--out', 'out', '--suites', 'spade', '--designer', 'openai:D', '--agent', 'openai:A', '--agent-protocol', 'spade',
-      '--rounds', '1', '--envs-per-round', '1', '--attempts', '3', '--python-sandbox', 'pyodide'], { cwd, env });
+      '--rounds', '1', '--envs-per-round', '1', '--attempts', '3', '--python-sandbox', 'pyodide', '--data-dir', path.resolve(repoRoot, '../shared/datasets')], { cwd, env: { ...env, SPADE_BENCH_OFFLINE: '1' } });
     assert.is(r.code, 0, r.stderr);
     const results = JSON.parse(readFileSync(path.join(cwd, 'out/results.json'), 'utf8')) as RunResults;
     assert.is(results.run.config.agentProtocol, 'spade');

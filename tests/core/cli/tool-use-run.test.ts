@@ -88,7 +88,8 @@ test("--agent-protocol spade plays SPADE-format tool-use games as SPADE's tool-u
   writeFileSync(path.join(cwd, 'spade.config.json'), JSON.stringify({ cache: false }));
   const env = { OPENAI_API_KEY: 'sk-spade-tools-0123456789', OPENAI_BASE_URL: server.baseURL };
   try {
-    const r = await runCli(['run', '--out', 'out', '--suites', 'spade-pool:pool', '--agent', 'openai:A', '--agent-protocol', 'spade', '--attempts', '2'], { cwd, env });
+    // SPADE's player template is built by SPADE's code, read from the offline copy of its source.
+    const r = await runCli(['run', '--out', 'out', '--suites', 'spade-pool:pool', '--agent', 'openai:A', '--agent-protocol', 'spade', '--attempts', '2', '--data-dir', path.resolve(repoRoot, '../shared/datasets')], { cwd, env: { ...env, SPADE_BENCH_OFFLINE: '1' } });
     assert.is(r.code, 0, r.stderr);
     const suite = (JSON.parse(readFileSync(path.join(cwd, 'out/results.json'), 'utf8')) as RunResults).suites[0]!;
     // ToolUseBaseEnv's own 10 turns, within SPADE's budget of 25.

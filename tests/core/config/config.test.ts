@@ -6,6 +6,7 @@ import path from 'node:path';
 import { DEFAULT_CONFIG, loadConfigFile, resolveConfig, validateConfig } from '../../../core/config/config.js';
 import { flagsToConfig } from '../../../core/cli/run-command.js';
 import { UsageError } from '../../../core/errors.js';
+import { DEFAULTS, hintedAttemptsOf, plainAttemptsOf } from '../../../core/config/options.js';
 import { tempDir } from '../../helpers/cli.js';
 
 const dir = (): string => tempDir('spade-config-');
@@ -124,6 +125,23 @@ test('CLI flags override the file, which overrides the defaults', () => {
   assert.equal(config.suites, ['spade', 'procedural']);
   assert.equal(config.selfplay, { ...DEFAULT_CONFIG.selfplay, rounds: 6, attempts: 5 });
   assert.match(message(() => flagsToConfig({ rounds: Number('x') })), 'command line: selfplay.rounds: expected a positive integer, got null');
+});
+
+test('--designer-protocol spade plays 8 plain and 16 hinted with SPADE\'s memory, unless the user said otherwise', () => {
+  const spade = resolveConfig({}, flagsToConfig({ designerProtocol: 'spade' }));
+  // Static suites keep --attempts; self-play plays 8 plain and 16 hinted.
+  assert.equal([spade.selfplay.attempts, spade.selfplay.plainAttempts, spade.selfplay.hintedAttempts, spade.selfplay.memory], [4, 8, 16, 'spade']);
+  assert.equal([plainAttemptsOf(spade.selfplay), hintedAttemptsOf(spade.selfplay)], [8, 16]);
+  const chosen = resolveConfig({ selfplay: { plainAttempts: 3 } }, flagsToConfig({ designerProtocol: 'spade', memory: 'off', hintedAttempts: 5 }));
+  assert.equal([chosen.selfplay.plainAttempts, chosen.selfplay.hintedAttempts, chosen.selfplay.memory], [3, 5, 'off']);
+  // --attempts given: self-play plays that many, with and without the hint.
+  const attempts = resolveConfig({}, flagsToConfig({ designerProtocol: 'spade', attempts: 2 }));
+  assert.equal([plainAttemptsOf(attempts.selfplay), hintedAttemptsOf(attempts.selfplay)], [2, 2]);
+  // The default protocol keeps its defaults: as many hinted plays as plain ones, its own memory.
+  assert.equal([DEFAULT_CONFIG.designerProtocol, plainAttemptsOf(DEFAULT_CONFIG.selfplay), hintedAttemptsOf(DEFAULT_CONFIG.selfplay), DEFAULT_CONFIG.selfplay.memory ?? DEFAULTS.selfplay.memory], ['default', 4, 4, 'own']);
+  // A resolved config resolves to itself (a resumed run keeps what it started with).
+  assert.equal(resolveConfig(chosen as never), chosen);
+  assert.match(message(() => flagsToConfig({ memory: 'all' })), 'selfplay.memory');
 });
 
 test.run();

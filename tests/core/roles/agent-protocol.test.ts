@@ -1,6 +1,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spadeAction, spadeBoxedAnswer, spadeFirstTurn, visibleReply } from '../../../core/roles/agent-protocol.js';
+import path from 'node:path';
+import { loadSpadePlayerTemplate, spadeAction, spadeBoxedAnswer, spadeFirstTurn, visibleReply } from '../../../core/roles/agent-protocol.js';
+import { createSpadeCode } from '../../../core/roles/spade-code.js';
+import { spadeCodeFiles } from '../../../benchmarks/games/spade-source.js';
+import { repoRoot } from '../../helpers/cli.js';
+
+// SPADE's source at its pinned commit, from the offline copy.
+const code = createSpadeCode(() => spadeCodeFiles({ dataDir: path.resolve(repoRoot, '../shared/datasets'), offline: true }));
 
 test('only the text after the last </think> is read', () => {
   assert.is(visibleReply('<think>a</think>b<think>c</think> d'), ' d');
@@ -22,8 +29,8 @@ test('the environment gets \\boxed{answer}, or the visible reply stripped when t
   assert.is(spadeAction('\\boxed{}'), '\\boxed{}', 'an empty box has no answer: the reply goes as it is');
 });
 
-test("SPADE's first-turn template wraps the observation", () => {
-  assert.is(spadeFirstTurn('Find x.'), 'You are playing a language game. Make valid actions to win.\nObservation: Find x.\nPlease reason step by step, and put your final answer within \\boxed{}.');
+test("SPADE's first-turn template, built by SPADE's code, wraps the observation", async () => {
+  assert.is(spadeFirstTurn('Find x.', await loadSpadePlayerTemplate(code)), 'You are playing a language game. Make valid actions to win.\nObservation: Find x.\nPlease reason step by step, and put your final answer within \\boxed{}.');
 });
 
 test.run();

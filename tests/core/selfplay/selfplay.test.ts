@@ -6,7 +6,7 @@ import type { DesignerRewardName } from '../../../core/selfplay/rewards.js';
 import { runSelfPlay } from '../../../core/selfplay/selfplay.js';
 import { createRegistry, createSandboxSet } from '../../../core/setup/setup.js';
 import { resolveConfig } from '../../../core/config/config.js';
-import type { Agent, Designer, EpisodeResult } from '../../../core/types.js';
+import type { Agent, DesignRequest, Designer, EpisodeResult, SpadeMemoryRecord } from '../../../core/types.js';
 
 /** Passes the gate (its solution wins, wrong answers and random play lose), but spins forever on "spin". */
 const SPINS_ON_SPIN = `export default class Spin {
@@ -85,6 +85,39 @@ test("SPADE's learning potential: a round earns its distance from the skill's sl
   // Round 2: lost again; the slow mean moved to 0.15·1 + 0.85·0 = 0.15: |0 − 0.15| = 0.15.
   assert.equal(rewards.map((r) => Math.round(r! * 1e9) / 1e9), [1, 1, 0.15]);
   assert.equal(result.rounds.map((r) => Math.round(r.designerReward * 1e9) / 1e9), [1, 1, 0.15]);
+});
+
+test('plain and hinted plays are counted apart: --attempts plain, --hinted-attempts hinted', async () => {
+  const result = await runSelfPlay({
+    designer, rounds: 1, envsPerRound: 1, reward: 'spade', concurrency: 1,
+    context: { suite: 'spade', sandboxes, agent: agent('\\boxed{7}', '\\boxed{7}'), limits: { callTimeoutMs: 300 }, attempts: 2, hintedAttempts: 5, runSeed: 3 },
+  });
+  const episodes = result.evaluations[0]!.episodes;
+  assert.equal([episodes.filter((e) => !e.withHint).length, episodes.filter((e) => e.withHint).length], [2, 5]);
+  assert.equal(episodes.filter((e) => e.withHint).map((e) => e.attempt), [0, 1, 2, 3, 4]);
+});
+
+test('the memory the designer is shown: own (spade-bench\'s), spade (SPADE\'s records, kept by the keeper), off (nothing)', async () => {
+  const seen: DesignRequest[] = [];
+  const recording: Designer = { ...designer, design: async (request) => (seen.push(request), designer.design(request)) };
+  const spadeRecord: SpadeMemoryRecord = { game_file: 'game_00000_000_x.py', skill: 'Optimization', code_snippet: 'x', actor_win_rate: 0.5, regret: 0.1, rollout_id: 0, metadata: {} };
+  const added: number[] = [];
+  const keeper = { records: [spadeRecord], addRound: async (evaluations: readonly unknown[], round: number) => void added.push(round, evaluations.length) };
+  const run = (memoryMode: 'own' | 'spade' | 'off') => runSelfPlay({
+    designer: recording, rounds: 2, envsPerRound: 1, reward: 'spade', concurrency: 1, memoryMode, spadeMemory: keeper,
+    context: { suite: 'spade', sandboxes, agent: agent('\\boxed{7}', '\\boxed{7}'), limits: { callTimeoutMs: 300 }, attempts: 1, runSeed: 3 },
+  });
+  await run('own');
+  assert.is(seen[1]!.memory.length, 1);
+  assert.ok(seen[1]!.recentSolveRates.length > 0);
+  assert.is(seen[1]!.spadeMemory, undefined);
+  seen.length = 0;
+  await run('spade');
+  assert.equal([seen[1]!.memory, seen[1]!.recentSolveRates, seen[1]!.spadeMemory], [[], [], [spadeRecord]]);
+  assert.equal(added, [0, 1, 1, 1], 'each round\'s evaluations go to the keeper');
+  seen.length = 0;
+  await run('off');
+  assert.equal([seen[1]!.memory, seen[1]!.recentSolveRates, seen[1]!.spadeMemory], [[], [], undefined]);
 });
 
 test.run();
