@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runCli, tempDir } from '../../helpers/cli.js';
+import { repoRoot, runCli, tempDir } from '../../helpers/cli.js';
 import { startWireServer } from '../../helpers/wire-servers.js';
 import type { RunResults } from '../../../core/results/results.js';
 import type { EpisodeResult } from '../../../core/types.js';
@@ -31,7 +31,9 @@ test('a slot designed afresh under SPADE\'s gate, validity three ways, and SPADE
     const r = await runCli([
       'run', '--out', 'out', '--suites', 'spade', '--designer', 'openai:M', '--agent', 'openai:M', '--rounds', '1', '--envs-per-round', '1',
       '--attempts', '1', '--gate', 'spade', '--agent-protocol', 'spade', '--slot-attempts', '3', '--repairs', '0',
-    ], { cwd, env });
+      // SPADE's player template is built from SPADE's source: the shared offline copy.
+      '--data-dir', path.resolve(repoRoot, '../shared/datasets'),
+    ], { cwd, env: { ...env, SPADE_BENCH_OFFLINE: '1' } });
     assert.is(r.code, 0, r.stderr);
     const results = JSON.parse(readFileSync(path.join(cwd, 'out/results.json'), 'utf8')) as RunResults;
     const suite = results.suites[0]!;
