@@ -46,6 +46,8 @@ export interface CommandSpec {
   options: Readonly<Record<string, FlagSpec>>;
   /** A paragraph after the options in help. */
   epilogue?: string;
+  /** Old flag names, refused with the flag that replaced each. */
+  renamed?: Readonly<Record<string, string>>;
   run(args: Args): Promise<number>;
 }
 
@@ -164,6 +166,7 @@ export function parseCommandLine(program: ProgramSpec, argv: readonly string[]):
   const missing = Object.entries(options).filter(([name, spec]) => spec.demandOption && args[name] === undefined).map(([name]) => name);
   if (missing.length) fail(program, `${plural(missing.length, 'Missing required argument', 'Missing required arguments')}: ${missing.join(', ')}`);
   const takesRest = positionals.at(-1)?.variadic === true;
+  for (const [from, to] of Object.entries(command.renamed ?? {})) if (args[from] !== undefined) fail(program, `--${from} was renamed: use --${to}`);
   const unknown = [...Object.keys(args).filter((key) => !known.has(key)), ...(takesRest ? [] : words.slice(positionals.length))];
   if (unknown.length) {
     fail(program, `${plural(unknown.length, 'Unknown argument', 'Unknown arguments')}: ${unknown.map((s) => (s.trim() ? s : `"${s}"`)).join(', ')}`);

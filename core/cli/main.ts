@@ -14,6 +14,7 @@ import { benchCommand, benchOptions, benchPositionals, type BenchArgs } from './
 import { validateCommand, validateOptions, validatePositionals, type ValidateArgs } from './validate-command.js';
 import { tableCommand, tableOptions, tablePositionals, type TableArgs } from './table-command.js';
 import { packageVersion } from '../results/versions.js';
+import { RENAMED_FLAGS, RENAMED_WORKER_FLAGS } from '../config/options.js';
 
 export const PROGRAM: ProgramSpec = {
   name: 'spade-bench',
@@ -26,6 +27,7 @@ export const PROGRAM: ProgramSpec = {
       describe: 'Run self-play and the static suites, write results.json, report.html and the journal (the default command)',
       options: runOptions(),
       epilogue: runEpilogue(),
+      renamed: RENAMED_FLAGS,
       run: (args) => runCommand(args as RunArgs),
     },
     {
@@ -73,6 +75,7 @@ export const PROGRAM: ProgramSpec = {
       name: 'worker',
       describe: 'Take validation and episode jobs of distributed runs from Redis (BullMQ) until stopped',
       options: workerOptions,
+      renamed: RENAMED_WORKER_FLAGS,
       run: (args) => workerCommand(args as WorkerArgs),
     },
     {

@@ -3,7 +3,7 @@
  * progress line, signals and exit codes. The flags come from the table of options.
  */
 import path from 'node:path';
-import { loadConfigFile, resolveConfig, type RenamedKey, type SpadeConfig } from '../config/config.js';
+import { loadConfigFile, resolveConfig, type SpadeConfig } from '../config/config.js';
 import { EXIT, RunFailedError, UsageError } from '../errors.js';
 import { resumedRun, runResolved } from '../setup/api.js';
 import type { PriorWork } from '../results/resume.js';
@@ -14,15 +14,10 @@ import { flagsToConfig, runEpilogue, runOptions, type RunArgs } from './run-opti
 export { flagsToConfig, runEpilogue, runOptions, type RunArgs };
 export { prepareOutDir } from '../setup/api.js';
 
-/** A key or flag given under its older name still works, with a line saying the new one. */
-const warnRenamed = (key: RenamedKey): void => {
-  process.stderr.write(`spade-bench: ${key.from} is an old name: use ${key.to}\n`);
-};
-
 /** The config of a new run: defaults, then the config file, then the flags. */
 export async function resolveRunConfig(args: RunArgs, cwd = process.cwd()): Promise<{ config: SpadeConfig; configFile?: string }> {
-  const { config: file, filepath } = await loadConfigFile(cwd, args.config, warnRenamed);
-  return { config: resolveConfig(file, flagsToConfig(args, warnRenamed)), configFile: filepath };
+  const { config: file, filepath } = await loadConfigFile(cwd, args.config);
+  return { config: resolveConfig(file, flagsToConfig(args)), configFile: filepath };
 }
 
 export async function runCommand(args: RunArgs): Promise<number> {
@@ -37,7 +32,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   if (args.retryErrored && !args.resume) throw new UsageError('--retry-errored goes with --resume: it does again the errored work of the run in --out');
   if (args.resume) {
     // API keys are never journaled: provider settings come from today's config file and environment.
-    const { config: file } = await loadConfigFile(cwd, args.config, warnRenamed);
+    const { config: file } = await loadConfigFile(cwd, args.config);
     ({ config, prior } = resumedRun(args.out, cwd, file.providers, { retryErrored: args.retryErrored }));
   } else {
     ({ config } = await resolveRunConfig(args, cwd));

@@ -25,47 +25,18 @@ export function defineConfig(config: UserConfig): UserConfig {
 
 const configSchema = schemaOf(RUN_OPTIONS);
 
-/** A key given under its older name (`selfplay.validator` for `selfplay.reviewer`). */
-export interface RenamedKey {
-  from: string;
-  to: string;
-}
-
-/** Move keys given under an older name to the current one, in a copy; both names at once is an error. */
-function renameKeys(entries: Entries, value: Record<string, unknown>, at: string, renamed: RenamedKey[]): Record<string, unknown> {
-  const out = { ...value };
-  for (const [key, entry] of Object.entries(entries)) {
-    const keyPath = at ? `${at}.${key}` : key;
-    if (entry.kind === 'section') {
-      if (out[key] !== undefined) out[key] = renameKeys(entry.entries, out[key] as Record<string, unknown>, keyPath, renamed);
-    } else if (entry.renamedFrom && out[entry.renamedFrom] !== undefined) {
-      const from = at ? `${at}.${entry.renamedFrom}` : entry.renamedFrom;
-      if (out[key] !== undefined) throw new UsageError(`${from} is the old name of ${keyPath}: give only ${keyPath}`);
-      out[key] = out[entry.renamedFrom];
-      delete out[entry.renamedFrom];
-      renamed.push({ from, to: keyPath });
-    }
-  }
-  return out;
-}
-
 /**
  * Check a user config; throws a UsageError naming the first wrong key path, prefixed with
- * `source` (the file). Returns the config with keys given under older names moved to their
- * current ones; `onRenamed` is told of each (the CLI warns).
+ * `source` (the file). A key under an old name is refused with the name that replaced it.
  */
-export function validateConfig(config: unknown, source = 'config', onRenamed?: (key: RenamedKey) => void): UserConfig {
-  const renamed: RenamedKey[] = [];
-  let valid: UserConfig;
+export function validateConfig(config: unknown, source = 'config'): UserConfig {
   try {
     configSchema(config, '');
-    valid = renameKeys(RUN_OPTIONS, config as Record<string, unknown>, '', renamed) as UserConfig;
   } catch (error) {
     if (error instanceof UsageError) throw new UsageError(`${source}: ${error.message}`);
     throw error;
   }
-  for (const key of renamed) onRenamed?.(key);
-  return valid;
+  return config as UserConfig;
 }
 
 /** Each entry's value from the last layer that sets it, else its kept default (computed now). */
@@ -149,12 +120,12 @@ function readJsonConfig(file: string): { value: unknown; empty: boolean } | unde
  * Find and load the config: `file` when given, else the first of CONFIG_FILES in `cwd`
  * (package.json counts only with a `spade` key). Returns the validated user config and its path.
  */
-export async function loadConfigFile(cwd: string, file?: string, onRenamed?: (key: RenamedKey) => void): Promise<{ config: UserConfig; filepath?: string }> {
+export async function loadConfigFile(cwd: string, file?: string): Promise<{ config: UserConfig; filepath?: string }> {
   const found = file ? path.resolve(cwd, file) : configFileIn(cwd);
   // No config here: the loader (cosmiconfig, and tsx for TypeScript) is not even imported.
   if (!found) return { config: {} };
   const json = readJsonConfig(found);
-  if (json) return json.empty ? { config: {}, filepath: found } : { config: validateConfig(json.value, path.relative(cwd, found) || found, onRenamed), filepath: found };
+  if (json) return json.empty ? { config: {}, filepath: found } : { config: validateConfig(json.value, path.relative(cwd, found) || found), filepath: found };
   const { cosmiconfig } = await import('cosmiconfig');
   const explorer = cosmiconfig('spade', {
     searchPlaces: CONFIG_FILES,
@@ -172,5 +143,5 @@ export async function loadConfigFile(cwd: string, file?: string, onRenamed?: (ke
   }
   if (!result || result.isEmpty) return { config: {}, filepath: result?.filepath };
   const where = path.relative(cwd, result.filepath) || result.filepath;
-  return { config: validateConfig(result.config, where, onRenamed), filepath: result.filepath };
+  return { config: validateConfig(result.config, where), filepath: result.filepath };
 }

@@ -44,8 +44,6 @@ export interface OptionSpec<T> {
   parse?: 'number' | 'list' | 'numbers' | 'count-or-share';
   /** How help and README show the default when it is not a plain value (`runs/<time>`, `one per core`). */
   shown?: string;
-  /** The older name of this key and its flag, still accepted (with a line naming the new one). */
-  renamedFrom?: string;
   /** The layers (default, file, flags) merge key by key instead of the last replacing the others. */
   mergeLayers?: boolean;
 }
@@ -122,11 +120,7 @@ const providerSchema = object(
   },
   { open: true, renamed: { concurrency: 'requestsInFlight' } },
 );
-export type ProviderConfig = Infer<typeof providerSchema> & {
-  /** @deprecated The old name of requestsInFlight. */
-  concurrency?: number;
-  [key: string]: unknown;
-};
+export type ProviderConfig = Infer<typeof providerSchema> & { [key: string]: unknown };
 
 /** Defaults of the shared provider layer, for every provider. */
 export const PROVIDER_DEFAULTS = {
@@ -188,8 +182,12 @@ export const RUN_OPTIONS = {
     describe: 'Suites to run, comma-separated; "spade" is the self-play pool',
   }),
   seed: kept({ schema: nonNegInt, flag: 'seed', arg: 'N', parse: 'number', default: 1, describe: 'Run seed: the same seed gives the same run' }),
-  concurrency: kept({
-    schema: posInt, flag: 'concurrency', arg: 'N', parse: 'number', default: 8,
+  attempts: kept({
+    schema: posInt, flag: 'attempts', arg: 'N', parse: 'number', default: 4,
+    describe: 'Plays of each environment, in every pool (self-play plays as many again with the hint); pass@k reads them',
+  }),
+  environmentsInFlight: kept({
+    schema: posInt, flag: 'environments-in-flight', arg: 'N', parse: 'number', default: 8,
     describe: 'Environments evaluated at once (gate and episodes) by an offline agent; a model-driven agent plays every attempt of an environment at once and keeps environments in flight (at least N) until its provider\'s requestsInFlight episodes are in play: that limit, not N, bounds model calls',
   }),
   out: kept({
@@ -219,7 +217,6 @@ export const RUN_OPTIONS = {
   selfplay: section('Self-play', {
     rounds: kept({ schema: posInt, flag: 'rounds', arg: 'N', parse: 'number', default: 3, describe: 'Self-play rounds' }),
     envsPerRound: kept({ schema: posInt, flag: 'envs-per-round', arg: 'N', parse: 'number', default: 16, describe: 'Environments the designer writes each round' }),
-    attempts: kept({ schema: posInt, flag: 'attempts', arg: 'N', parse: 'number', default: 4, describe: 'Episodes per environment (self-play plays as many again with the hint)' }),
     reward: kept({ schema: oneOf(DESIGNER_REWARDS), flag: 'reward', arg: 'NAME', default: 'spade', describe: `Designer reward: ${DESIGNER_REWARDS.join(', ')}` }),
     band: fallback({
       schema: bandSchema, flag: 'band', arg: 'LO,HI', parse: 'numbers', fallback: [...DEFAULT_BAND] as [number, number], shown: '`0.4,0.6`',
@@ -239,14 +236,14 @@ export const RUN_OPTIONS = {
     corpus: optional({ schema: str, flag: 'corpus', arg: 'FILE', shown: 'none', describe: 'JSONL file with a "text" field; one sampled document grounds each LLM design' }),
     repairs: fallback({ schema: nonNegInt, flag: 'repairs', arg: 'N', parse: 'number', fallback: 1, describe: "Repairs of a rejected program, with the gate's reason fed back to the designer" }),
     reviewer: optional({
-      schema: str, flag: 'reviewer', arg: 'ID', renamedFrom: 'validator', shown: 'none',
+      schema: str, flag: 'reviewer', arg: 'ID', shown: 'none',
       describe: 'Provider id of an LLM reviewer after the gate ("accept unless a clear fatal bug"; for a tool-use game, SPADE\'s solvability audit); its verdicts are recorded apart',
     }),
   }),
   curriculum: section('Adaptive difficulty of curriculum pools such as rlve-adaptive (config file only)', {
     rounds: optional({ schema: posInt, shown: 'selfplay.rounds', describe: 'Rounds of a curriculum pool, played after self-play\'s' }),
     environmentsPerRound: optional({ schema: posInt, shown: 'selfplay.envsPerRound', describe: 'Environments drawn (uniformly, without replacement) each round; SPADE\'s RLVE runs draw 16' }),
-    attempts: optional({ schema: posInt, shown: 'selfplay.attempts', describe: 'Episodes of each round\'s problem per environment; SPADE\'s RLVE runs play 16' }),
+    attempts: optional({ schema: posInt, shown: 'attempts', describe: 'Plays of each round\'s problem per environment in a curriculum pool, when it differs from `attempts`; SPADE\'s RLVE runs play 16' }),
     tauAcc: fallback({
       schema: check<number>((v) => typeof v === 'number' && v > 0 && v <= 1, 'a number in (0, 1]'), fallback: 0.9,
       describe: 'Success rate at the top of an environment\'s difficulty window that moves the window up (SPADE\'s runs)',
@@ -323,8 +320,8 @@ export const INVOCATION_OPTIONS = {
 /** The options of `spade-bench worker`: a process that takes a distributed run's evaluations from Redis. */
 export const WORKER_OPTIONS = {
   redis: optional({ schema: str, flag: 'redis', arg: 'URL', describe: 'Redis URL of the queue, e.g. redis://127.0.0.1:6379' }),
-  concurrency: fallback({
-    schema: posInt, flag: 'concurrency', arg: 'N', parse: 'number', fallback: 1,
+  jobsInFlight: fallback({
+    schema: posInt, flag: 'jobs-in-flight', arg: 'N', parse: 'number', fallback: 1,
     describe: 'Environments evaluated at once in this process (sandboxed work is CPU-bound: rather start one worker per core)',
   }),
   lockDuration: fallback({
@@ -397,14 +394,26 @@ export const WORKER_DEFAULTS = defaultsOf(WORKER_OPTIONS, ['kept', 'fallback']) 
 /** Limits per environment when the config sets none (`limits` in the config). */
 export const DEFAULT_LIMITS: SandboxLimits = DEFAULTS.limits;
 
-/** The config's schema, read off the table: every key, its schema, and the older names still accepted. */
-export function schemaOf(entries: Entries): Schema<unknown> {
+/**
+ * Keys and flags that had another name before: given under the old one, a config or command
+ * line is refused with a message naming the new one (no old spelling is read as the new).
+ */
+export const RENAMED_KEYS: Readonly<Record<string, string>> = {
+  'selfplay.attempts': 'attempts',
+  'selfplay.validator': 'selfplay.reviewer',
+  concurrency: 'environmentsInFlight',
+};
+/** Flags of `spade-bench run` (and of `worker`, below) that had another name before. */
+export const RENAMED_FLAGS: Readonly<Record<string, string>> = { validator: 'reviewer', concurrency: 'environments-in-flight' };
+export const RENAMED_WORKER_FLAGS: Readonly<Record<string, string>> = { concurrency: 'jobs-in-flight' };
+
+/** The config's schema, read off the table: every key, its schema, and the old names it refuses naming the new. */
+export function schemaOf(entries: Entries, prefix = ''): Schema<unknown> {
   const shape: Record<string, Schema<unknown>> = {};
-  const renamed: Record<string, string> = {};
-  for (const [key, entry] of Object.entries(entries)) {
-    shape[key] = entry.kind === 'section' ? schemaOf(entry.entries) : entry.schema;
-    if (entry.kind === 'option' && entry.renamedFrom) renamed[entry.renamedFrom] = key;
-  }
+  for (const [key, entry] of Object.entries(entries)) shape[key] = entry.kind === 'section' ? schemaOf(entry.entries, `${prefix}${key}.`) : entry.schema;
+  const renamed = Object.fromEntries(
+    Object.entries(RENAMED_KEYS).filter(([from]) => from.startsWith(prefix) && !from.slice(prefix.length).includes('.')).map(([from, to]) => [from.slice(prefix.length), prefix && !to.includes('.') ? `${to} (a top-level key)` : to]),
+  );
   return object(shape, { renamed });
 }
 

@@ -158,7 +158,8 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
 /** The self-play pool: rounds of design, gate, play and reward, each round journaled. */
 export function selfPlayPlan(setup: RunSetup, journal: Journal, emit: (event: ProgressEvent) => void, evaluate: Evaluator, onSlotError?: (suite: string, error: SlotError) => void): SuitePlan {
   const { config } = setup;
-  const { rounds, envsPerRound, attempts } = config.selfplay;
+  const { rounds, envsPerRound } = config.selfplay;
+  const { attempts } = config;
   const suite = SELFPLAY_SUITE;
   return {
     id: suite,
@@ -171,7 +172,7 @@ export function selfPlayPlan(setup: RunSetup, journal: Journal, emit: (event: Pr
         envsPerRound,
         reward: config.selfplay.reward,
         // Design slots at once: enough to keep a model-driven agent's or designer's requests busy.
-        concurrency: environmentsInFlight(config.concurrency, setup.agent, setup.designer.capacity),
+        concurrency: environmentsInFlight(config.environmentsInFlight, setup.agent, setup.designer.capacity),
         context,
         evaluator: evaluate,
         repairs: config.selfplay.repairs,
@@ -227,7 +228,7 @@ export function staticPlan(suite: Suite, config: SpadeConfig, evaluate: Evaluato
     kind: 'static',
     async start() {
       tasks = await suite.tasks(await suiteLoadOptions(suite, config, sandboxes));
-      return { environments: tasks.length, episodes: tasks.length * config.selfplay.attempts, notice: skippedNotice(suite) };
+      return { environments: tasks.length, episodes: tasks.length * config.attempts, notice: skippedNotice(suite) };
     },
     async play(base, record) {
       // A suite may need more than the run's limits (HumanEval's slowest canonical solution).
@@ -248,7 +249,7 @@ export function staticPlan(suite: Suite, config: SpadeConfig, evaluate: Evaluato
       }
       const evaluations = await mapLimit(
         tasks,
-        environmentsInFlight(config.concurrency, context.agent),
+        environmentsInFlight(config.environmentsInFlight, context.agent),
         async (task) => {
           const played = await evaluate(task.program, task.seed, context);
           const e = hidden ? privateEvaluation(played) : played;

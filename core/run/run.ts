@@ -113,7 +113,7 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
       sandboxes: setup.sandboxes,
       agent: setup.agent,
       limits: config.limits,
-      attempts: config.selfplay.attempts,
+      attempts: config.attempts,
       validateOnly: setup.validateOnly,
       gate: config.gate,
       maxTurns: turnBudget(config),

@@ -117,20 +117,10 @@ test('words after -- are positionals, whatever they look like', () => {
   assert.is(usageError(['run', '--', '--foo']), `Unknown argument: --foo${USAGE}`);
 });
 
-test('an old name is accepted, not listed, and said to be old when used', () => {
-  const { args } = parsed(['run', '--validator', 'openai:j']);
-  const renamed: string[] = [];
-  assert.equal(flagsToConfig(args, (k) => renamed.push(`${k.from} -> ${k.to}`)), { selfplay: { reviewer: 'openai:j' } });
-  assert.equal(renamed, ['--validator -> --reviewer']);
-  const help = renderHelp(PROGRAM, PROGRAM.commands.find((c) => c.name === 'run'), 100);
-  assert.not.match(help, '--validator ');
-  assert.match(help, '(--validator, its old name, still works)');
-});
-
-test('the old name on the command line: a warning naming the new one', async () => {
-  const r = await runCli(['run', '--validator', 'openai:j', '--suites', 'procedural', '--out', 'x'], { env: { OPENAI_API_KEY: '' } });
-  assert.match(r.stderr, 'spade-bench: --validator is an old name: use --reviewer\n');
-  assert.is(r.code, 2, 'then the missing key stops it');
+test('an old flag name is refused, naming the new one', () => {
+  assert.match(usageError(['run', '--validator', 'openai:j']), '--validator was renamed: use --reviewer');
+  assert.match(usageError(['run', '--concurrency', '2']), '--concurrency was renamed: use --environments-in-flight');
+  assert.match(usageError(['worker', '--redis', 'redis://x', '--concurrency', '2']), '--concurrency was renamed: use --jobs-in-flight');
 });
 
 test('--help, -h and help ask for help; --version for the version; before any check', () => {

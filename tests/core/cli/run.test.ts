@@ -5,7 +5,7 @@ import path from 'node:path';
 import { packagesLoadedBy, runCli, tempDir } from '../../helpers/cli.js';
 import type { RunResults } from '../../../core/results/results.js';
 
-const small = ['--rounds', '2', '--envs-per-round', '6', '--attempts', '2', '--limit', '14', '--concurrency', '2'];
+const small = ['--rounds', '2', '--envs-per-round', '6', '--attempts', '2', '--limit', '14', '--environments-in-flight', '2'];
 
 test('the offline default writes results.json, report.html and the journal', async () => {
   const out = path.join(tempDir(), 'run');
@@ -119,7 +119,7 @@ test('list, --help and --version', async () => {
   for (const id of ['reference', 'isolated-vm', 'procedural', 'spade']) assert.match(list.stdout, id);
   const help = await runCli(['run', '--help']);
   assert.is(help.code, 0);
-  for (const flag of ['--out', '--seed', '--rounds', '--envs-per-round', '--attempts', '--suites', '--designer', '--agent', '--sandbox', '--concurrency', '--limit', '--resume']) {
+  for (const flag of ['--out', '--seed', '--rounds', '--envs-per-round', '--attempts', '--suites', '--designer', '--agent', '--sandbox', '--environments-in-flight', '--limit', '--resume']) {
     assert.match(help.stdout, flag);
   }
   const version = await runCli(['--version']);

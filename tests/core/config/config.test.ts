@@ -25,7 +25,7 @@ test('a wrong value names its key path and what was expected', () => {
   assert.match(message(() => validateConfig({ seed: -1 })), 'seed: expected a non-negative integer, got -1');
   assert.match(message(() => validateConfig({ suites: [] })), 'suites: expected a non-empty list');
   assert.match(message(() => validateConfig({ selfplay: { reward: 'vibes' } })), 'selfplay.reward: expected one of "spade", "regret", "solve-rate"');
-  assert.match(message(() => validateConfig({ providers: { openai: { concurrency: 0 } } })), 'providers["openai"].concurrency: expected a positive integer, got 0');
+  assert.match(message(() => validateConfig({ providers: { openai: { requestsInFlight: 0 } } })), 'providers["openai"].requestsInFlight: expected a positive integer, got 0');
   assert.match(message(() => validateConfig({ providers: { openai: { tools: 'off' } } })), 'providers["openai"].tools: expected true or false, got "off"');
   assert.equal(validateConfig({ providers: { 'openai:gpt-4.1-mini': { tools: false } } }).providers, { 'openai:gpt-4.1-mini': { tools: false } });
 });
@@ -33,7 +33,7 @@ test('a wrong value names its key path and what was expected', () => {
 test('an unknown key is named with the keys that exist', () => {
   const m = message(() => validateConfig({ selfplay: { roundz: 2 } }));
   assert.match(m, 'selfplay.roundz: unknown key');
-  assert.match(m, 'rounds, envsPerRound, attempts, reward');
+  assert.match(m, 'rounds, envsPerRound, reward');
 });
 
 test('finds spade.config.ts, with TypeScript syntax, and validates it', async () => {
@@ -56,8 +56,8 @@ test('finds .mjs, .json and the "spade" key of package.json', async () => {
   writeFileSync(path.join(a, 'spade.config.mjs'), 'export default { agent: "reference", seed: 3 };\n');
   assert.equal((await loadConfigFile(a)).config, { agent: 'reference', seed: 3 });
   const b = dir();
-  writeFileSync(path.join(b, 'spade.config.json'), '{ "concurrency": 2 }');
-  assert.equal((await loadConfigFile(b)).config, { concurrency: 2 });
+  writeFileSync(path.join(b, 'spade.config.json'), '{ "environmentsInFlight": 2 }');
+  assert.equal((await loadConfigFile(b)).config, { environmentsInFlight: 2 });
   const c = dir();
   writeFileSync(path.join(c, 'package.json'), '{ "name": "x", "spade": { "limit": 9 } }');
   assert.equal((await loadConfigFile(c)).config, { limit: 9 });
@@ -67,7 +67,7 @@ test('finds .mjs, .json and the "spade" key of package.json', async () => {
 test('a JSON config is read without cosmiconfig, which still reads $import, null and other kinds', async () => {
   // A fresh process: whether cosmiconfig was loaded is read from the CommonJS module cache.
   const d = dir();
-  writeFileSync(path.join(d, 'spade.config.json'), '{ "concurrency": 3 }');
+  writeFileSync(path.join(d, 'spade.config.json'), '{ "environmentsInFlight": 3 }');
   const configModule = new URL('../../../core/config/config.ts', import.meta.url).href;
   const probe = `
     import { createRequire } from 'node:module';
@@ -78,12 +78,12 @@ test('a JSON config is read without cosmiconfig, which still reads $import, null
   `;
   const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', probe], { encoding: 'utf8' });
   assert.is(child.status, 0, child.stderr);
-  assert.equal(JSON.parse(child.stdout), { config: { concurrency: 3 }, filepath: path.join(d, 'spade.config.json'), cosmiconfig: false });
+  assert.equal(JSON.parse(child.stdout), { config: { environmentsInFlight: 3 }, filepath: path.join(d, 'spade.config.json'), cosmiconfig: false });
 
   const a = dir();
-  writeFileSync(path.join(a, 'base.json'), '{ "seed": 5, "concurrency": 1 }');
-  writeFileSync(path.join(a, 'spade.config.json'), '{ "$import": "./base.json", "concurrency": 2 }');
-  assert.equal((await loadConfigFile(a)).config, { seed: 5, concurrency: 2 });
+  writeFileSync(path.join(a, 'base.json'), '{ "seed": 5, "environmentsInFlight": 1 }');
+  writeFileSync(path.join(a, 'spade.config.json'), '{ "$import": "./base.json", "environmentsInFlight": 2 }');
+  assert.equal((await loadConfigFile(a)).config, { seed: 5, environmentsInFlight: 2 });
   const b = dir();
   writeFileSync(path.join(b, 'spade.config.json'), ' \n');
   assert.equal(await loadConfigFile(b), { config: {}, filepath: path.join(b, 'spade.config.json') });
@@ -118,11 +118,12 @@ test('a missing or broken config file is a usage error naming the file', async (
 
 test('CLI flags override the file, which overrides the defaults', () => {
   const flags = flagsToConfig({ rounds: 6, suites: 'spade, procedural', seed: 9 });
-  const config = resolveConfig({ seed: 4, concurrency: 3, selfplay: { rounds: 2, attempts: 5 } }, flags);
+  const config = resolveConfig({ seed: 4, environmentsInFlight: 3, attempts: 5, selfplay: { rounds: 2 } }, flags);
   assert.is(config.seed, 9);
-  assert.is(config.concurrency, 3);
+  assert.is(config.environmentsInFlight, 3);
+  assert.is(config.attempts, 5);
   assert.equal(config.suites, ['spade', 'procedural']);
-  assert.equal(config.selfplay, { ...DEFAULT_CONFIG.selfplay, rounds: 6, attempts: 5 });
+  assert.equal(config.selfplay, { ...DEFAULT_CONFIG.selfplay, rounds: 6 });
   assert.match(message(() => flagsToConfig({ rounds: Number('x') })), 'command line: selfplay.rounds: expected a positive integer, got null');
 });
 
