@@ -88,22 +88,17 @@ export const PROGRAM: ProgramSpec = {
   ],
   examples: [
     ['$0', 'the offline default: reference designer and agent, self-play + procedural suite, into runs/<time>'],
-    ['$0 run --out runs/x --rounds 4 --suites spade,procedural', 'choose rounds and suites'],
-    ['$0 run --agent openai:gpt-4.1-mini --suites procedural --limit 20', 'a model plays 20 static tasks'],
+    ['$0 --rounds 4 --suites spade,gsm8k', 'choose rounds and suites'],
+    ['$0 --agent openai:gpt-4.1-mini', 'a model plays (OPENAI_API_KEY set); the designer stays the reference policy'],
+    ['$0 report runs/a runs/b', 'one report comparing two runs'],
   ],
 };
 
 export async function main(argv: string[] = process.argv.slice(2)): Promise<number> {
   try {
-    const invocation = parseCommandLine(PROGRAM, argv);
-    if (invocation.kind === 'version') {
-      process.stdout.write(`${PROGRAM.version()}\n`);
-      return EXIT.ok;
-    }
-    if (invocation.kind === 'help') {
-      // Rendered (and its module loaded) only when asked for; wrapped to the terminal.
-      const { renderHelp } = await import('./help.js');
-      process.stdout.write(renderHelp(PROGRAM, invocation.command, Math.min(110, process.stdout.columns ?? 100)));
+    const invocation = parseCommandLine(PROGRAM, argv, Math.min(110, process.stdout.columns ?? 100));
+    if (invocation.kind === 'output') {
+      process.stdout.write(invocation.text);
       return EXIT.ok;
     }
     return await invocation.command.run(invocation.args);

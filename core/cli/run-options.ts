@@ -77,7 +77,7 @@ export function runOptions(): Record<string, FlagSpec> {
 /** The paragraph after run's options in --help: where the keys with no flag are set. */
 export function runEpilogue(): string {
   const fileOnly = [...new Set(flatten(RUN_OPTIONS).filter((r) => !r.option.flag).map((r) => r.path.split('.')[0]!))];
-  return `Keys with no flag (${fileOnly.join(', ')}) are set in the config file; the README lists every key with its default.`;
+  return `Keys with no flag (${fileOnly.join(', ')}) are set in the config file; docs/cli.md lists every key with its default.`;
 }
 
 function parseFlag(option: Option<unknown>, value: unknown): unknown {

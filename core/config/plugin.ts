@@ -8,6 +8,7 @@ import path from 'node:path';
 import { existsSync } from 'node:fs';
 import type { Agent, Designer, Language, Provider, Sandbox, SandboxLimits, Suite } from '../types.js';
 import { UsageError } from '../errors.js';
+import { closest } from './suggest.js';
 
 /** Options every provider accepts (from config `providers["<id>"]`, plus its own extras). */
 export interface ProviderOptions {
@@ -179,8 +180,12 @@ export class PluginRegistry {
       const builtin = this.builtins.get(`${kind}/${name}`);
       if (builtin) return { plugin: checkDefinition(await builtin.load(), `built-in ${kind} ${name}`) as never, argument };
     }
-    const known = this.ids(kind).join(', ') || '(none)';
+    const ids = this.ids(kind);
     const plural = kind === 'sandbox' ? 'sandboxes' : `${kind}s`;
-    throw new UsageError(`unknown ${kind} "${id}". Known ${plural}: ${known}. A plugin can also be a file path (./my-plugin.ts) or npm:package-name.`);
+    // The nearest known id, for the whole id or for its prefix (`jsonll:q.jsonl` -> `jsonl:q.jsonl`).
+    const prefix = colon > 0 ? closest(id.slice(0, colon), ids) : undefined;
+    const near = closest(id, ids) ?? (prefix === undefined ? undefined : `${prefix}${id.slice(colon)}`);
+    const guess = near === undefined ? '' : ` Did you mean ${near}?`;
+    throw new UsageError(`unknown ${kind} "${id}".${guess} Known ${plural}: ${ids.join(', ') || '(none)'}. A plugin can also be a file path (./my-plugin.ts) or npm:package-name.`);
   }
 }
