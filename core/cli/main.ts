@@ -94,7 +94,24 @@ export const PROGRAM: ProgramSpec = {
   ],
 };
 
+/**
+ * Output piped into a reader that stops early (`spade-bench list | head -1`) ends the command
+ * quietly, as other command-line tools do: a closed pipe is not an error of ours.
+ */
+function endQuietlyOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    if (stream.listeners('error').includes(onPipeError)) continue;
+    stream.on('error', onPipeError);
+  }
+}
+
+function onPipeError(error: NodeJS.ErrnoException): void {
+  if (error.code === 'EPIPE') process.exit(EXIT.ok);
+  throw error;
+}
+
 export async function main(argv: string[] = process.argv.slice(2)): Promise<number> {
+  endQuietlyOnClosedPipe();
   try {
     const invocation = parseCommandLine(PROGRAM, argv, Math.min(110, process.stdout.columns ?? 100));
     if (invocation.kind === 'output') {

@@ -12,7 +12,7 @@ import { UsageError } from '../../../core/errors.js';
 import { closest } from '../../../core/config/suggest.js';
 import { flatten, INVOCATION_OPTIONS, RUN_OPTIONS } from '../../../core/config/options.js';
 import { readdirSync } from 'node:fs';
-import { repoRoot, runCli, tempDir } from '../../helpers/cli.js';
+import { repoRoot, runCli, startCli, tempDir } from '../../helpers/cli.js';
 
 const usage = (command: string): string => `\nRun "spade-bench ${command} --help" for usage.`;
 
@@ -272,6 +272,17 @@ test('did you mean: a mistyped suite, provider or sandbox id names the nearest, 
     assert.is(r.code, 2, r.stderr);
     assert.match(r.stderr, expected);
     assert.equal(readdirSync(cwd), [], 'a usage error writes nothing');
+  }
+});
+
+test('output into a pipe closed early (spade-bench list | head -1) ends quietly: exit 0, no stack trace', async () => {
+  for (const args of [['list'], ['run', '--help']]) {
+    const { child, done } = startCli(args);
+    // The reader is gone before the command writes: its first write meets EPIPE.
+    child.stdout!.destroy();
+    const r = await done;
+    assert.is(r.stderr, '', args.join(' '));
+    assert.is(r.code, 0, args.join(' '));
   }
 });
 
