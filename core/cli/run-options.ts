@@ -61,7 +61,7 @@ export function flagOption(option: Option<unknown>): FlagSpec {
   const shown = shownDefault(option);
   const describe = `${option.describe}${shown ? ` [default: ${shown.replace(/`/g, '')}]` : ''}`;
   const type = isBoolean(option) ? 'boolean' : option.parse === 'number' ? 'number' : 'string';
-  return { type, describe, ...(option.arg && type !== 'boolean' ? { arg: option.arg } : {}) };
+  return { type, describe, ...(option.arg && type !== 'boolean' ? { arg: option.arg } : {}), ...(option.parse === 'pairs' ? { repeatable: true } : {}) };
 }
 
 /** Every flag of `spade-bench run`, grouped in --help as in the README; an old name is accepted, not listed. */
@@ -80,7 +80,19 @@ export function runEpilogue(): string {
   return `Keys with no flag (${fileOnly.join(', ')}) are set in the config file; docs/cli.md lists every key with its default.`;
 }
 
+/** `KEY=VALUE` texts (a flag given once or repeated) as an object; a text without `=` is refused naming the flag. */
+export function parsePairs(flag: string, value: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const text of [value].flat().map(String)) {
+    const at = text.indexOf('=');
+    if (at <= 0) throw new UsageError(`--${flag}: expected KEY=VALUE, got ${JSON.stringify(text)}`);
+    out[text.slice(0, at).trim()] = text.slice(at + 1).trim();
+  }
+  return out;
+}
+
 function parseFlag(option: Option<unknown>, value: unknown): unknown {
+  if (option.parse === 'pairs') return parsePairs(option.flag!, value);
   if (option.parse === 'list' && typeof value === 'string') return value.split(',').map((s) => s.trim()).filter(Boolean);
   if (option.parse === 'numbers' && typeof value === 'string') return value.split(',').map((s) => (s.trim() === '' ? NaN : Number(s)));
   if (option.parse === 'count-or-share' && typeof value === 'string' && /^\d+$/.test(value)) return Number(value);

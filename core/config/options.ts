@@ -39,9 +39,10 @@ export interface OptionSpec<T> {
   /**
    * How the flag's text becomes the value: `number` (a typo is reported naming the flag),
    * `list` (comma-separated), `numbers` (comma-separated numbers), `count-or-share` (`10` is a
-   * number, `20%` stays text). Default: as typed.
+   * number, `20%` stays text), `pairs` (repeatable `KEY=VALUE`, gathered in an object).
+   * Default: as typed.
    */
-  parse?: 'number' | 'list' | 'numbers' | 'count-or-share';
+  parse?: 'number' | 'list' | 'numbers' | 'count-or-share' | 'pairs';
   /** How help and README show the default when it is not a plain value (`runs/<time>`, `one per core`). */
   shown?: string;
   /** The layers (default, file, flags) merge key by key instead of the last replacing the others. */
@@ -291,6 +292,10 @@ export const RUN_OPTIONS = {
   suiteOptions: optional({
     schema: record(anyObject),
     describe: 'Options per suite id, e.g. the field mapping of jsonl:PATH ({ mapping: { question, answer, checker } })',
+  }),
+  fields: optional({
+    schema: record(str), flag: 'field', arg: 'KEY=FIELD', parse: 'pairs', shown: 'question, answer, exact match',
+    describe: 'Field mapping of every jsonl:, parquet: and hf: suite of the run, over its suiteOptions mapping; repeat the flag: --field question=problem --field answer=solution --field checker=numeric (keys: question, answer, checker, hint, id, and config, split for hf:)',
   }),
 } satisfies Entries;
 

@@ -5,7 +5,7 @@
  * and writes results.json and report.html into `out`. The command line is this function plus
  * a config file, flags, a progress line and exit codes.
  */
-import { accessSync, constants, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { RunResults } from '../results/results.js';
 import { resolveConfig, validateConfig, type SpadeConfig, type UserConfig } from '../config/config.js';
@@ -107,6 +107,32 @@ function redisHost(url: string): string {
 
 const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
 
+/**
+ * A run stopped by wrong input (a malformed dataset line, a missing field) before any work was
+ * journaled leaves nothing behind: its journal, results and report say only that it did not
+ * start, and would make the same --out be refused as "already holds a run". The folder goes too
+ * when this run made it.
+ */
+function discardUnstartedRun(outDir: string, madeFolder: boolean): void {
+  const journal = path.join(outDir, 'journal.jsonl');
+  let lines: string[];
+  try {
+    lines = readFileSync(journal, 'utf8').split('\n').filter((l) => l.trim());
+  } catch {
+    lines = [];
+  }
+  const work = lines.some((line) => {
+    try {
+      return !['start', 'end'].includes((JSON.parse(line) as { type?: string }).type ?? '');
+    } catch {
+      return true;
+    }
+  });
+  if (work) return;
+  for (const file of ['journal.jsonl', 'results.json', 'report.html']) rmSync(path.join(outDir, file), { force: true });
+  if (madeFolder && readdirSync(outDir).length === 0) rmSync(outDir, { recursive: true, force: true });
+}
+
 /** The sandbox a language's programs run in, and its fingerprint (undefined: none chosen, or it gives none). */
 async function sandboxFingerprint(registry: PluginRegistry, config: SpadeConfig, language: Language): Promise<{ id: string; fingerprint: string } | undefined> {
   const id = language === 'python' ? config.pythonSandbox : config.sandbox;
@@ -136,9 +162,12 @@ export async function runResolved(config: SpadeConfig, options: RunOptions & { p
     await scaler?.close();
     await parts.sandboxes.close();
   })());
+  const outDir = path.resolve(cwd, config.out);
+  const madeFolder = !existsSync(outDir);
+  let prepared = false;
   try {
-    const outDir = path.resolve(cwd, config.out);
     prepareOutDir(outDir, { resume: Boolean(prior) });
+    prepared = true;
     const { suites, selfplay } = shard ? applyShard(parts, shard, outDir) : parts;
     // Environments are evaluated by worker threads (one per core), or by remote workers on Redis.
     let evaluatedBy: string;
@@ -181,6 +210,9 @@ export async function runResolved(config: SpadeConfig, options: RunOptions & { p
       renderReport,
       release,
     });
+  } catch (error) {
+    if (error instanceof UsageError && prepared && !prior) discardUnstartedRun(outDir, madeFolder);
+    throw error;
   } finally {
     await release();
     await parts.close();

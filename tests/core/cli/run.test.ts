@@ -113,6 +113,36 @@ test('--skip-bad: a static suite reports the malformed records it skipped, in th
   assert.equal(results.suites.map((s) => [s.id, s.metrics.validity.proposed, s.skippedRecords]), [['jsonl:data.jsonl', 2, 1]]);
 });
 
+test('--field maps the fields of a jsonl: file; without it the error names its fields and the flag, and nothing is written', async () => {
+  const cwd = tempDir();
+  writeFileSync(path.join(cwd, 'q.jsonl'), '{"problem": "2 + 2?", "solution": "4"}\n{"problem": "3 + 3?", "solution": 6}\n');
+  const base = ['run', '--suites', 'jsonl:q.jsonl', '--attempts', '1', '--workers', '1'];
+  let r = await runCli([...base, '--out', 'a'], { cwd });
+  assert.is(r.code, 2, r.stderr);
+  assert.match(r.stderr, 'q.jsonl:1: missing field "question" (its fields: problem, solution; map one with --field question=FIELD)');
+  assert.equal(readdirSync(cwd), ['q.jsonl'], 'a data error before any work leaves no run folder');
+  // Skipping every record is no way out: it says so, rather than a run of 0 environments.
+  r = await runCli([...base, '--out', 'a', '--skip-bad'], { cwd });
+  assert.is(r.code, 2, r.stderr);
+  assert.match(r.stderr, 'every record (2) was malformed; the first: ');
+  assert.equal(readdirSync(cwd), ['q.jsonl']);
+  for (const [field, message] of [['quesiton=problem', 'quesiton: unknown key (expected one of question, answer'], ['question', '--field: expected KEY=VALUE, got "question"']]) {
+    r = await runCli([...base, '--out', 'a', '--field', field!], { cwd });
+    assert.is(r.code, 2, r.stderr);
+    assert.match(r.stderr, message!);
+  }
+  r = await runCli(['run', '--suites', 'procedural', '--out', 'a', '--field', 'question=problem'], { cwd });
+  assert.is(r.code, 2);
+  assert.match(r.stderr, '--field (fields) maps the fields of jsonl:, parquet: and hf: suites, and --suites names none');
+  assert.equal(readdirSync(cwd), ['q.jsonl']);
+
+  r = await runCli([...base, '--out', 'a', '--field', 'question=problem', '--field', 'answer=solution', '--field', 'checker=numeric'], { cwd });
+  assert.is(r.code, 0, r.stderr);
+  const results = JSON.parse(readFileSync(path.join(cwd, 'a', 'results.json'), 'utf8')) as RunResults;
+  assert.equal(results.run.config.fields, { question: 'problem', answer: 'solution', checker: 'numeric' }, 'recorded in the config');
+  assert.is(results.suites[0]!.metrics.validity.proposed, 2);
+});
+
 test('list, --help and --version', async () => {
   const list = await runCli(['list']);
   assert.is(list.code, 0, list.stderr);
