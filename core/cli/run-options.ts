@@ -20,6 +20,8 @@ export interface RunArgs {
   workers?: number;
   shard?: string;
   redis?: string;
+  reporter?: string;
+  failUnder?: unknown;
 }
 
 /** One documented option: its config key (none for an invocation's option) and its group. */

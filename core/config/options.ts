@@ -320,6 +320,14 @@ export const INVOCATION_OPTIONS = {
     describe: 'Run the deterministic slice i of n, 1 <= i <= n (static tasks by index modulo n; self-play in shard 1 only); spade-bench merge combines them',
   }),
   redis: optional({ schema: str, flag: 'redis', arg: 'URL', describe: 'Fan the run out to spade-bench worker processes through BullMQ on this Redis' }),
+  reporter: optional({
+    schema: matching(/^(junit|json-summary)(=.+)?$/, 'junit or json-summary, optionally =FILE'), flag: 'reporter', arg: 'NAME[=FILE]', shown: 'none',
+    describe: 'Also write the run\'s outcome for a CI pipeline: junit (a testsuite per pool, a testcase per environment) or json-summary (headline figures, errors, thresholds), into FILE or, without =FILE, on standard output (the run\'s own summary then goes to standard error)',
+  }),
+  failUnder: optional({
+    schema: record(str), flag: 'fail-under', arg: 'METRIC=VALUE', parse: 'pairs', shown: 'none',
+    describe: 'Exit 5 when a headline metric (validity, diversity, throughput, success, turnsToWin) of a pool is below VALUE (0.6 or 60% for a share), or n/a; METRIC@POOL for one pool only; repeat the flag for several',
+  }),
 } satisfies Entries;
 
 /** The options of `spade-bench worker`: a process that takes a distributed run's evaluations from Redis. */
