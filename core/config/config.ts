@@ -116,6 +116,129 @@ function readJsonConfig(file: string): { value: unknown; empty: boolean } | unde
   }
 }
 
+/** 1-based line and column of `offset` in `text`. */
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length, column: before.at(-1)!.length + 1 };
+}
+
+/** Where JSON text stops being JSON: the offset of the first character a strict reader refuses. */
+export function jsonErrorOffset(text: string): number {
+  let at = 0;
+  const fail = (): never => {
+    throw at;
+  };
+  const ws = (): void => {
+    while (at < text.length && ' \t\n\r'.includes(text[at]!)) at++;
+  };
+  const literal = (word: string): void => {
+    for (const c of word) if (text[at++] !== c) (at--, fail());
+  };
+  const string = (): void => {
+    at++;
+    while (at < text.length && text[at] !== '"') {
+      if (text.charCodeAt(at) < 0x20) fail();
+      if (text[at] === '\\') {
+        at++;
+        if (text[at] === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(at + 1, at + 5))) fail();
+          at += 4;
+        } else if (!'"\\/bfnrt'.includes(text[at] ?? 'x')) fail();
+      }
+      at++;
+    }
+    if (text[at] !== '"') fail();
+    at++;
+  };
+  const value = (): void => {
+    ws();
+    const c = text[at];
+    if (c === '{' || c === '[') {
+      const close = c === '{' ? '}' : ']';
+      at++;
+      ws();
+      if (text[at] === close) return void at++;
+      for (;;) {
+        if (c === '{') {
+          ws();
+          if (text[at] !== '"') fail();
+          string();
+          ws();
+          if (text[at] !== ':') fail();
+          at++;
+        }
+        value();
+        ws();
+        if (text[at] === ',') at++;
+        else if (text[at] === close) return void at++;
+        else fail();
+      }
+    }
+    if (c === '"') return string();
+    if (c === 't') return literal('true');
+    if (c === 'f') return literal('false');
+    if (c === 'n') return literal('null');
+    const number = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(at));
+    if (!number) fail();
+    at += number![0].length;
+  };
+  try {
+    value();
+    ws();
+    if (at < text.length) fail();
+  } catch (offset) {
+    if (typeof offset === 'number') return offset;
+    throw offset;
+  }
+  return -1;
+}
+
+/**
+ * A config file that cannot be loaded, as `file:line:column: the parser's message`: from the
+ * TypeScript compiler's (esbuild's) located error, from our own reading of JSON, from acorn's
+ * reading of a JavaScript file (Node's SyntaxError says no place), or from the stack of an error
+ * the file threw while it ran. The whole message is kept.
+ */
+async function configErrorMessage(error: Error, file: string, cwd: string): Promise<string> {
+  const shown = path.relative(cwd, file) || file;
+  const message = error.message;
+  // esbuild: "Transform failed with 1 error:\n/path/spade.config.ts:4:0: ERROR: Expected ..." (0-based columns).
+  const located = [...message.matchAll(/^(.*?):(\d+):(\d+): ERROR: (.*)$/gm)];
+  if (located.length) return located.map((m) => `${path.relative(cwd, m[1]!) || m[1]}:${m[2]}:${Number(m[3]) + 1}: ${m[4]}`).join('\n');
+  let text: string | undefined;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return `${shown}: ${message}`;
+  }
+  if (/\.json$/.test(file)) {
+    const offset = jsonErrorOffset(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    let detail = message.replace(/^JSON Error in [^\n]*:\n/, '');
+    try {
+      JSON.parse(text);
+    } catch (parse) {
+      detail = (parse as Error).message;
+    }
+    if (offset >= 0) {
+      const { line, column } = lineColumn(text, offset);
+      return `${shown}:${line}:${column}: ${detail}`;
+    }
+    return `${shown}: ${detail}`;
+  }
+  if (error instanceof SyntaxError && /\.(c|m)?js$/.test(file)) {
+    try {
+      const acorn = await import('acorn');
+      acorn.parse(text, { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true });
+    } catch (parse) {
+      const loc = (parse as { loc?: { line: number; column: number } }).loc;
+      if (loc) return `${shown}:${loc.line}:${loc.column + 1}: ${message}`;
+    }
+  }
+  // An error thrown while the file ran: its place in the file, from the stack.
+  const frame = new RegExp(`${pathToFileURL(file).href.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:(\\d+):(\\d+)`).exec(error.stack ?? '');
+  return frame ? `${shown}:${frame[1]}:${frame[2]}: ${message}` : `${shown}: ${message}`;
+}
+
 /**
  * Find and load the config: `file` when given, else the first of CONFIG_FILES in `cwd`
  * (package.json counts only with a `spade` key). Returns the validated user config and its path.
@@ -137,9 +260,9 @@ export async function loadConfigFile(cwd: string, file?: string): Promise<{ conf
   try {
     result = file ? await explorer.load(path.resolve(cwd, file)) : await explorer.search(cwd);
   } catch (error) {
-    const e = error as NodeJS.ErrnoException;
+    const e = error as NodeJS.ErrnoException & { filepath?: string };
     if (e.code === 'ENOENT') throw new UsageError(`config file not found: ${path.resolve(cwd, file ?? '')}`);
-    throw new UsageError(`cannot load config ${file ?? ''}: ${e.message.split('\n')[0]}`.replace('  ', ' '));
+    throw new UsageError(`cannot load config ${await configErrorMessage(e, e.filepath ?? found, cwd)}`);
   }
   if (!result || result.isEmpty) return { config: {}, filepath: result?.filepath };
   const where = path.relative(cwd, result.filepath) || result.filepath;

@@ -3,7 +3,9 @@ import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_CONFIG, loadConfigFile, resolveConfig, validateConfig } from '../../../core/config/config.js';
+import { DEFAULT_CONFIG, jsonErrorOffset, loadConfigFile, resolveConfig, validateConfig } from '../../../core/config/config.js';
+import { readdirSync } from 'node:fs';
+import { runCli } from '../../helpers/cli.js';
 import { flagsToConfig } from '../../../core/cli/run-command.js';
 import { UsageError } from '../../../core/errors.js';
 import { tempDir } from '../../helpers/cli.js';
@@ -125,6 +127,58 @@ test('CLI flags override the file, which overrides the defaults', () => {
   assert.equal(config.suites, ['spade', 'procedural']);
   assert.equal(config.selfplay, { ...DEFAULT_CONFIG.selfplay, rounds: 6 });
   assert.match(message(() => flagsToConfig({ rounds: Number('x') })), 'command line: selfplay.rounds: expected a positive integer, got null');
+});
+
+/** The message of the UsageError loading the config of `folder` rejects with. */
+async function loadError(folder: string): Promise<string> {
+  try {
+    await loadConfigFile(folder);
+  } catch (error) {
+    assert.instance(error, UsageError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a UsageError');
+}
+
+test('a config that does not parse or run: file:line:column and the parser\'s whole message', async () => {
+  const cases: [string, string, string][] = [
+    ['spade.config.ts', "export default {\n  seed: 1,\n  suites: ['procedural'\n};\n", 'cannot load config spade.config.ts:4:1: Expected "]" but found "}"'],
+    ['spade.config.json', '{\n  "seed": 1,\n  "suites": ["procedural",]\n}\n', 'cannot load config spade.config.json:3:27: '],
+    ['spade.config.mjs', 'export default {\n  seed: 1\n  suites: 2,\n};\n', "cannot load config spade.config.mjs:3:3: Unexpected identifier 'suites'"],
+    ['spade.config.mjs', 'export default {\n  seed: nope,\n};\n', 'cannot load config spade.config.mjs:2:9: nope is not defined'],
+  ];
+  for (const [name, text, expected] of cases) {
+    const folder = dir();
+    writeFileSync(path.join(folder, name), text);
+    const m = await loadError(folder);
+    assert.ok(m.startsWith(expected), `${name}: ${m}`);
+  }
+  // JSON's message is JSON.parse's own, whole.
+  const folder = dir();
+  writeFileSync(path.join(folder, 'spade.config.json'), '{ "seed": 1, }');
+  let parseMessage = '';
+  try {
+    JSON.parse('{ "seed": 1, }');
+  } catch (error) {
+    parseMessage = (error as Error).message;
+  }
+  assert.is(await loadError(folder), `cannot load config spade.config.json:1:14: ${parseMessage}`);
+  // On the command line: exit 2, the same message, nothing written.
+  writeFileSync(path.join(folder, 'spade.config.json'), '{\n  "seed": 1\n  "limit": 2\n}');
+  const r = await runCli(['run', '--out', 'o'], { cwd: folder });
+  assert.is(r.code, 2);
+  assert.match(r.stderr, 'spade-bench: cannot load config spade.config.json:3:3: ');
+  assert.equal(readdirSync(folder), ['spade.config.json']);
+});
+
+test('the offset where JSON text stops being JSON', () => {
+  for (const good of ['{}', '[1, 2.5e3, -0, "a\\u00e9", true, false, null]', ' {"a": {"b": []}} ']) assert.is(jsonErrorOffset(good), -1, good);
+  assert.is(jsonErrorOffset('[1,]'), 3);
+  assert.is(jsonErrorOffset('{"a" 1}'), 5);
+  assert.is(jsonErrorOffset("{'a': 1}"), 1);
+  assert.is(jsonErrorOffset('[01]'), 2);
+  assert.is(jsonErrorOffset('{} x'), 3);
+  assert.is(jsonErrorOffset('[tru]'), 4);
 });
 
 test.run();
