@@ -60,7 +60,12 @@ export async function runCommand(args: RunArgs): Promise<number> {
   if (args.resume) {
     // API keys are never journaled: provider settings come from today's config file and environment.
     const { config: file } = await loadConfigFile(cwd, args.config);
-    ({ config, prior } = resumedRun(args.out, cwd, file.providers, { retryErrored: args.retryErrored }));
+    // Today's flags: those that cannot change results apply, any other that differs refuses.
+    ({ config, prior } = resumedRun(args.out, cwd, file.providers, {
+      retryErrored: args.retryErrored,
+      changes: flagsToConfig(args),
+      onApplied: (line) => process.stderr.write(`spade-bench: ${line}\n`),
+    }));
   } else {
     ({ config } = await resolveRunConfig(args, cwd));
   }

@@ -300,6 +300,13 @@ export const RUN_OPTIONS = {
 } satisfies Entries;
 
 /**
+ * Settings a resumed run may take from today's command line: they change where data is read,
+ * how much runs at once, how many errors are allowed or what is written, never what a piece
+ * of work gives. Any other setting that differs from the run's refuses the resume.
+ */
+export const RESUMABLE_CHANGES = ['dataDir', 'environmentsInFlight', 'maxErrors', 'showTaskText'] as const satisfies readonly (keyof typeof RUN_OPTIONS)[];
+
+/**
  * Options of one invocation of `spade-bench run` (and of the library's run()), not recorded in
  * the run's config: where to read the config, whether to resume, how to spread the work.
  */
@@ -308,7 +315,7 @@ export const INVOCATION_OPTIONS = {
     schema: str, flag: 'config', arg: 'FILE', shown: '`spade.config.{ts,mts,mjs,js,json}` or `"spade"` in package.json',
     describe: 'Config file',
   }),
-  resume: optional({ schema: bool, flag: 'resume', describe: 'Continue the run journaled in --out (after a crash, a kill or Ctrl-C), with the config it started with' }),
+  resume: optional({ schema: bool, flag: 'resume', describe: `Continue the run journaled in --out (after a crash, a kill or Ctrl-C), with the config it started with: a flag that differs from it refuses the resume, listing each difference, except ${RESUMABLE_CHANGES.map((key) => `--${(RUN_OPTIONS[key] as Option<unknown>).flag}`).join(', ')}, which apply` }),
   retryErrored: optional({ schema: bool, flag: 'retry-errored', shown: 'off', describe: 'With --resume: do again the episodes, design slots and hints whose model or plugin call failed' }),
   validateOnly: optional({ schema: bool, flag: 'validate-only', shown: 'off', describe: 'The validation gate and the pool metrics (validity, diversity) only, no agent' }),
   workers: fallback({

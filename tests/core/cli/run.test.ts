@@ -4,6 +4,7 @@ import { existsSync, readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { packagesLoadedBy, runCli, tempDir } from '../../helpers/cli.js';
 import type { RunResults } from '../../../core/results/results.js';
+import { DEFAULTS } from '../../../core/config/options.js';
 
 const small = ['--rounds', '2', '--envs-per-round', '6', '--attempts', '2', '--limit', '14', '--environments-in-flight', '2'];
 
@@ -141,6 +142,26 @@ test('--field maps the fields of a jsonl: file; without it the error names its f
   const results = JSON.parse(readFileSync(path.join(cwd, 'a', 'results.json'), 'utf8')) as RunResults;
   assert.equal(results.run.config.fields, { question: 'problem', answer: 'solution', checker: 'numeric' }, 'recorded in the config');
   assert.is(results.suites[0]!.metrics.validity.proposed, 2);
+});
+
+test('--resume with changed settings: harmless ones apply and are said, others refuse listing each difference', async () => {
+  const cwd = tempDir();
+  const start = ['run', '--out', 'r', '--suites', 'procedural', '--limit', '3', '--attempts', '1', '--workers', '1'];
+  let r = await runCli([...start, '--rounds', '2'], { cwd });
+  assert.is(r.code, 0, r.stderr);
+  const journal = readFileSync(path.join(cwd, 'r', 'journal.jsonl'), 'utf8');
+  r = await runCli(['run', '--out', 'r', '--resume', '--rounds', '3', '--seed', '9', '--data-dir', 'elsewhere'], { cwd });
+  assert.is(r.code, 2);
+  assert.match(r.stderr, '--resume continues r with the settings it started with, and these differ:\n  --seed 9 (the run\'s: 1)\n  --rounds 3 (the run\'s: 2)\n');
+  assert.is(readFileSync(path.join(cwd, 'r', 'journal.jsonl'), 'utf8'), journal, 'a refused resume touches nothing');
+  // The same settings again are no difference; the data folder and environments in flight apply.
+  r = await runCli(['run', '--out', 'r', '--resume', '--rounds', '2', '--data-dir', 'elsewhere', '--environments-in-flight', '3'], { cwd });
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stderr, 'spade-bench: --resume: --data-dir "elsewhere" applied (the run started with none)');
+  assert.match(r.stderr, `spade-bench: --resume: --environments-in-flight 3 applied (the run started with ${DEFAULTS.environmentsInFlight})`);
+  const results = JSON.parse(readFileSync(path.join(cwd, 'r', 'results.json'), 'utf8')) as RunResults;
+  assert.is(results.run.config.dataDir, 'elsewhere');
+  assert.is(results.run.config.environmentsInFlight, 3);
 });
 
 test('list, --help and --version', async () => {
