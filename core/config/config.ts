@@ -8,6 +8,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Loader } from 'cosmiconfig';
 import { UsageError } from '../errors.js';
+import { letFilesImportSpadeBench } from './plugin.js';
 import { defaultValue, RUN_OPTIONS, schemaOf, type ConfigOf, type Entries, type UserConfigOf } from './options.js';
 
 export type { ProviderConfig } from './options.js';
@@ -69,6 +70,8 @@ export const DEFAULT_CONFIG: SpadeConfig = resolveConfig({});
 
 const importModule: Loader = async (filepath) => {
   const url = pathToFileURL(filepath).href;
+  // A config outside a project with spade-bench installed may still import it (defineConfig).
+  letFilesImportSpadeBench();
   const mod = /\.(c|m)?ts$/.test(filepath)
     ? await (await import('tsx/esm/api')).tsImport(url, import.meta.url)
     : await import(url);

@@ -164,6 +164,32 @@ test('--resume with changed settings: harmless ones apply and are said, others r
   assert.is(results.run.config.environmentsInFlight, 3);
 });
 
+test("a plugin and a config outside the clone, with no spade-bench installed beside them, import 'spade-bench'", async () => {
+  const cwd = tempDir();
+  writeFileSync(path.join(cwd, 'package.json'), '{ "type": "module" }');
+  writeFileSync(path.join(cwd, 'twice-suite.mjs'), `
+import { definePlugin, defineStaticSuite, answerProgram } from 'spade-bench';
+import { DEFAULT_CONFIG } from 'spade-bench/config';
+export default definePlugin({
+  kind: 'suite', id: 'twice', description: 'Doubling, seeded ' + DEFAULT_CONFIG.seed,
+  create: () => defineStaticSuite({
+    id: 'twice', description: 'Doubling', language: 'javascript',
+    async load() {
+      return { tasks: [2, 3].map((n, i) => ({ program: answerProgram({ id: 'twice/' + i, question: 'Twice ' + n + '?', answer: String(2 * n), checker: 'numeric', family: 'twice', origin: 'twice#' + i }), seed: i })), skipped: 0 };
+    },
+  }),
+});
+`);
+  writeFileSync(path.join(cwd, 'spade.config.ts'), "import { defineConfig } from 'spade-bench';\nexport default defineConfig({ plugins: ['./twice-suite.mjs'], suites: ['twice'], attempts: 1 });\n");
+  const listed = await runCli(['list'], { cwd });
+  assert.is(listed.code, 0, listed.stderr);
+  assert.match(listed.stdout, `Doubling, seeded ${DEFAULTS.seed} (loaded plugin)`);
+  const r = await runCli(['run', '--out', 'o', '--workers', '1'], { cwd });
+  assert.is(r.code, 0, r.stderr);
+  const results = JSON.parse(readFileSync(path.join(cwd, 'o', 'results.json'), 'utf8')) as RunResults;
+  assert.equal(results.suites.map((s) => [s.id, s.metrics.validity.proposed]), [['twice', 2]]);
+});
+
 test('list, --help and --version', async () => {
   const list = await runCli(['list']);
   assert.is(list.code, 0, list.stderr);
