@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot, tempDir } from '../../helpers/cli.js';
 import type { RunResults } from '../../../core/results/results.js';
@@ -21,7 +21,7 @@ function install(): string | undefined {
   const pack = npm(['pack', '--json', '--pack-destination', scratch], repoRoot);
   if (pack.status !== 0) return `npm pack failed: ${pack.stderr.slice(-500)}`;
   const [{ filename }] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as { filename: string }[];
-  spawnSync('mkdir', ['-p', project]);
+  mkdirSync(project, { recursive: true });
   writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'my-project', version: '1.0.0', private: true, type: 'module' }));
   // The registry is used only for what npm's cache lacks.
   const add = npm(['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(scratch, filename)], project);
