@@ -9,6 +9,7 @@ export default ({
   sandbox: 'isolated-vm',
   suites: ['spade', 'procedural'], // 'spade' is the self-play pool
   seed: 1,
-  concurrency: 8,
-  selfplay: { rounds: 3, envsPerRound: 16, attempts: 4, reward: 'spade' },
+  attempts: 4, // plays of each environment, in every pool
+  environmentsInFlight: 8,
+  selfplay: { rounds: 3, envsPerRound: 16, reward: 'spade' },
 }) satisfies UserConfig;

@@ -5,7 +5,7 @@
  * Each record becomes a single-answer JavaScript environment (see answer-program.ts).
  */
 import path from 'node:path';
-import { UsageError } from '../core/errors.js';
+import { DataError, UsageError } from '../core/errors.js';
 import { ANSWER_CHECKERS, answerProgram, type AnswerChecker } from './answer-program.js';
 import type { DataOptions } from './download.js';
 import { ensureHuggingFaceRows, type HuggingFaceOptions } from './huggingface.js';
@@ -74,7 +74,11 @@ function textField(record: unknown, field: string, required: boolean): string | 
   if (typeof value === 'string' && value.trim() !== '') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (!required && (value === undefined || value === null || value === '')) return undefined;
-  throw new RecordError(value === undefined ? `missing field "${field}"` : `field "${field}" must be a non-empty string or a number`);
+  if (value !== undefined) throw new RecordError(`field "${field}" must be a non-empty string or a number`);
+  // The fields the record has, and how to map one of them.
+  const has = record !== null && typeof record === 'object' ? Object.keys(record).slice(0, 8).join(', ') : '';
+  const role = field === 'question' || field === 'answer' ? field : 'KEY';
+  throw new RecordError(`missing field "${field}"${has ? ` (its fields: ${has}; map one with --field ${role}=FIELD)` : ''}`);
 }
 
 interface DatasetRecord {
@@ -120,6 +124,10 @@ export function createDatasetSuite(kind: DatasetKind, source: string, mapping: F
         const read = kind === 'parquet'
           ? parseJsonLines(await parquetAsJsonLines(file), file, options, recordConverter(mapping))
           : await readJsonLines(file, options, recordConverter(mapping));
+        // Every record skipped is no dataset: most likely the fields are mapped wrong.
+        if (read.records.length === 0 && read.skipped > 0) {
+          throw new DataError(file, undefined, `every record (${read.skipped}) was malformed; the first: ${read.firstProblem}`);
+        }
         const taskId = uniqueIds(id);
         const tasks = read.records.map(({ line, value }, index) => ({
           program: answerProgram({

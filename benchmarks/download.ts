@@ -95,7 +95,14 @@ export async function ensureDataFile(file: DataFile, options: DataOptions = {}):
         `Download it from ${file.url} into that folder, or run once without offline mode, or point --data-dir at a folder that has ${file.suite}/${file.fileName}.`,
     );
   }
-  const bytes = await fetchBytes(file.url, options);
+  let bytes: Uint8Array;
+  try {
+    bytes = await fetchBytes(file.url, options);
+  } catch (error) {
+    // As offline mode says it: where the file is wanted, and how to give it without the network.
+    if (!(error instanceof UsageError)) throw error;
+    throw new UsageError(`${error.message}. Without the network, put the file at ${local}, or point --data-dir at a folder that has ${file.suite}/${file.fileName}.`);
+  }
   checkDigest(file.url, bytes, file.sha256, 'nothing was written to the cache');
   try {
     writeFileAtomic(local, bytes);

@@ -82,6 +82,8 @@ export const EXIT = {
   stopped: 3,
   /** The run failed: a model or plugin error past the provider's retries, more than --max-errors allows. */
   failed: 4,
+  /** The run finished, and a headline metric is below a --fail-under threshold. */
+  belowThreshold: 5,
   /** Interrupted by SIGINT / SIGTERM (128 + signal number). */
   sigint: 130,
   sigterm: 143,

@@ -60,7 +60,7 @@ async function play(name: string, start: Run): Promise<void> {
       suites: ['gsm8k'],
       limit: TASKS,
       dataDir: datasets,
-      selfplay: { attempts: ATTEMPTS },
+      attempts: ATTEMPTS,
       cache: false,
       providers: { openai: { baseURL, apiKey: 'sk-bench-local-0123456789', requestsInFlight: SLOTS, maxRetries: 0 } },
     },

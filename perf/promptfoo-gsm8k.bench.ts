@@ -3,7 +3,7 @@
  * test problems with an instant model,
  *   promptfoo 0.120.27   `promptfoo eval -j 16`, its `echo` provider (the reply is the prompt),
  *                        a javascript assertion that reads the last \boxed{} or number;
- *   spade-bench          `spade-bench run --suites gsm8k --attempts 1 --concurrency 16` (the bin
+ *   spade-bench          `spade-bench run --suites gsm8k --attempts 1 --environments-in-flight 16` (the bin
  *                        called directly, as npx does), its agent perf/instant-provider.mjs: a
  *                        provider plugin that answers at once with its prompt, like promptfoo's
  *                        echo; every task gated in the sandbox and played, results.json, journal
@@ -127,7 +127,7 @@ function spadeRun(checkout: string, verdicts?: string): (round: number) => Promi
       verdictCacheDir: verdicts ?? path.join(cwd, 'verdicts'),
     }));
     const bin = path.join(checkout, 'dist', 'core', 'cli', 'bin.js');
-    const figures = await measureProcess(bin, ['run', '--suites', 'gsm8k', '--attempts', '1', '--concurrency', '16', '--agent', agent, '--out', 'out'], { cwd });
+    const figures = await measureProcess(bin, ['run', '--suites', 'gsm8k', '--attempts', '1', '--environments-in-flight', '16', '--agent', agent, '--out', 'out'], { cwd });
     if (figures.code !== 0) throw new Error(`spade-bench exited with ${figures.code}: ${figures.stderr.slice(-2000)}`);
     const results = JSON.parse(readFileSync(path.join(cwd, 'out', 'results.json'), 'utf8')) as { suites: { metrics: { success: { episodes: number } } }[] };
     if (results.suites[0]!.metrics.success.episodes !== 1319) throw new Error('spade-bench did not play the 1,319 tasks');
@@ -211,7 +211,7 @@ if (yardstick) {
   }
 }
 publish(import.meta.url, {
-  about: `GSM8K's 1,319 test problems with an instant model, whole processes from spawn to exit: promptfoo ${PROMPTFOO_VERSION} (\`eval -j 16\`, its echo provider) against \`spade-bench run --suites gsm8k --attempts 1 --concurrency 16\` (perf/instant-provider.mjs, every task gated and played, results, journal and report written), first run and with the verdict cache warm; medians of ${ROUNDS} alternating runs. Targets for the first run: wall <= 0.3 x promptfoo's, peak memory <= 0.5 x.`,
+  about: `GSM8K's 1,319 test problems with an instant model, whole processes from spawn to exit: promptfoo ${PROMPTFOO_VERSION} (\`eval -j 16\`, its echo provider) against \`spade-bench run --suites gsm8k --attempts 1 --environments-in-flight 16\` (perf/instant-provider.mjs, every task gated and played, results, journal and report written), first run and with the verdict cache warm; medians of ${ROUNDS} alternating runs. Targets for the first run: wall <= 0.3 x promptfoo's, peak memory <= 0.5 x.`,
   tables: [{ caption: bench.name, rows }],
   notes,
 });

@@ -190,7 +190,7 @@ function singleTurnSuite(size: number): Suite {
 }
 
 if (wanted('single-turn')) {
-  const config = resolveConfig({ suites: ['procedural'], limit: 1, concurrency: Number(process.env.CONC ?? 8) });
+  const config = resolveConfig({ suites: ['procedural'], limit: 1, environmentsInFlight: Number(process.env.CONC ?? 8) });
   // Only the 10,000-task suite counts: the one procedural task is there because a run needs a configured suite.
   const inThisThread = async () => ({ evaluator: evaluateEnvironment, close: async () => {} });
   await compare(`single-turn: ${singleTurnTasks} tasks`, config, (process.env.ONLY_POOL ? [['2 worker threads', threadPool(config, 2)]] : [['in the main thread', inThisThread], ['1 worker thread', threadPool(config, 1)], ['2 worker threads', threadPool(config, 2)]]) as never, [singleTurnSuite(singleTurnTasks)]);

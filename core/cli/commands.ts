@@ -1,19 +1,20 @@
 /**
  * The command layer of `spade-bench`: commands declared as data (names, description,
- * positionals, options, examples), argv parsed with yargs-parser (the parser yargs is built on:
- * types, `--no-x`, aliases, `--flag=value`, `--`), then checked strictly, with the messages
- * yargs gave. Help is rendered by ./help.ts, imported only when it is asked for: a run never
- * builds it.
+ * positionals, options, examples) and handed to yargs, which parses argv, checks it strictly,
+ * and renders each command's --help. On top of yargs: "did you
+ * mean" for a mistyped command or flag, old flag names refused with the new one, and a number
+ * flag's wrong value reported as typed.
  */
-import parser from 'yargs-parser';
+import yargs, { type Argv } from 'yargs';
 import { UsageError } from '../errors.js';
+import { closest, didYouMean } from '../config/suggest.js';
 
 /** One option of a command. */
 export interface FlagSpec {
   /** `number` is read from the text as typed, and a wrong value is reported naming the flag. */
   type: 'string' | 'number' | 'boolean';
   describe: string;
-  /** The placeholder of the value in help: N, ID, FILE... */
+  /** The placeholder of the value in the docs' tables: N, ID, FILE... */
   arg?: string;
   /** Set in the parsed args when the option is not given. */
   default?: unknown;
@@ -22,10 +23,10 @@ export interface FlagSpec {
   demandOption?: boolean;
   /** Its heading in help; options without one are listed under "Options". */
   group?: string;
-  /** Accepted, never listed in help (an option's old name). */
+  /** Accepted, never listed in help. */
   hidden?: boolean;
-  /** Said in help beside the option. */
-  deprecated?: string;
+  /** The flag may be given several times; its values are collected in a list. */
+  repeatable?: boolean;
 }
 
 /** A positional argument: `<name>` (one, required) or `<name..>` (one or more). */
@@ -46,6 +47,8 @@ export interface CommandSpec {
   options: Readonly<Record<string, FlagSpec>>;
   /** A paragraph after the options in help. */
   epilogue?: string;
+  /** Old flag names, refused with the flag that replaced each. */
+  renamed?: Readonly<Record<string, string>>;
   run(args: Args): Promise<number>;
 }
 
@@ -57,130 +60,172 @@ export interface ProgramSpec {
   examples?: readonly (readonly [command: string, meaning: string])[];
 }
 
-/** What the command line asks for. */
-export type Invocation =
-  | { kind: 'help'; command?: CommandSpec }
-  | { kind: 'version' }
-  | { kind: 'command'; command: CommandSpec; args: Args };
-
-/** Options every command has. */
-export const GLOBAL_OPTIONS: Readonly<Record<string, FlagSpec>> = {
-  version: { type: 'boolean', describe: 'Show the version number' },
-  help: { type: 'boolean', alias: 'h', describe: 'Show help' },
-};
+/** What the command line asks for: a command to run, or text to print (help, the version). */
+export type Invocation = { kind: 'output'; text: string } | { kind: 'command'; command: CommandSpec; args: Args };
 
 export const camelCase = (name: string): string => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+const kebabCase = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
-/** The names of an option in the parsed args: its own, its aliases and its camelCase form. */
+const aliasesOf = (spec: FlagSpec): string[] => (spec.alias === undefined ? [] : typeof spec.alias === 'string' ? [spec.alias] : [...spec.alias]);
+
+/** The names of an option in the parsed args: its own, its aliases and their camelCase forms. */
 export function namesOf(name: string, spec: FlagSpec): string[] {
-  const names = [name, ...(spec.alias === undefined ? [] : typeof spec.alias === 'string' ? [spec.alias] : spec.alias)];
+  const names = [name, ...aliasesOf(spec)];
   return [...new Set([...names, ...names.map(camelCase)])];
 }
 
-/** A number option's text as a number, or the message that reports it as typed ("--rounds: expected a number, got \"many\""). */
-function readNumber(flag: string, value: unknown): number | { error: string } {
-  const n = Number(value);
-  if (typeof value === 'boolean' || String(value).trim() === '' || !Number.isFinite(n)) return { error: `--${flag}: expected a number, got ${JSON.stringify(value)}` };
-  return n;
+const usageOf = (command: CommandSpec): string =>
+  [command.name, ...(command.positionals ?? []).map((p) => `<${p.name}${p.variadic ? '..' : ''}>`)].join(' ');
+
+/** Declares a command's positionals and options to yargs. */
+function declare(y: Argv, command: CommandSpec): Argv {
+  for (const p of command.positionals ?? []) y.positional(p.name, { describe: p.describe, type: 'string', ...(p.variadic ? { array: true } : {}) });
+  const groups = new Map<string, string[]>();
+  for (const [name, spec] of Object.entries(command.options)) {
+    y.option(name, {
+      type: spec.type,
+      describe: spec.describe,
+      ...(spec.default !== undefined ? { default: spec.default } : {}),
+      ...(spec.alias !== undefined ? { alias: aliasesOf(spec) } : {}),
+      ...(spec.choices ? { choices: [...spec.choices] } : {}),
+      ...(spec.demandOption ? { demandOption: true } : {}),
+      ...(spec.hidden ? { hidden: true } : {}),
+      ...(spec.repeatable ? { array: true } : {}),
+      // A text option keeps its text (`--out 007`); a number option is read below, naming the flag.
+      ...(spec.type === 'string' ? { coerce: (v: unknown) => v } : {}),
+    });
+    if (spec.group) groups.set(spec.group, [...(groups.get(spec.group) ?? []), name]);
+  }
+  for (const [group, names] of groups) y.group(names, `${group}:`);
+  if (command.epilogue) y.epilogue(command.epilogue);
+  return y;
 }
 
-const plural = (n: number, one: string, many: string): string => (n === 1 ? one : many);
+/** The text an option was given on the command line (the last time), for a message about it. */
+function typedValue(argv: readonly string[], names: readonly string[]): unknown {
+  const given: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    if (token === '--') break;
+    for (const name of names) {
+      const flag = name.length === 1 ? `-${name}` : `--${name}`;
+      if (token === flag) given.push(argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('-') ? argv[i + 1]! : '');
+      else if (token.startsWith(`${flag}=`)) given.push(token.slice(flag.length + 1));
+    }
+  }
+  return given.length > 1 ? given : given[0];
+}
+
+/** A number option's value, or the message that reports it as typed ("--rounds: expected a number, got \"many\""). */
+function readNumbers(program: ProgramSpec, command: CommandSpec, args: Args, argv: readonly string[]): void {
+  for (const [name, spec] of Object.entries(command.options)) {
+    if (spec.type !== 'number') continue;
+    const names = [...new Set(namesOf(name, spec).map(kebabCase))];
+    const value = args[name];
+    // A number flag given with no value: yargs leaves it unset.
+    if (value === undefined && typedValue(argv, names) === undefined) continue;
+    if (typeof value === 'number' && Number.isFinite(value)) continue;
+    if (spec.repeatable && Array.isArray(value) && value.every((v) => typeof v === 'number' && Number.isFinite(v))) continue;
+    const typed = typedValue(argv, names);
+    throw new UsageError(`--${name}: expected a number, got ${JSON.stringify(typed ?? value)}\n${helpPointer(program, command)}`);
+  }
+}
+
+const helpPointer = (program: ProgramSpec, command: CommandSpec | undefined): string =>
+  `Run "${program.name}${command ? ` ${command.name}` : ''} --help" for usage.`;
+
+/** The command argv names: its first word when that is a command's name, else the default one. */
+function commandNamed(program: ProgramSpec, argv: readonly string[]): CommandSpec | undefined {
+  const word = argv.find((t) => !t.startsWith('-'));
+  return program.commands.find((c) => c.name === word) ?? program.commands.find((c) => c.isDefault);
+}
 
 /**
- * Which command the command line names and the tokens left for it: the first word when it
- * names a command (after any --help, -h or --version), `help [command]` for help, otherwise the
- * default command with every token.
+ * yargs' message made to help: an unknown flag under an old name names the new one; an unknown
+ * flag or word gets the nearest flag or command ("Did you mean --rounds?"); the pointer to --help.
  */
-function pickCommand(program: ProgramSpec, argv: readonly string[]): { command?: CommandSpec; named: boolean; tokens: string[]; help: boolean } {
-  const byName = (word: string | undefined): CommandSpec | undefined => program.commands.find((c) => c.name === word);
-  let at = 0;
-  while (at < argv.length && ['--help', '-h', '--version'].includes(argv[at]!)) at++;
-  const tokens = [...argv.slice(0, at)];
-  const word = argv[at];
-  if (word === 'help') {
-    const command = byName(argv[at + 1]);
-    return { command, named: command !== undefined, tokens: [], help: true };
+function usageMessage(program: ProgramSpec, argv: readonly string[], message: string): string {
+  const command = commandNamed(program, argv);
+  const unknown = /^Unknown arguments?: (.*)$/s.exec(message);
+  if (unknown && command) {
+    // yargs names a dashed flag twice (foo-bar, fooBar): once is enough.
+    const names = unknown[1]!.split(', ');
+    const shown = names.filter((n) => !(n !== kebabCase(n) && names.includes(kebabCase(n))));
+    for (const name of shown) {
+      const to = command.renamed?.[kebabCase(name)];
+      if (to) return `--${kebabCase(name)} was renamed: use --${to}\nRun "${program.name} ${command.name} --help" for usage.`;
+    }
+    message = `Unknown argument${shown.length === 1 ? '' : 's'}: ${shown.join(', ')}.`;
+    const first = shown[0]!;
+    const typedAsFlag = argv.some((t) => t.replace(/^--(no-)?/, '').split('=')[0] === first && t.startsWith('-'));
+    if (typedAsFlag) message += didYouMean(first, Object.keys(command.options).filter((n) => !command.options[n]!.hidden), '--');
+    else {
+      const near = closest(first, program.commands.map((c) => c.name));
+      if (near) message += ` Did you mean ${program.name} ${near}?`;
+    }
   }
-  const named = byName(word);
-  if (named) return { command: named, named: true, tokens: [...tokens, ...argv.slice(at + 1)], help: false };
-  return { command: program.commands.find((c) => c.isDefault), named: false, tokens: [...argv], help: false };
+  return `${message}\n${helpPointer(program, command)}`;
 }
 
-const fail = (program: ProgramSpec, message: string): never => {
-  throw new UsageError(`${message}\nRun "${program.name} --help" for usage.`);
-};
-
-/** Parses argv (without node and the script) into the command to run and its args, or a request for help or the version. */
-export function parseCommandLine(program: ProgramSpec, argv: readonly string[]): Invocation {
-  const picked = pickCommand(program, argv);
-  if (picked.help) return { kind: 'help', command: picked.command };
-  const command = picked.command;
-  if (!command) return { kind: 'help' };
-  const options = { ...command.options, ...GLOBAL_OPTIONS };
-  const string: string[] = [];
-  const boolean: string[] = [];
-  const alias: Record<string, string[]> = {};
-  const known = new Set(['_', '--']);
-  for (const [name, spec] of Object.entries(options)) {
-    const names = namesOf(name, spec);
-    for (const n of names) known.add(n);
-    (spec.type === 'boolean' ? boolean : string).push(name);
-    if (names.length > 1) alias[name] = names.slice(1);
+/**
+ * Parses argv (without node and the script) into the command to run and its args, or the text
+ * to print (help, the version). Help is wrapped to `width` columns.
+ */
+export function parseCommandLine(program: ProgramSpec, argv: readonly string[], width = 100): Invocation {
+  // `spade-bench help [command]` asks for help too.
+  const given = argv[0] === 'help' ? [...argv.slice(1), '--help'] : [...argv];
+  // Words after `--` are positionals whatever they look like: yargs leaves them out of a
+  // command's positionals, so they go in under stand-ins and are put back after.
+  const end = given.indexOf('--');
+  const standIns = new Map<string, string>();
+  const words = end < 0 ? given : [...given.slice(0, end), ...given.slice(end + 1).map((word) => {
+    if (!word.startsWith('-')) return word;
+    const standIn = `\u0001${standIns.size}`;
+    standIns.set(standIn, word);
+    return standIn;
+  })];
+  const putBack = (value: unknown): unknown =>
+    typeof value === 'string' ? standIns.get(value) ?? value : Array.isArray(value) ? value.map(putBack) : value;
+  const putBackText = (text: string): string => text.replace(/\u0001\d+/g, (m) => standIns.get(m) ?? m);
+  let chosen: { command: CommandSpec; args: Args } | undefined;
+  const parser = yargs()
+    .scriptName(program.name)
+    .usage(`Usage: $0 [command] [options]\n\n${program.describe}`)
+    .parserConfiguration({ 'parse-positional-numbers': false })
+    .strict()
+    .recommendCommands()
+    .help()
+    .alias('h', 'help')
+    .version(program.version())
+    .exitProcess(false)
+    .wrap(width)
+    .fail((message: string | undefined, error: Error | undefined) => {
+      if (error instanceof UsageError) throw error;
+      throw new UsageError(putBackText(usageMessage(program, given, message ?? error?.message ?? 'invalid command line')));
+    });
+  for (const command of program.commands) {
+    const usage = usageOf(command);
+    parser.command(
+      command.isDefault ? [usage, '$0'] : usage,
+      command.describe,
+      // The default command's usage line only when it is named: the program's help shows its options.
+      (y: Argv) => declare(!command.isDefault || words.includes(command.name) ? y.usage(`Usage: $0 ${usage} [options]\n\n${command.describe}`) : y, command),
+      (args: Record<string, unknown>) => {
+        chosen = { command, args: args as Args };
+      },
+    );
   }
-  const parsed = parser.detailed([...picked.tokens], {
-    string,
-    boolean,
-    alias,
-    // camelCase forms are declared as aliases of known options only, so an unknown option is
-    // reported once, as typed; numbers are read by readNumber, which names the flag.
-    configuration: { 'camel-case-expansion': false, 'parse-positional-numbers': false, 'populate--': true },
+  for (const [example, meaning] of program.examples ?? []) parser.example(example, meaning);
+  let output = '';
+  parser.parse(words, {}, (_error: Error | null | undefined, _argv: unknown, text: string) => {
+    output = text;
   });
-  if (parsed.error) fail(program, parsed.error.message);
-  const argvOut = parsed.argv;
-  const plain = argvOut._.map(String);
-  // Words after `--` are positionals whatever they look like.
-  const words = [...plain, ...(argvOut['--'] ?? []).map(String)];
-  delete argvOut['--'];
-  // Help and the version come before any check: `run --help --bogus` shows run's help. As with
-  // yargs, `help` as the last word asks for it too (`spade-bench validate help`). The default
-  // command not named gets the program's help.
-  if (argvOut.help === true || plain.at(-1) === 'help') return { kind: 'help', command: picked.named ? command : undefined };
-  if (argvOut.version === true) return { kind: 'version' };
-
-  const args: Args = { _: [] };
-  for (const [key, value] of Object.entries(argvOut)) if (key !== '_') args[key] = value;
-  // A number option's wrong value is reported first, with the value as typed (an empty one, or
-  // the flag given twice, included).
-  for (const [name, spec] of Object.entries(options)) {
-    if (spec.type !== 'number' || args[name] === undefined) continue;
-    const value = readNumber(name, args[name]);
-    if (typeof value !== 'number') fail(program, value.error);
-    for (const n of namesOf(name, spec)) args[n] = value;
-  }
-  const positionals = command.positionals ?? [];
-  if (words.length < positionals.length) {
-    fail(program, `Not enough non-option arguments: got ${words.length}, need at least ${positionals.length}`);
-  }
-  const missing = Object.entries(options).filter(([name, spec]) => spec.demandOption && args[name] === undefined).map(([name]) => name);
-  if (missing.length) fail(program, `${plural(missing.length, 'Missing required argument', 'Missing required arguments')}: ${missing.join(', ')}`);
-  const takesRest = positionals.at(-1)?.variadic === true;
-  const unknown = [...Object.keys(args).filter((key) => !known.has(key)), ...(takesRest ? [] : words.slice(positionals.length))];
-  if (unknown.length) {
-    fail(program, `${plural(unknown.length, 'Unknown argument', 'Unknown arguments')}: ${unknown.map((s) => (s.trim() ? s : `"${s}"`)).join(', ')}`);
-  }
-  const invalid = Object.entries(options).flatMap(([name, spec]) => {
-    if (!spec.choices || args[name] === undefined) return [];
-    const given = [args[name]].flat().filter((v) => !spec.choices!.includes(v as string));
-    return given.length ? [`\n  Argument: ${name}, Given: ${given.map((v) => JSON.stringify(v)).join(', ')}, Choices: ${spec.choices.map((c) => JSON.stringify(c)).join(', ')}`] : [];
-  });
-  if (invalid.length) fail(program, `Invalid values:${invalid.join('')}`);
-
-  for (const [name, spec] of Object.entries(command.options)) {
-    if (spec.default !== undefined && args[name] === undefined) for (const n of namesOf(name, spec)) args[n] = spec.default;
-  }
-  positionals.forEach((p, i) => {
-    args[p.name] = p.variadic ? words.slice(i) : words[i];
-  });
-  args._ = takesRest ? [] : words.slice(positionals.length);
+  if (!chosen) return { kind: 'output', text: output.endsWith('\n') || !output ? output : `${output}\n` };
+  const { command, args } = chosen;
+  for (const key of Object.keys(args)) args[key] = putBack(args[key]);
+  readNumbers(program, command, args, given);
+  args._ = args._.map(String);
+  if (args._[0] === command.name) args._.shift();
+  delete args.$0;
   return { kind: 'command', command, args };
 }

@@ -14,6 +14,7 @@ import { benchCommand, benchOptions, benchPositionals, type BenchArgs } from './
 import { validateCommand, validateOptions, validatePositionals, type ValidateArgs } from './validate-command.js';
 import { tableCommand, tableOptions, tablePositionals, type TableArgs } from './table-command.js';
 import { packageVersion } from '../results/versions.js';
+import { RENAMED_FLAGS, RENAMED_WORKER_FLAGS } from '../config/options.js';
 
 export const PROGRAM: ProgramSpec = {
   name: 'spade-bench',
@@ -26,6 +27,7 @@ export const PROGRAM: ProgramSpec = {
       describe: 'Run self-play and the static suites, write results.json, report.html and the journal (the default command)',
       options: runOptions(),
       epilogue: runEpilogue(),
+      renamed: RENAMED_FLAGS,
       run: (args) => runCommand(args as RunArgs),
     },
     {
@@ -73,6 +75,7 @@ export const PROGRAM: ProgramSpec = {
       name: 'worker',
       describe: 'Take validation and episode jobs of distributed runs from Redis (BullMQ) until stopped',
       options: workerOptions,
+      renamed: RENAMED_WORKER_FLAGS,
       run: (args) => workerCommand(args as WorkerArgs),
     },
     {
@@ -85,22 +88,34 @@ export const PROGRAM: ProgramSpec = {
   ],
   examples: [
     ['$0', 'the offline default: reference designer and agent, self-play + procedural suite, into runs/<time>'],
-    ['$0 run --out runs/x --rounds 4 --suites spade,procedural', 'choose rounds and suites'],
-    ['$0 run --agent openai:gpt-4.1-mini --suites procedural --limit 20', 'a model plays 20 static tasks'],
+    ['$0 --rounds 4 --suites spade,gsm8k', 'choose rounds and suites'],
+    ['$0 --agent openai:gpt-4.1-mini', 'a model plays (OPENAI_API_KEY set); the designer stays the reference policy'],
+    ['$0 report runs/a runs/b', 'one report comparing two runs'],
   ],
 };
 
+/**
+ * Output piped into a reader that stops early (`spade-bench list | head -1`) ends the command
+ * quietly, as other command-line tools do: a closed pipe is not an error of ours.
+ */
+function endQuietlyOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    if (stream.listeners('error').includes(onPipeError)) continue;
+    stream.on('error', onPipeError);
+  }
+}
+
+function onPipeError(error: NodeJS.ErrnoException): void {
+  if (error.code === 'EPIPE') process.exit(EXIT.ok);
+  throw error;
+}
+
 export async function main(argv: string[] = process.argv.slice(2)): Promise<number> {
+  endQuietlyOnClosedPipe();
   try {
-    const invocation = parseCommandLine(PROGRAM, argv);
-    if (invocation.kind === 'version') {
-      process.stdout.write(`${PROGRAM.version()}\n`);
-      return EXIT.ok;
-    }
-    if (invocation.kind === 'help') {
-      // Rendered (and its module loaded) only when asked for; wrapped to the terminal.
-      const { renderHelp } = await import('./help.js');
-      process.stdout.write(renderHelp(PROGRAM, invocation.command, Math.min(110, process.stdout.columns ?? 100)));
+    const invocation = parseCommandLine(PROGRAM, argv, Math.min(110, process.stdout.columns ?? 100));
+    if (invocation.kind === 'output') {
+      process.stdout.write(invocation.text);
       return EXIT.ok;
     }
     return await invocation.command.run(invocation.args);

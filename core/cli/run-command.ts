@@ -2,27 +2,35 @@
  * `spade-bench run`: the config (file, then flags), the run itself (the library's run), a
  * progress line, signals and exit codes. The flags come from the table of options.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfigFile, resolveConfig, type RenamedKey, type SpadeConfig } from '../config/config.js';
+import { loadConfigFile, resolveConfig, type SpadeConfig } from '../config/config.js';
 import { EXIT, RunFailedError, UsageError } from '../errors.js';
 import { resumedRun, runResolved } from '../setup/api.js';
 import type { PriorWork } from '../results/resume.js';
 import { createProgress } from './progress.js';
 import { errorLines, runUsage, usageLine } from './run-summary.js';
-import { flagsToConfig, runEpilogue, runOptions, type RunArgs } from './run-options.js';
+import { flagsToConfig, parsePairs, runEpilogue, runOptions, type RunArgs } from './run-options.js';
+import { checkThresholds, missedLine, parseReporter, parseThresholds, renderReporter, type Reporter, type Threshold } from './ci-output.js';
+import type { RunResults } from '../results/results.js';
+import { didYouMean } from '../config/suggest.js';
 
 export { flagsToConfig, runEpilogue, runOptions, type RunArgs };
 export { prepareOutDir } from '../setup/api.js';
 
-/** A key or flag given under its older name still works, with a line saying the new one. */
-const warnRenamed = (key: RenamedKey): void => {
-  process.stderr.write(`spade-bench: ${key.from} is an old name: use ${key.to}\n`);
-};
-
 /** The config of a new run: defaults, then the config file, then the flags. */
 export async function resolveRunConfig(args: RunArgs, cwd = process.cwd()): Promise<{ config: SpadeConfig; configFile?: string }> {
-  const { config: file, filepath } = await loadConfigFile(cwd, args.config, warnRenamed);
-  return { config: resolveConfig(file, flagsToConfig(args, warnRenamed)), configFile: filepath };
+  const { config: file, filepath } = await loadConfigFile(cwd, args.config);
+  return { config: resolveConfig(file, flagsToConfig(args)), configFile: filepath };
+}
+
+/** The results a run wrote, or undefined when there are none to read. */
+function readResults(outDir: string): RunResults | undefined {
+  try {
+    return JSON.parse(readFileSync(path.join(outDir, 'results.json'), 'utf8')) as RunResults;
+  } catch {
+    return undefined;
+  }
 }
 
 export async function runCommand(args: RunArgs): Promise<number> {
@@ -34,13 +42,37 @@ export async function runCommand(args: RunArgs): Promise<number> {
   };
   let config: SpadeConfig;
   let prior: PriorWork | undefined;
+  // What CI asked for is checked before anything runs: a typo is a usage error, nothing written.
+  const reporter: Reporter | undefined = typeof args.reporter === 'string' ? parseReporter(args.reporter) : undefined;
+  const thresholds: Threshold[] = args.failUnder === undefined ? [] : parseThresholds(parsePairs('fail-under', args.failUnder));
+  // A reporter on standard output has it to itself: the run's own summary goes to standard error.
+  const summaryOut = reporter && !reporter.file ? process.stderr : process.stdout;
+  const report = (results: RunResults | undefined): ReturnType<typeof checkThresholds> => {
+    const checks = results ? checkThresholds(results, thresholds) : [];
+    if (reporter && results) {
+      const text = renderReporter(reporter, results, checks);
+      if (reporter.file) writeFileSync(path.resolve(cwd, reporter.file), text);
+      else process.stdout.write(text);
+    }
+    return checks;
+  };
   if (args.retryErrored && !args.resume) throw new UsageError('--retry-errored goes with --resume: it does again the errored work of the run in --out');
   if (args.resume) {
     // API keys are never journaled: provider settings come from today's config file and environment.
-    const { config: file } = await loadConfigFile(cwd, args.config, warnRenamed);
-    ({ config, prior } = resumedRun(args.out, cwd, file.providers, { retryErrored: args.retryErrored }));
+    const { config: file } = await loadConfigFile(cwd, args.config);
+    // Today's flags: those that cannot change results apply, any other that differs refuses.
+    ({ config, prior } = resumedRun(args.out, cwd, file.providers, {
+      retryErrored: args.retryErrored,
+      changes: flagsToConfig(args),
+      onApplied: (line) => process.stderr.write(`spade-bench: ${line}\n`),
+    }));
   } else {
     ({ config } = await resolveRunConfig(args, cwd));
+  }
+  for (const { pool, text } of thresholds) {
+    if (pool !== undefined && !config.suites.includes(pool)) {
+      throw new UsageError(`--fail-under ${text}: the run has no pool "${pool}" (its pools: ${config.suites.join(', ')}).${didYouMean(pool, config.suites)}`);
+    }
   }
 
   const progress = createProgress();
@@ -54,6 +86,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   };
   const started = performance.now();
   let outDir = '';
+  let missed: ReturnType<typeof checkThresholds> = [];
   try {
     const results = await runResolved(config, {
       cwd,
@@ -78,18 +111,24 @@ export async function runCommand(args: RunArgs): Promise<number> {
     const wall = (performance.now() - started) / 1000;
     const episodes = results.suites.reduce((n, s) => n + s.metrics.throughput.episodes, 0);
     const rel = (f: string): string => shown(path.join(outDir, f));
-    process.stdout.write(
+    summaryOut.write(
       `${results.run.complete ? 'done' : 'stopped early (partial results, "complete": false)'} in ${wall.toFixed(1)} s: ${episodes} episodes (${(episodes / wall).toFixed(0)}/s)\n` +
         `  results  ${rel('results.json')}\n  report   ${rel('report.html')}\n  journal  ${rel('journal.jsonl')}\n`,
     );
+    missed = report(results).filter((check) => !check.passed);
+    for (const check of missed) process.stderr.write(`spade-bench: below threshold: ${missedLine(check)}\n`);
   } catch (error) {
     progress.done();
-    if (error instanceof RunFailedError) for (const line of errorLines(error.errors)) process.stderr.write(`${line}\n`);
+    if (error instanceof RunFailedError) {
+      for (const line of errorLines(error.errors)) process.stderr.write(`${line}\n`);
+      // The failed run's results are kept: CI still gets its report, errors included.
+      if (reporter && outDir) report(readResults(outDir));
+    }
     throw error;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
   if (signalName) return signalName === 'SIGINT' ? EXIT.sigint : EXIT.sigterm;
-  return EXIT.ok;
+  return missed.length ? EXIT.belowThreshold : EXIT.ok;
 }

@@ -5,7 +5,7 @@
  */
 import { UsageError } from '../errors.js';
 import { bool } from '../config/schema.js';
-import { validateConfig, type RenamedKey, type UserConfig } from '../config/config.js';
+import { validateConfig, type UserConfig } from '../config/config.js';
 import { defaultValue, flatten, INVOCATION_OPTIONS, RUN_OPTIONS, type Option } from '../config/options.js';
 import type { FlagSpec } from './commands.js';
 
@@ -20,6 +20,8 @@ export interface RunArgs {
   workers?: number;
   shard?: string;
   redis?: string;
+  reporter?: string;
+  failUnder?: unknown;
 }
 
 /** One documented option: its config key (none for an invocation's option) and its group. */
@@ -56,15 +58,12 @@ export function shownDefault(option: Option<unknown>): string | undefined {
   return `\`${String(value)}\``;
 }
 
-const oldName = (option: Option<unknown>): string =>
-  option.renamedFrom ? ` (--${kebab(option.renamedFrom)}, its old name, still works)` : '';
-
 /** The command-line option of one table entry (a `number` one reports a wrong value naming the flag). */
 export function flagOption(option: Option<unknown>): FlagSpec {
   const shown = shownDefault(option);
-  const describe = `${option.describe}${oldName(option)}${shown ? ` [default: ${shown.replace(/`/g, '')}]` : ''}`;
+  const describe = `${option.describe}${shown ? ` [default: ${shown.replace(/`/g, '')}]` : ''}`;
   const type = isBoolean(option) ? 'boolean' : option.parse === 'number' ? 'number' : 'string';
-  return { type, describe, ...(option.arg && type !== 'boolean' ? { arg: option.arg } : {}) };
+  return { type, describe, ...(option.arg && type !== 'boolean' ? { arg: option.arg } : {}), ...(option.parse === 'pairs' ? { repeatable: true } : {}) };
 }
 
 /** Every flag of `spade-bench run`, grouped in --help as in the README; an old name is accepted, not listed. */
@@ -73,7 +72,6 @@ export function runOptions(): Record<string, FlagSpec> {
   for (const { option, group } of rows()) {
     if (!option.flag) continue;
     options[option.flag] = { ...flagOption(option), group };
-    if (option.renamedFrom) options[kebab(option.renamedFrom)] = { ...flagOption(option), group, hidden: true, deprecated: `use --${option.flag}` };
   }
   return options;
 }
@@ -81,10 +79,22 @@ export function runOptions(): Record<string, FlagSpec> {
 /** The paragraph after run's options in --help: where the keys with no flag are set. */
 export function runEpilogue(): string {
   const fileOnly = [...new Set(flatten(RUN_OPTIONS).filter((r) => !r.option.flag).map((r) => r.path.split('.')[0]!))];
-  return `Keys with no flag (${fileOnly.join(', ')}) are set in the config file; the README lists every key with its default.`;
+  return `Keys with no flag (${fileOnly.join(', ')}) are set in the config file; docs/cli.md lists every key with its default.`;
+}
+
+/** `KEY=VALUE` texts (a flag given once or repeated) as an object; a text without `=` is refused naming the flag. */
+export function parsePairs(flag: string, value: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const text of [value].flat().map(String)) {
+    const at = text.indexOf('=');
+    if (at <= 0) throw new UsageError(`--${flag}: expected KEY=VALUE, got ${JSON.stringify(text)}`);
+    out[text.slice(0, at).trim()] = text.slice(at + 1).trim();
+  }
+  return out;
 }
 
 function parseFlag(option: Option<unknown>, value: unknown): unknown {
+  if (option.parse === 'pairs') return parsePairs(option.flag!, value);
   if (option.parse === 'list' && typeof value === 'string') return value.split(',').map((s) => s.trim()).filter(Boolean);
   if (option.parse === 'numbers' && typeof value === 'string') return value.split(',').map((s) => (s.trim() === '' ? NaN : Number(s)));
   if (option.parse === 'count-or-share' && typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
@@ -92,17 +102,11 @@ function parseFlag(option: Option<unknown>, value: unknown): unknown {
 }
 
 /** CLI flags as a partial config, validated with the same schema as the file (the message names the key path). */
-export function flagsToConfig(args: RunArgs, onRenamed?: (key: RenamedKey) => void): UserConfig {
+export function flagsToConfig(args: RunArgs): UserConfig {
   const config: Record<string, unknown> = {};
   for (const { path, option } of flatten(RUN_OPTIONS)) {
     if (!option.flag) continue;
-    let value = args[camel(option.flag)];
-    if (option.renamedFrom && args[option.renamedFrom] !== undefined) {
-      const old = kebab(option.renamedFrom);
-      if (value !== undefined) throw new UsageError(`--${old} is the old name of --${option.flag}: give only --${option.flag}`);
-      value = args[option.renamedFrom];
-      onRenamed?.({ from: `--${old}`, to: `--${option.flag}` });
-    }
+    const value = args[camel(option.flag)];
     if (value === undefined) continue;
     const keys = path.split('.');
     let at = config;
@@ -122,8 +126,7 @@ export function optionsMarkdown(): string {
     const flag = !option.flag ? '' : isBoolean(option) && defaultValue(option) === true
       ? `\`--${option.flag}\`, \`--no-${option.flag}\``
       : `\`--${option.flag}${option.arg ? ` ${option.arg}` : ''}\``;
-    const describe = option.renamedFrom ? `${option.describe} (\`--${kebab(option.renamedFrom)}\` and \`${key!.replace(/[^.]+$/, option.renamedFrom)}\`, its old names, still work)` : option.describe;
-    lines.push(`| ${flag} | ${key ? `\`${key}\`` : ''} | ${cell(describe)} | ${cell(shownDefault(option) ?? '')} |`);
+    lines.push(`| ${flag} | ${key ? `\`${key}\`` : ''} | ${cell(option.describe)} | ${cell(shownDefault(option) ?? '')} |`);
   }
   return lines.join('\n');
 }

@@ -11,7 +11,7 @@ import type { FlagSpec } from './commands.js';
 
 export interface WorkerArgs {
   redis?: string;
-  concurrency?: number;
+  jobsInFlight?: number;
   lockDuration?: number;
   stalledInterval?: number;
   name?: string;
@@ -33,7 +33,7 @@ export async function workerCommand(args: WorkerArgs): Promise<number> {
   const { startQueueWorker } = await import('../scale/queue-worker.js');
   const worker = await startQueueWorker({
     redis: args.redis,
-    concurrency: positive('concurrency', args.concurrency),
+    jobsInFlight: positive('jobs-in-flight', args.jobsInFlight),
     lockDurationMs: positive('lock-duration', args.lockDuration),
     stalledIntervalMs: positive('stalled-interval', args.stalledInterval),
     name: args.name,

@@ -75,7 +75,7 @@ export interface Designer {
   /**
    * Model calls it makes well at once (a model-driven designer: its provider's requests in
    * flight). Self-play then works on that many design slots at once (repairs, reviews), not
-   * only --concurrency.
+   * only --environments-in-flight.
    */
   readonly capacity?: number;
   design(request: DesignRequest): Promise<EnvironmentProgram[]>;

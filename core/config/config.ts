@@ -8,6 +8,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Loader } from 'cosmiconfig';
 import { UsageError } from '../errors.js';
+import { letFilesImportSpadeBench } from './plugin.js';
 import { applyDesignerProtocolDefaults, defaultValue, RUN_OPTIONS, schemaOf, type ConfigOf, type Entries, type UserConfigOf } from './options.js';
 
 export type { ProviderConfig } from './options.js';
@@ -25,47 +26,18 @@ export function defineConfig(config: UserConfig): UserConfig {
 
 const configSchema = schemaOf(RUN_OPTIONS);
 
-/** A key given under its older name (`selfplay.validator` for `selfplay.reviewer`). */
-export interface RenamedKey {
-  from: string;
-  to: string;
-}
-
-/** Move keys given under an older name to the current one, in a copy; both names at once is an error. */
-function renameKeys(entries: Entries, value: Record<string, unknown>, at: string, renamed: RenamedKey[]): Record<string, unknown> {
-  const out = { ...value };
-  for (const [key, entry] of Object.entries(entries)) {
-    const keyPath = at ? `${at}.${key}` : key;
-    if (entry.kind === 'section') {
-      if (out[key] !== undefined) out[key] = renameKeys(entry.entries, out[key] as Record<string, unknown>, keyPath, renamed);
-    } else if (entry.renamedFrom && out[entry.renamedFrom] !== undefined) {
-      const from = at ? `${at}.${entry.renamedFrom}` : entry.renamedFrom;
-      if (out[key] !== undefined) throw new UsageError(`${from} is the old name of ${keyPath}: give only ${keyPath}`);
-      out[key] = out[entry.renamedFrom];
-      delete out[entry.renamedFrom];
-      renamed.push({ from, to: keyPath });
-    }
-  }
-  return out;
-}
-
 /**
  * Check a user config; throws a UsageError naming the first wrong key path, prefixed with
- * `source` (the file). Returns the config with keys given under older names moved to their
- * current ones; `onRenamed` is told of each (the CLI warns).
+ * `source` (the file). A key under an old name is refused with the name that replaced it.
  */
-export function validateConfig(config: unknown, source = 'config', onRenamed?: (key: RenamedKey) => void): UserConfig {
-  const renamed: RenamedKey[] = [];
-  let valid: UserConfig;
+export function validateConfig(config: unknown, source = 'config'): UserConfig {
   try {
     configSchema(config, '');
-    valid = renameKeys(RUN_OPTIONS, config as Record<string, unknown>, '', renamed) as UserConfig;
   } catch (error) {
     if (error instanceof UsageError) throw new UsageError(`${source}: ${error.message}`);
     throw error;
   }
-  for (const key of renamed) onRenamed?.(key);
-  return valid;
+  return config as UserConfig;
 }
 
 /** Each entry's value from the last layer that sets it, else its kept default (computed now). */
@@ -100,6 +72,8 @@ export const DEFAULT_CONFIG: SpadeConfig = resolveConfig({});
 
 const importModule: Loader = async (filepath) => {
   const url = pathToFileURL(filepath).href;
+  // A config outside a project with spade-bench installed may still import it (defineConfig).
+  letFilesImportSpadeBench();
   const mod = /\.(c|m)?ts$/.test(filepath)
     ? await (await import('tsx/esm/api')).tsImport(url, import.meta.url)
     : await import(url);
@@ -147,16 +121,139 @@ function readJsonConfig(file: string): { value: unknown; empty: boolean } | unde
   }
 }
 
+/** 1-based line and column of `offset` in `text`. */
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length, column: before.at(-1)!.length + 1 };
+}
+
+/** Where JSON text stops being JSON: the offset of the first character a strict reader refuses. */
+export function jsonErrorOffset(text: string): number {
+  let at = 0;
+  const fail = (): never => {
+    throw at;
+  };
+  const ws = (): void => {
+    while (at < text.length && ' \t\n\r'.includes(text[at]!)) at++;
+  };
+  const literal = (word: string): void => {
+    for (const c of word) if (text[at++] !== c) (at--, fail());
+  };
+  const string = (): void => {
+    at++;
+    while (at < text.length && text[at] !== '"') {
+      if (text.charCodeAt(at) < 0x20) fail();
+      if (text[at] === '\\') {
+        at++;
+        if (text[at] === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(at + 1, at + 5))) fail();
+          at += 4;
+        } else if (!'"\\/bfnrt'.includes(text[at] ?? 'x')) fail();
+      }
+      at++;
+    }
+    if (text[at] !== '"') fail();
+    at++;
+  };
+  const value = (): void => {
+    ws();
+    const c = text[at];
+    if (c === '{' || c === '[') {
+      const close = c === '{' ? '}' : ']';
+      at++;
+      ws();
+      if (text[at] === close) return void at++;
+      for (;;) {
+        if (c === '{') {
+          ws();
+          if (text[at] !== '"') fail();
+          string();
+          ws();
+          if (text[at] !== ':') fail();
+          at++;
+        }
+        value();
+        ws();
+        if (text[at] === ',') at++;
+        else if (text[at] === close) return void at++;
+        else fail();
+      }
+    }
+    if (c === '"') return string();
+    if (c === 't') return literal('true');
+    if (c === 'f') return literal('false');
+    if (c === 'n') return literal('null');
+    const number = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(at));
+    if (!number) fail();
+    at += number![0].length;
+  };
+  try {
+    value();
+    ws();
+    if (at < text.length) fail();
+  } catch (offset) {
+    if (typeof offset === 'number') return offset;
+    throw offset;
+  }
+  return -1;
+}
+
+/**
+ * A config file that cannot be loaded, as `file:line:column: the parser's message`: from the
+ * TypeScript compiler's (esbuild's) located error, from our own reading of JSON, from acorn's
+ * reading of a JavaScript file (Node's SyntaxError says no place), or from the stack of an error
+ * the file threw while it ran. The whole message is kept.
+ */
+async function configErrorMessage(error: Error, file: string, cwd: string): Promise<string> {
+  const shown = path.relative(cwd, file) || file;
+  const message = error.message;
+  // esbuild: "Transform failed with 1 error:\n/path/spade.config.ts:4:0: ERROR: Expected ..." (0-based columns).
+  const located = [...message.matchAll(/^(.*?):(\d+):(\d+): ERROR: (.*)$/gm)];
+  if (located.length) return located.map((m) => `${path.relative(cwd, m[1]!) || m[1]}:${m[2]}:${Number(m[3]) + 1}: ${m[4]}`).join('\n');
+  let text: string | undefined;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return `${shown}: ${message}`;
+  }
+  if (/\.json$/.test(file)) {
+    const offset = jsonErrorOffset(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    let detail = message.replace(/^JSON Error in [^\n]*:\n/, '');
+    try {
+      JSON.parse(text);
+    } catch (parse) {
+      detail = (parse as Error).message;
+    }
+    if (offset >= 0) {
+      const { line, column } = lineColumn(text, offset);
+      return `${shown}:${line}:${column}: ${detail}`;
+    }
+    return `${shown}: ${detail}`;
+  }
+  if (error instanceof SyntaxError && /\.(c|m)?js$/.test(file)) {
+    try {
+      const acorn = await import('acorn');
+      acorn.parse(text, { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true });
+    } catch (parse) {
+      const loc = (parse as { loc?: { line: number; column: number } }).loc;
+      if (loc) return `${shown}:${loc.line}:${loc.column + 1}: ${message}`;
+    }
+  }
+  // An error thrown while the file ran: its place in the file, from the stack.
+  const frame = new RegExp(`${pathToFileURL(file).href.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:(\\d+):(\\d+)`).exec(error.stack ?? '');
+  return frame ? `${shown}:${frame[1]}:${frame[2]}: ${message}` : `${shown}: ${message}`;
+}
+
 /**
  * Find and load the config: `file` when given, else the first of CONFIG_FILES in `cwd`
  * (package.json counts only with a `spade` key). Returns the validated user config and its path.
  */
-export async function loadConfigFile(cwd: string, file?: string, onRenamed?: (key: RenamedKey) => void): Promise<{ config: UserConfig; filepath?: string }> {
+export async function loadConfigFile(cwd: string, file?: string): Promise<{ config: UserConfig; filepath?: string }> {
   const found = file ? path.resolve(cwd, file) : configFileIn(cwd);
   // No config here: the loader (cosmiconfig, and tsx for TypeScript) is not even imported.
   if (!found) return { config: {} };
   const json = readJsonConfig(found);
-  if (json) return json.empty ? { config: {}, filepath: found } : { config: validateConfig(json.value, path.relative(cwd, found) || found, onRenamed), filepath: found };
+  if (json) return json.empty ? { config: {}, filepath: found } : { config: validateConfig(json.value, path.relative(cwd, found) || found), filepath: found };
   const { cosmiconfig } = await import('cosmiconfig');
   const explorer = cosmiconfig('spade', {
     searchPlaces: CONFIG_FILES,
@@ -168,11 +265,11 @@ export async function loadConfigFile(cwd: string, file?: string, onRenamed?: (ke
   try {
     result = file ? await explorer.load(path.resolve(cwd, file)) : await explorer.search(cwd);
   } catch (error) {
-    const e = error as NodeJS.ErrnoException;
+    const e = error as NodeJS.ErrnoException & { filepath?: string };
     if (e.code === 'ENOENT') throw new UsageError(`config file not found: ${path.resolve(cwd, file ?? '')}`);
-    throw new UsageError(`cannot load config ${file ?? ''}: ${e.message.split('\n')[0]}`.replace('  ', ' '));
+    throw new UsageError(`cannot load config ${await configErrorMessage(e, e.filepath ?? found, cwd)}`);
   }
   if (!result || result.isEmpty) return { config: {}, filepath: result?.filepath };
   const where = path.relative(cwd, result.filepath) || result.filepath;
-  return { config: validateConfig(result.config, where, onRenamed), filepath: result.filepath };
+  return { config: validateConfig(result.config, where), filepath: result.filepath };
 }

@@ -39,13 +39,12 @@ export interface OptionSpec<T> {
   /**
    * How the flag's text becomes the value: `number` (a typo is reported naming the flag),
    * `list` (comma-separated), `numbers` (comma-separated numbers), `count-or-share` (`10` is a
-   * number, `20%` stays text). Default: as typed.
+   * number, `20%` stays text), `pairs` (repeatable `KEY=VALUE`, gathered in an object).
+   * Default: as typed.
    */
-  parse?: 'number' | 'list' | 'numbers' | 'count-or-share';
+  parse?: 'number' | 'list' | 'numbers' | 'count-or-share' | 'pairs';
   /** How help and README show the default when it is not a plain value (`runs/<time>`, `one per core`). */
   shown?: string;
-  /** The older name of this key and its flag, still accepted (with a line naming the new one). */
-  renamedFrom?: string;
   /** The layers (default, file, flags) merge key by key instead of the last replacing the others. */
   mergeLayers?: boolean;
 }
@@ -122,11 +121,7 @@ const providerSchema = object(
   },
   { open: true, renamed: { concurrency: 'requestsInFlight' } },
 );
-export type ProviderConfig = Infer<typeof providerSchema> & {
-  /** @deprecated The old name of requestsInFlight. */
-  concurrency?: number;
-  [key: string]: unknown;
-};
+export type ProviderConfig = Infer<typeof providerSchema> & { [key: string]: unknown };
 
 /** Defaults of the shared provider layer, for every provider. */
 export const PROVIDER_DEFAULTS = {
@@ -177,24 +172,25 @@ export function slotRepairs(config: { designerProtocol?: string; selfplay?: { re
  * `layers` are the user's, before defaults.
  */
 export function applyDesignerProtocolDefaults(
-  resolved: { designerProtocol?: string; selfplay?: { attempts?: number; plainAttempts?: number; hintedAttempts?: number; memory?: string } },
-  layers: readonly ({ designerProtocol?: string; selfplay?: Record<string, unknown> } | undefined)[],
+  resolved: { designerProtocol?: string; selfplay?: { plainAttempts?: number; hintedAttempts?: number; memory?: string } },
+  layers: readonly ({ designerProtocol?: string; attempts?: unknown; selfplay?: Record<string, unknown> } | undefined)[],
 ): void {
   if (resolved.designerProtocol !== 'spade' || !resolved.selfplay) return;
   const given = (key: string): boolean => layers.some((layer) => layer?.selfplay?.[key] !== undefined);
-  if (!given('plainAttempts') && !given('attempts')) resolved.selfplay.plainAttempts = SPADE_PLAIN_ATTEMPTS;
-  if (!given('hintedAttempts') && !given('attempts')) resolved.selfplay.hintedAttempts = SPADE_HINTED_ATTEMPTS;
+  const attemptsGiven = layers.some((layer) => layer?.attempts !== undefined);
+  if (!given('plainAttempts') && !attemptsGiven) resolved.selfplay.plainAttempts = SPADE_PLAIN_ATTEMPTS;
+  if (!given('hintedAttempts') && !attemptsGiven) resolved.selfplay.hintedAttempts = SPADE_HINTED_ATTEMPTS;
   if (!given('memory')) resolved.selfplay.memory = 'spade';
 }
 
-/** Self-play plays per environment without the hint: plainAttempts when set, else attempts. */
-export function plainAttemptsOf(selfplay: { attempts: number; plainAttempts?: number }): number {
-  return selfplay.plainAttempts ?? selfplay.attempts;
+/** Self-play plays per environment without the hint: `selfplay.plainAttempts` when set, else `attempts`. */
+export function plainAttemptsOf(config: { attempts: number; selfplay: { plainAttempts?: number } }): number {
+  return config.selfplay.plainAttempts ?? config.attempts;
 }
 
-/** Self-play plays per environment with the hint: hintedAttempts when set, else as many as the plain ones. */
-export function hintedAttemptsOf(selfplay: { attempts: number; plainAttempts?: number; hintedAttempts?: number }): number {
-  return selfplay.hintedAttempts ?? plainAttemptsOf(selfplay);
+/** Self-play plays per environment with the hint: `selfplay.hintedAttempts` when set, else as many as the plain ones. */
+export function hintedAttemptsOf(config: { attempts: number; selfplay: { plainAttempts?: number; hintedAttempts?: number } }): number {
+  return config.selfplay.hintedAttempts ?? plainAttemptsOf(config);
 }
 
 /** The turn budget of a run: `maxTurns` when set, else 25 under SPADE's agent protocol, else 64. */
@@ -247,8 +243,12 @@ export const RUN_OPTIONS = {
     describe: 'Suites to run, comma-separated; "spade" is the self-play pool',
   }),
   seed: kept({ schema: nonNegInt, flag: 'seed', arg: 'N', parse: 'number', default: 1, describe: 'Run seed: the same seed gives the same run' }),
-  concurrency: kept({
-    schema: posInt, flag: 'concurrency', arg: 'N', parse: 'number', default: 8,
+  attempts: kept({
+    schema: posInt, flag: 'attempts', arg: 'N', parse: 'number', default: 4,
+    describe: 'Plays of each environment, in every pool (self-play plays as many again with the hint); pass@k reads them',
+  }),
+  environmentsInFlight: kept({
+    schema: posInt, flag: 'environments-in-flight', arg: 'N', parse: 'number', default: 8,
     describe: 'Environments evaluated at once (gate and episodes) by an offline agent; a model-driven agent plays every attempt of an environment at once and keeps environments in flight (at least N) until its provider\'s requestsInFlight episodes are in play: that limit, not N, bounds model calls',
   }),
   out: kept({
@@ -278,7 +278,6 @@ export const RUN_OPTIONS = {
   selfplay: section('Self-play', {
     rounds: kept({ schema: posInt, flag: 'rounds', arg: 'N', parse: 'number', default: 3, describe: 'Self-play rounds' }),
     envsPerRound: kept({ schema: posInt, flag: 'envs-per-round', arg: 'N', parse: 'number', default: 16, describe: 'Environments the designer writes each round' }),
-    attempts: kept({ schema: posInt, flag: 'attempts', arg: 'N', parse: 'number', default: 4, describe: 'Episodes per environment (self-play plays as many again with the hint, unless --plain-attempts / --hinted-attempts say otherwise)' }),
     reward: kept({ schema: oneOf(DESIGNER_REWARDS), flag: 'reward', arg: 'NAME', default: 'spade', describe: `Designer reward: ${DESIGNER_REWARDS.join(', ')}` }),
     band: fallback({
       schema: bandSchema, flag: 'band', arg: 'LO,HI', parse: 'numbers', fallback: [...DEFAULT_BAND] as [number, number], shown: '`0.4,0.6`',
@@ -305,7 +304,7 @@ export const RUN_OPTIONS = {
       describe: "Fresh designs a self-play slot may take while the gate (or the LLM reviewer) rejects its program, SPADE's resampling; each gets its repairs first. Results give validity per slot and at the first try beside validity per program",
     }),
     reviewer: optional({
-      schema: str, flag: 'reviewer', arg: 'ID', renamedFrom: 'validator', shown: 'none',
+      schema: str, flag: 'reviewer', arg: 'ID', shown: 'none',
       describe: 'Provider id of an LLM reviewer after the gate ("accept unless a clear fatal bug"; for a tool-use game, SPADE\'s solvability audit); its verdicts are recorded apart',
     }),
     plainAttempts: optional({
@@ -324,7 +323,7 @@ export const RUN_OPTIONS = {
   curriculum: section('Adaptive difficulty of curriculum pools such as rlve-adaptive (config file only)', {
     rounds: optional({ schema: posInt, shown: 'selfplay.rounds', describe: 'Rounds of a curriculum pool, played after self-play\'s' }),
     environmentsPerRound: optional({ schema: posInt, shown: 'selfplay.envsPerRound', describe: 'Environments drawn (uniformly, without replacement) each round; SPADE\'s RLVE runs draw 16' }),
-    attempts: optional({ schema: posInt, shown: 'selfplay.attempts', describe: 'Episodes of each round\'s problem per environment; SPADE\'s RLVE runs play 16' }),
+    attempts: optional({ schema: posInt, shown: 'attempts', describe: 'Plays of each round\'s problem per environment in a curriculum pool, when it differs from `attempts`; SPADE\'s RLVE runs play 16' }),
     tauAcc: fallback({
       schema: check<number>((v) => typeof v === 'number' && v > 0 && v <= 1, 'a number in (0, 1]'), fallback: 0.9,
       describe: 'Success rate at the top of an environment\'s difficulty window that moves the window up (SPADE\'s runs)',
@@ -377,7 +376,18 @@ export const RUN_OPTIONS = {
     schema: record(anyObject),
     describe: 'Options per suite id, e.g. the field mapping of jsonl:PATH ({ mapping: { question, answer, checker } })',
   }),
+  fields: optional({
+    schema: record(str), flag: 'field', arg: 'KEY=FIELD', parse: 'pairs', shown: 'question, answer, exact match',
+    describe: 'Field mapping of every jsonl:, parquet: and hf: suite of the run, over its suiteOptions mapping; repeat the flag: --field question=problem --field answer=solution --field checker=numeric (keys: question, answer, checker, hint, id, and config, split for hf:)',
+  }),
 } satisfies Entries;
+
+/**
+ * Settings a resumed run may take from today's command line: they change where data is read,
+ * how much runs at once, how many errors are allowed or what is written, never what a piece
+ * of work gives. Any other setting that differs from the run's refuses the resume.
+ */
+export const RESUMABLE_CHANGES = ['dataDir', 'environmentsInFlight', 'maxErrors', 'showTaskText'] as const satisfies readonly (keyof typeof RUN_OPTIONS)[];
 
 /**
  * Options of one invocation of `spade-bench run` (and of the library's run()), not recorded in
@@ -388,7 +398,7 @@ export const INVOCATION_OPTIONS = {
     schema: str, flag: 'config', arg: 'FILE', shown: '`spade.config.{ts,mts,mjs,js,json}` or `"spade"` in package.json',
     describe: 'Config file',
   }),
-  resume: optional({ schema: bool, flag: 'resume', describe: 'Continue the run journaled in --out (after a crash, a kill or Ctrl-C), with the config it started with' }),
+  resume: optional({ schema: bool, flag: 'resume', describe: `Continue the run journaled in --out (after a crash, a kill or Ctrl-C), with the config it started with: a flag that differs from it refuses the resume, listing each difference, except ${RESUMABLE_CHANGES.map((key) => `--${(RUN_OPTIONS[key] as Option<unknown>).flag}`).join(', ')}, which apply` }),
   retryErrored: optional({ schema: bool, flag: 'retry-errored', shown: 'off', describe: 'With --resume: do again the episodes, design slots and hints whose model or plugin call failed' }),
   validateOnly: optional({ schema: bool, flag: 'validate-only', shown: 'off', describe: 'The validation gate and the pool metrics (validity, diversity) only, no agent' }),
   workers: fallback({
@@ -400,13 +410,21 @@ export const INVOCATION_OPTIONS = {
     describe: 'Run the deterministic slice i of n, 1 <= i <= n (static tasks by index modulo n; self-play in shard 1 only); spade-bench merge combines them',
   }),
   redis: optional({ schema: str, flag: 'redis', arg: 'URL', describe: 'Fan the run out to spade-bench worker processes through BullMQ on this Redis' }),
+  reporter: optional({
+    schema: matching(/^(junit|json-summary)(=.+)?$/, 'junit or json-summary, optionally =FILE'), flag: 'reporter', arg: 'NAME[=FILE]', shown: 'none',
+    describe: 'Also write the run\'s outcome for a CI pipeline: junit (a testsuite per pool, a testcase per environment) or json-summary (headline figures, errors, thresholds), into FILE or, without =FILE, on standard output (the run\'s own summary then goes to standard error)',
+  }),
+  failUnder: optional({
+    schema: record(str), flag: 'fail-under', arg: 'METRIC=VALUE', parse: 'pairs', shown: 'none',
+    describe: 'Exit 5 when a headline metric (validity, diversity, throughput, success, turnsToWin) of a pool is below VALUE (0.6 or 60% for a share), or n/a; METRIC@POOL for one pool only; repeat the flag for several',
+  }),
 } satisfies Entries;
 
 /** The options of `spade-bench worker`: a process that takes a distributed run's evaluations from Redis. */
 export const WORKER_OPTIONS = {
   redis: optional({ schema: str, flag: 'redis', arg: 'URL', describe: 'Redis URL of the queue, e.g. redis://127.0.0.1:6379' }),
-  concurrency: fallback({
-    schema: posInt, flag: 'concurrency', arg: 'N', parse: 'number', fallback: 1,
+  jobsInFlight: fallback({
+    schema: posInt, flag: 'jobs-in-flight', arg: 'N', parse: 'number', fallback: 1,
     describe: 'Environments evaluated at once in this process (sandboxed work is CPU-bound: rather start one worker per core)',
   }),
   lockDuration: fallback({
@@ -479,14 +497,26 @@ export const WORKER_DEFAULTS = defaultsOf(WORKER_OPTIONS, ['kept', 'fallback']) 
 /** Limits per environment when the config sets none (`limits` in the config). */
 export const DEFAULT_LIMITS: SandboxLimits = DEFAULTS.limits;
 
-/** The config's schema, read off the table: every key, its schema, and the older names still accepted. */
-export function schemaOf(entries: Entries): Schema<unknown> {
+/**
+ * Keys and flags that had another name before: given under the old one, a config or command
+ * line is refused with a message naming the new one (no old spelling is read as the new).
+ */
+export const RENAMED_KEYS: Readonly<Record<string, string>> = {
+  'selfplay.attempts': 'attempts',
+  'selfplay.validator': 'selfplay.reviewer',
+  concurrency: 'environmentsInFlight',
+};
+/** Flags of `spade-bench run` (and of `worker`, below) that had another name before. */
+export const RENAMED_FLAGS: Readonly<Record<string, string>> = { validator: 'reviewer', concurrency: 'environments-in-flight' };
+export const RENAMED_WORKER_FLAGS: Readonly<Record<string, string>> = { concurrency: 'jobs-in-flight' };
+
+/** The config's schema, read off the table: every key, its schema, and the old names it refuses naming the new. */
+export function schemaOf(entries: Entries, prefix = ''): Schema<unknown> {
   const shape: Record<string, Schema<unknown>> = {};
-  const renamed: Record<string, string> = {};
-  for (const [key, entry] of Object.entries(entries)) {
-    shape[key] = entry.kind === 'section' ? schemaOf(entry.entries) : entry.schema;
-    if (entry.kind === 'option' && entry.renamedFrom) renamed[entry.renamedFrom] = key;
-  }
+  for (const [key, entry] of Object.entries(entries)) shape[key] = entry.kind === 'section' ? schemaOf(entry.entries, `${prefix}${key}.`) : entry.schema;
+  const renamed = Object.fromEntries(
+    Object.entries(RENAMED_KEYS).filter(([from]) => from.startsWith(prefix) && !from.slice(prefix.length).includes('.')).map(([from, to]) => [from.slice(prefix.length), prefix && !to.includes('.') ? `${to} (a top-level key)` : to]),
+  );
   return object(shape, { renamed });
 }
 

@@ -5,9 +5,12 @@
  */
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { register } from 'node:module';
+import { packageRoot } from '../results/versions.js';
 import type { Agent, Designer, Language, Provider, Sandbox, SandboxLimits, Suite } from '../types.js';
 import { UsageError } from '../errors.js';
+import { closest } from './suggest.js';
 
 /** Options every provider accepts (from config `providers["<id>"]`, plus its own extras). */
 export interface ProviderOptions {
@@ -98,6 +101,44 @@ export function isExternalId(id: string): boolean {
   return id.startsWith('.') || id.startsWith('/') || /\.(m?js|ts|mts)$/.test(id) || id.startsWith('npm:');
 }
 
+/**
+ * A resolve hook (Node's module.register) that lets a plugin or config file import
+ * `spade-bench` (and its subpaths) where no copy is installed beside it, a file outside the
+ * clone or the project: the import then names this running spade-bench. A copy the file can
+ * reach the usual way is used first.
+ */
+const OWN_PACKAGE_HOOK = `
+let map = {};
+export function initialize(data) { map = data.map; }
+export async function resolve(specifier, context, next) {
+  if (!Object.hasOwn(map, specifier)) return next(specifier, context);
+  try {
+    return await next(specifier, context);
+  } catch (error) {
+    if (error && error.code === 'ERR_MODULE_NOT_FOUND') return next(map[specifier], context);
+    throw error;
+  }
+}`;
+
+let ownPackageHooked = false;
+
+/** Registers OWN_PACKAGE_HOOK once: each export of package.json mapped to this copy's file (its source when run from source). */
+export function letFilesImportSpadeBench(): void {
+  if (ownPackageHooked) return;
+  ownPackageHooked = true;
+  const root = packageRoot();
+  const fromSource = import.meta.url.endsWith('.ts');
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { exports?: Record<string, string | { import?: string }> };
+  const map: Record<string, string> = {};
+  for (const [subpath, target] of Object.entries(pkg.exports ?? {})) {
+    const file = typeof target === 'string' ? target : target.import;
+    if (!file?.endsWith('.js')) continue;
+    const own = fromSource ? file.replace(/^\.\/dist\//, './').replace(/\.js$/, '.ts') : file;
+    map[subpath === '.' ? 'spade-bench' : `spade-bench/${subpath.slice(2)}`] = pathToFileURL(path.join(root, own)).href;
+  }
+  register(`data:text/javascript,${encodeURIComponent(OWN_PACKAGE_HOOK)}`, { data: { map } });
+}
+
 /** Load a plugin module from a file path (relative to `cwd`) or an npm package (`npm:name`). */
 export async function loadExternalPlugin(id: string, cwd: string): Promise<PluginDefinition> {
   let specifier: string;
@@ -109,6 +150,7 @@ export async function loadExternalPlugin(id: string, cwd: string): Promise<Plugi
     specifier = pathToFileURL(file).href;
   }
   let mod: Record<string, unknown>;
+  letFilesImportSpadeBench();
   try {
     mod = specifier.endsWith('.ts') || specifier.endsWith('.mts')
       ? await (await import('tsx/esm/api')).tsImport(specifier, import.meta.url)
@@ -179,8 +221,12 @@ export class PluginRegistry {
       const builtin = this.builtins.get(`${kind}/${name}`);
       if (builtin) return { plugin: checkDefinition(await builtin.load(), `built-in ${kind} ${name}`) as never, argument };
     }
-    const known = this.ids(kind).join(', ') || '(none)';
+    const ids = this.ids(kind);
     const plural = kind === 'sandbox' ? 'sandboxes' : `${kind}s`;
-    throw new UsageError(`unknown ${kind} "${id}". Known ${plural}: ${known}. A plugin can also be a file path (./my-plugin.ts) or npm:package-name.`);
+    // The nearest known id, for the whole id or for its prefix (`jsonll:q.jsonl` -> `jsonl:q.jsonl`).
+    const prefix = colon > 0 ? closest(id.slice(0, colon), ids) : undefined;
+    const near = closest(id, ids) ?? (prefix === undefined ? undefined : `${prefix}${id.slice(colon)}`);
+    const guess = near === undefined ? '' : ` Did you mean ${near}?`;
+    throw new UsageError(`unknown ${kind} "${id}".${guess} Known ${plural}: ${ids.join(', ') || '(none)'}. A plugin can also be a file path (./my-plugin.ts) or npm:package-name.`);
   }
 }

@@ -78,7 +78,7 @@ export function record<T>(item: Schema<T>): Schema<Record<string, T>> {
 export interface ObjectOptions {
   /** Keys beyond the shape are allowed (a provider's own options). */
   open?: boolean;
-  /** Older names still accepted, and the key each now stands for: checked like it. */
+  /** Older names, refused with the key path that replaced each (`selfplay.attempts` is now `attempts`). */
   renamed?: Record<string, string>;
 }
 
@@ -90,7 +90,9 @@ export function object<S extends Shape>(shape: S, options: ObjectOptions = {}): 
     if (!isPlainObject(v)) fail(at || 'config', 'an object', v);
     for (const [key, value] of Object.entries(v as Record<string, unknown>)) {
       const keyPath = at ? `${at}.${key}` : key;
-      const check = shape[key] ?? shape[options.renamed?.[key] ?? ''];
+      const newName = options.renamed?.[key];
+      if (newName !== undefined) throw new UsageError(`${keyPath} was renamed: use ${newName}`);
+      const check = shape[key];
       if (!check) {
         if (options.open) continue;
         throw new UsageError(`${keyPath}: unknown key (known keys${at ? ` of ${at}` : ''}: ${Object.keys(shape).join(', ')})`);

@@ -32,7 +32,7 @@ export function curriculumSettings(config: SpadeConfig): CurriculumSettings {
   return {
     rounds: c.rounds ?? config.selfplay.rounds,
     environmentsPerRound: c.environmentsPerRound ?? config.selfplay.envsPerRound,
-    attempts: c.attempts ?? config.selfplay.attempts,
+    attempts: c.attempts ?? config.attempts,
     tauAcc: c.tauAcc ?? DEFAULTS.curriculum.tauAcc,
     tauNum: c.tauNum ?? DEFAULTS.curriculum.tauNum,
     width: c.width ?? DEFAULTS.curriculum.width,
@@ -88,7 +88,7 @@ export function curriculumPlan(
         const context: EvaluationContext = { ...base, round, withHint: false, attempts: settings.attempts, limits: { ...base.limits, ...suite.limits, ...config.limits } };
         const played = await mapLimit(
           drawn,
-          environmentsInFlight(config.concurrency, context.agent),
+          environmentsInFlight(config.environmentsInFlight, context.agent),
           async ({ task }) => {
             const e = await evaluate(task.program, task.seed, context);
             record(e);

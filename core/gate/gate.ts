@@ -14,7 +14,7 @@ import type { EnvironmentProgram, LoadedEnvironment, Sandbox, SandboxLimits } fr
 import type { GateReason, GateVerdict } from '../results/results.js';
 import { spadeReading } from './spade-reading.js';
 import { strictReading } from './strict-reading.js';
-import { DEFAULT_MAX_TURNS, GATE_READINGS } from '../config/options.js';
+import { DEFAULT_MAX_TURNS, DEFAULTS, GATE_READINGS } from '../config/options.js';
 import { gameTypeOf } from '../run/game-type.js';
 
 export { SMOKE_ACTIONS, RANDOM_WIN_LIMIT, wrongAnswers } from './strict-reading.js';
@@ -97,7 +97,7 @@ export async function validateEnvironment(
   options: GateOptions = {},
 ): Promise<GateVerdict> {
   const started = performance.now();
-  const gate = options.gate ?? 'strict';
+  const gate = options.gate ?? DEFAULTS.gate;
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   let lent: LoadedEnvironment | undefined;
   const reuse = options.reuseSpadeInstance !== false && program.meta?.trustedCode === true;

@@ -81,11 +81,8 @@ function price(where: string, key: string, value: unknown): ModelPrice {
 /** Read and check the layer's options from a provider's options. `where` names the config entry. */
 export function layerOptionsFrom(options: ProviderOptions, where = `providers["${options.model}"]`): ProviderLayerOptions {
   const out: ProviderLayerOptions = {};
-  // `concurrency` is the older name of requestsInFlight ("concurrency" is the run's: environments at once).
-  if (options.requestsInFlight !== undefined && options.concurrency !== undefined) fail(where, 'concurrency', 'absent when requestsInFlight is given (it is its old name)', options.concurrency);
-  out.requestsInFlight = options.requestsInFlight !== undefined
-    ? positive(where, 'requestsInFlight', options.requestsInFlight, true)
-    : positive(where, 'concurrency', options.concurrency, true);
+  if (options.concurrency !== undefined) throw new UsageError(`${where}.concurrency was renamed: use requestsInFlight`);
+  out.requestsInFlight = positive(where, 'requestsInFlight', options.requestsInFlight, true);
   out.timeoutMs = positive(where, 'timeoutMs', options.timeoutMs, false);
   out.requestsPerMinute = positive(where, 'requestsPerMinute', options.requestsPerMinute, false);
   out.tokensPerMinute = positive(where, 'tokensPerMinute', options.tokensPerMinute, false);

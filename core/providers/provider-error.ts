@@ -21,7 +21,8 @@ export class ProviderError extends Error {
     readonly kind: FailureKind,
     message: string,
     readonly status: number | undefined,
-    readonly attempts: number,
+    /** Requests made: the first and its retries. */
+    readonly tries: number,
   ) {
     super(redact(message));
     this.name = 'ProviderError';

@@ -4,19 +4,19 @@
  *   - an environment's attempts all at once, each on its own loaded environment (the gate's for
  *     the first, a fresh load for each other): no episode sees another's state, each has its own
  *     seed, so results are the same whatever the interleaving, and the same as one at a time;
- *   - environments kept in flight (at least --concurrency, as many as `capacity`) so that
+ *   - environments kept in flight (at least --environments-in-flight, as many as `capacity`) so that
  *     `capacity` episodes are in play while there is work: one limit per suite holds the
- *     episodes in play to `capacity`, and the provider's own limit, not --concurrency, bounds
+ *     episodes in play to `capacity`, and the provider's own limit, not --environments-in-flight, bounds
  *     the model calls.
  * An agent that computes offline (the reference policy, which keeps a core busy) plays an
- * environment's attempts one after another on one loaded environment, --concurrency
+ * environment's attempts one after another on one loaded environment, --environments-in-flight
  * environments at once, as before.
  */
 import type { Agent } from '../types.js';
 import { InFlightLimit } from '../providers/in-flight-limit.js';
 import { yieldToEventLoop } from './concurrency.js';
 
-/** Environments a suite evaluates at once: --concurrency, or for a model-driven agent enough to keep its capacity busy. */
+/** Environments a suite evaluates at once: --environments-in-flight, or for a model-driven agent enough to keep its capacity busy. */
 export function environmentsInFlight(concurrency: number, agent: Pick<Agent, 'capacity'>, designerCapacity = 0): number {
   return Math.max(concurrency, agent.capacity ?? 0, designerCapacity);
 }

@@ -160,8 +160,8 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
 export function selfPlayPlan(setup: RunSetup, journal: Journal, emit: (event: ProgressEvent) => void, evaluate: Evaluator, onSlotError?: (suite: string, error: SlotError) => void): SuitePlan {
   const { config } = setup;
   const { rounds, envsPerRound } = config.selfplay;
-  const plain = plainAttemptsOf(config.selfplay);
-  const hinted = hintedAttemptsOf(config.selfplay);
+  const plain = plainAttemptsOf(config);
+  const hinted = hintedAttemptsOf(config);
   const suite = SELFPLAY_SUITE;
   const memoryMode = config.selfplay.memory ?? DEFAULTS.selfplay.memory;
   const spadeMemory = memoryMode === 'spade' && setup.spadeCode ? createSpadeMemory(setup.spadeCode, setup.outDir) : undefined;
@@ -176,7 +176,7 @@ export function selfPlayPlan(setup: RunSetup, journal: Journal, emit: (event: Pr
         envsPerRound,
         reward: config.selfplay.reward,
         // Design slots at once: enough to keep a model-driven agent's or designer's requests busy.
-        concurrency: environmentsInFlight(config.concurrency, setup.agent, setup.designer.capacity),
+        concurrency: environmentsInFlight(config.environmentsInFlight, setup.agent, setup.designer.capacity),
         // Plain and hinted plays per environment, counted apart (SPADE plays 8 and 16); SPADE's
         // tool-use runs add its reset gate to its validation.
         context: { ...context, attempts: plain, hintedAttempts: hinted, ...(config.gate === 'spade' && config.selfplay.gameType === 'tool-use' ? { resetGate: true } : {}) },
@@ -240,7 +240,7 @@ export function staticPlan(suite: Suite, config: SpadeConfig, evaluate: Evaluato
     kind: 'static',
     async start() {
       tasks = await suite.tasks(await suiteLoadOptions(suite, config, sandboxes));
-      return { environments: tasks.length, episodes: tasks.length * config.selfplay.attempts, notice: skippedNotice(suite) };
+      return { environments: tasks.length, episodes: tasks.length * config.attempts, notice: skippedNotice(suite) };
     },
     async play(base, record) {
       // A suite may need more than the run's limits (HumanEval's slowest canonical solution).
@@ -261,7 +261,7 @@ export function staticPlan(suite: Suite, config: SpadeConfig, evaluate: Evaluato
       }
       const evaluations = await mapLimit(
         tasks,
-        environmentsInFlight(config.concurrency, context.agent),
+        environmentsInFlight(config.environmentsInFlight, context.agent),
         async (task) => {
           const played = await evaluate(task.program, task.seed, context);
           const e = hidden ? privateEvaluation(played) : played;

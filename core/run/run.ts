@@ -115,7 +115,7 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
       agent: setup.agent,
       // SPADE's 30 s a call under its gate, unless the config sets a call limit.
       limits: gateLimits(config.gate, config.limits),
-      attempts: config.selfplay.attempts,
+      attempts: config.attempts,
       validateOnly: setup.validateOnly,
       gate: config.gate,
       maxTurns: turnBudget(config),

@@ -28,8 +28,8 @@ export interface DistributedOptions {
   outDir: string;
   validateOnly?: boolean;
   queueName?: string;
-  /** Tries per job when a worker fails it (a crashed or killed worker is retried apart). Default 3. */
-  attempts?: number;
+  /** Retries of a job a worker fails (BullMQ tries it 1 + jobRetries times; a crashed or killed worker is retried apart). Default 2. */
+  jobRetries?: number;
   /** How long to wait for a job's event before reading its state again (ms). Default RECHECK_MS. */
   recheckMs?: number;
 }
@@ -111,7 +111,7 @@ export async function createDistributedEvaluator(options: DistributedOptions): P
     const data: EvaluationJobData = { config, job: toEvaluationJob(program, taskSeed, ctx) };
     const job = await queue.add('evaluate', data, {
       jobId: jobId(key, ctx.suite, program.id),
-      attempts: options.attempts ?? 3,
+      attempts: 1 + (options.jobRetries ?? 2),
       backoff: { type: 'fixed', delay: 500 },
       removeOnComplete: { age: 3600 },
       removeOnFail: { age: 24 * 3600 },

@@ -19,7 +19,7 @@ import type { EvaluationJobData } from './distributed-evaluator.js';
 export interface QueueWorkerOptions {
   redis: string;
   /** Jobs run at once in this process (default 1: sandboxed work is CPU-bound; start one worker per core). */
-  concurrency?: number;
+  jobsInFlight?: number;
   /** How long a job's lock lasts without renewal (default 30 s); a dead worker's job is retried after it. */
   lockDurationMs?: number;
   /** How often this worker looks for stalled jobs (default 30 s). */
@@ -43,7 +43,7 @@ const MAX_STALLS = 5;
 
 export async function startQueueWorker(options: QueueWorkerOptions): Promise<QueueWorker> {
   const connection = await connectRedis(options.redis);
-  const concurrency = Math.max(1, Math.floor(options.concurrency ?? WORKER_DEFAULTS.concurrency));
+  const concurrency = Math.max(1, Math.floor(options.jobsInFlight ?? WORKER_DEFAULTS.jobsInFlight));
   // One Python interpreter per job this worker runs at once.
   const parts = new WorkerPartsCache(options.cwd, 4, concurrency);
   const worker = new Worker<EvaluationJobData, JobOutcome>(

@@ -8,7 +8,7 @@
  * Only agents that declare it (`Agent.workerThreads`: the offline reference policy) go to
  * threads. A model-driven agent spends its time waiting on the provider, whose request and
  * rate limits live in one shared layer on the main thread, so its environments are evaluated
- * there (`--concurrency` sets how many at once) and the pool is not used.
+ * there (`--environments-in-flight` sets how many at once) and the pool is not used.
  *
  * Worker threads inherit the process's execArgv, so `--no-node-snapshot` (which isolated-vm
  * needs) reaches them. Python environments get a Pyodide sandbox per thread, with the thread's

@@ -5,11 +5,11 @@
  * and writes results.json and report.html into `out`. The command line is this function plus
  * a config file, flags, a progress line and exit codes.
  */
-import { accessSync, constants, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { RunResults } from '../results/results.js';
 import { resolveConfig, validateConfig, type SpadeConfig, type UserConfig } from '../config/config.js';
-import { INVOCATION_DEFAULTS } from '../config/options.js';
+import { flatten, INVOCATION_DEFAULTS, RESUMABLE_CHANGES, RUN_OPTIONS } from '../config/options.js';
 import { UsageError } from '../errors.js';
 import { createRegistry, resolveRunParts } from './setup.js';
 import type { PluginRegistry, SandboxPlugin } from '../config/plugin.js';
@@ -82,17 +82,63 @@ export function prepareOutDir(dir: string, { resume = false } = {}): void {
   }
 }
 
+/** Each key path a user config sets, with its value (`selfplay.rounds`: 3). */
+function setKeys(config: Record<string, unknown>, prefix = ''): [string, unknown][] {
+  return Object.entries(config).flatMap(([key, value]) => {
+    const at = `${prefix}${key}`;
+    const entry = flatten(RUN_OPTIONS).some((o) => o.path.startsWith(`${at}.`));
+    return entry && value !== null && typeof value === 'object' && !Array.isArray(value) ? setKeys(value as Record<string, unknown>, `${at}.`) : [[at, value]];
+  });
+}
+
+const valueAt = (config: unknown, keyPath: string): unknown => keyPath.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], config);
+
+/** How a key path is given on the command line (`--rounds`), or in the config (`limits.memoryMb`). */
+const spelled = (keyPath: string): string => {
+  const flag = flatten(RUN_OPTIONS).find((o) => o.path === keyPath)?.option.flag;
+  return flag ? `--${flag}` : keyPath;
+};
+
 /**
  * The config a journaled run was started with, and the work it holds. API keys are never
- * journaled: provider settings come from today's `providers`.
+ * journaled: provider settings come from today's `providers`. `changes` (today's flags) may
+ * set what cannot change results (RESUMABLE_CHANGES: applied, each told to `onApplied`); any
+ * other setting that differs from the run's refuses the resume, listing the differences.
  */
-export function resumedRun(out: string | undefined, cwd: string, providers: SpadeConfig['providers'] = {}, options: { retryErrored?: boolean } = {}): { config: SpadeConfig; prior: PriorWork } {
+export function resumedRun(
+  out: string | undefined,
+  cwd: string,
+  providers: SpadeConfig['providers'] = {},
+  options: { retryErrored?: boolean; changes?: UserConfig; onApplied?: (line: string) => void } = {},
+): { config: SpadeConfig; prior: PriorWork } {
   if (!out) throw new UsageError('--resume needs --out DIR, the folder of the run to continue');
   const outDir = path.resolve(cwd, out);
   const prior = new PriorWork(readJournal(outDir), { retryErrored: options.retryErrored });
   if (!prior.config) throw new UsageError(`${outDir} holds no journal of a run to resume`);
-  // Keys added since the run started take their defaults; keys renamed since are read under their new names.
+  // Keys added since the run started take their defaults.
   const config = resolveConfig({ ...validateConfig(prior.config, `${out}/journal.jsonl`), providers, out });
+  const differences: string[] = [];
+  const applied: [string, unknown, unknown][] = [];
+  for (const [keyPath, value] of setKeys({ ...(options.changes ?? {}), out: undefined, providers: undefined })) {
+    if (value === undefined) continue;
+    const was = valueAt(config, keyPath);
+    if (JSON.stringify(was) === JSON.stringify(value)) continue;
+    if ((RESUMABLE_CHANGES as readonly string[]).includes(keyPath)) applied.push([keyPath, value, was]);
+    else differences.push(`  ${spelled(keyPath)} ${JSON.stringify(value)} (the run's: ${was === undefined ? 'unset' : JSON.stringify(was)})`);
+  }
+  if (differences.length) {
+    throw new UsageError(
+      `--resume continues ${out} with the settings it started with, and these differ:\n${differences.join('\n')}\n` +
+        `Drop them to continue it, or start a new run in another --out. (${RESUMABLE_CHANGES.map(spelled).join(', ')} may change on resume.)`,
+    );
+  }
+  for (const [keyPath, value, was] of applied) {
+    const keys = keyPath.split('.');
+    let at = config as Record<string, unknown>;
+    for (const key of keys.slice(0, -1)) at = at[key] as Record<string, unknown>;
+    at[keys.at(-1)!] = value;
+    options.onApplied?.(`--resume: ${spelled(keyPath)} ${JSON.stringify(value)} applied (the run started with ${was === undefined ? 'none' : JSON.stringify(was)})`);
+  }
   return { config, prior };
 }
 
@@ -106,6 +152,32 @@ function redisHost(url: string): string {
 }
 
 const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
+
+/**
+ * A run stopped by wrong input (a malformed dataset line, a missing field) before any work was
+ * journaled leaves nothing behind: its journal, results and report say only that it did not
+ * start, and would make the same --out be refused as "already holds a run". The folder goes too
+ * when this run made it.
+ */
+function discardUnstartedRun(outDir: string, madeFolder: boolean): void {
+  const journal = path.join(outDir, 'journal.jsonl');
+  let lines: string[];
+  try {
+    lines = readFileSync(journal, 'utf8').split('\n').filter((l) => l.trim());
+  } catch {
+    lines = [];
+  }
+  const work = lines.some((line) => {
+    try {
+      return !['start', 'end'].includes((JSON.parse(line) as { type?: string }).type ?? '');
+    } catch {
+      return true;
+    }
+  });
+  if (work) return;
+  for (const file of ['journal.jsonl', 'results.json', 'report.html']) rmSync(path.join(outDir, file), { force: true });
+  if (madeFolder && readdirSync(outDir).length === 0) rmSync(outDir, { recursive: true, force: true });
+}
 
 /** The sandbox a language's programs run in, and its fingerprint (undefined: none chosen, or it gives none). */
 async function sandboxFingerprint(registry: PluginRegistry, config: SpadeConfig, language: Language): Promise<{ id: string; fingerprint: string } | undefined> {
@@ -136,9 +208,12 @@ export async function runResolved(config: SpadeConfig, options: RunOptions & { p
     await scaler?.close();
     await parts.sandboxes.close();
   })());
+  const outDir = path.resolve(cwd, config.out);
+  const madeFolder = !existsSync(outDir);
+  let prepared = false;
   try {
-    const outDir = path.resolve(cwd, config.out);
     prepareOutDir(outDir, { resume: Boolean(prior) });
+    prepared = true;
     const { suites, selfplay } = shard ? applyShard(parts, shard, outDir) : parts;
     // Environments are evaluated by worker threads (one per core), or by remote workers on Redis.
     let evaluatedBy: string;
@@ -182,6 +257,9 @@ export async function runResolved(config: SpadeConfig, options: RunOptions & { p
       renderReport,
       release,
     });
+  } catch (error) {
+    if (error instanceof UsageError && prepared && !prior) discardUnstartedRun(outDir, madeFolder);
+    throw error;
   } finally {
     await release();
     await parts.close();
@@ -199,7 +277,8 @@ export async function run(config: UserConfig = {}, options: RunOptions = {}): Pr
   const cwd = options.cwd ?? process.cwd();
   if (options.retryErrored && !options.resume) throw new UsageError('retryErrored: only with resume (--retry-errored goes with --resume)');
   if (options.resume) {
-    const { config: resumed, prior } = resumedRun(config.out, cwd, validateConfig(config, 'run()').providers, { retryErrored: options.retryErrored });
+    const given = validateConfig(config, 'run()');
+    const { config: resumed, prior } = resumedRun(config.out, cwd, given.providers, { retryErrored: options.retryErrored, changes: given });
     return runResolved(resumed, { ...options, prior });
   }
   return runResolved(resolveConfig(validateConfig(config, 'run()')), options);

@@ -163,11 +163,11 @@ export const BUILTINS: readonly BuiltinEntry[] = [
     builtin({
       kind: 'suite',
       id: kind,
-      description: `${kind === 'hf' ? 'hf:owner/dataset, a Hugging Face dataset' : `${kind}:PATH, a ${kind === 'jsonl' ? 'JSON Lines' : 'Parquet'} file`} of questions and answers; the field mapping goes in suiteOptions["${kind}:..."] (question, answer, checker).`,
+      description: `${kind === 'hf' ? 'hf:owner/dataset, a Hugging Face dataset' : `${kind}:PATH, a ${kind === 'jsonl' ? 'JSON Lines' : 'Parquet'} file`} of questions and answers; map its fields with --field question=FIELD --field answer=FIELD (or suiteOptions["${kind}:..."].mapping), checker: exact, numeric...`,
       create: async (argument, options) => {
         const { createDatasetSuite, parseFieldMapping } = await import('../../benchmarks/dataset.js');
         const { mapping, ...rest } = options as { mapping?: unknown };
-        return createDatasetSuite(kind, argument ?? '', parseFieldMapping(mapping ?? {}, `suiteOptions["${kind}:${argument}"].mapping`), rest);
+        return createDatasetSuite(kind, argument ?? '', parseFieldMapping(mapping ?? {}, `the field mapping of ${kind}:${argument} (--field, suiteOptions["${kind}:${argument}"].mapping)`), rest);
       },
     }),
   ),

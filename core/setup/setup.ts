@@ -37,6 +37,9 @@ export function createRegistry(cwd = process.cwd()): PluginRegistry {
 }
 
 /** The config key and flag that name the sandbox of each language. */
+/** Suites of questions and answers read from a file or Hugging Face, whose fields `fields` (--field) maps. */
+const DATASET_SUITE = /^(jsonl|parquet|hf):/;
+
 const SANDBOX_KEYS: Record<Language, { key: 'sandbox' | 'pythonSandbox'; flag: string }> = {
   javascript: { key: 'sandbox', flag: '--sandbox' },
   python: { key: 'pythonSandbox', flag: '--python-sandbox' },
@@ -242,9 +245,14 @@ export async function resolveRunParts(registry: PluginRegistry, config: SpadeCon
   await registry.register(config.plugins);
   const selfplay = config.suites.some((s) => SELFPLAY_ALIASES.includes(s));
   const suites: Suite[] = [];
+  if (config.fields && !config.suites.some((id) => DATASET_SUITE.test(id))) {
+    throw new UsageError('--field (fields) maps the fields of jsonl:, parquet: and hf: suites, and --suites names none');
+  }
   for (const id of config.suites.filter((s) => !SELFPLAY_ALIASES.includes(s))) {
     const { plugin, argument } = await registry.resolve('suite', id);
-    const options = { dataDir: config.dataDir, skipBad: config.skipBad, ...config.suiteOptions?.[id] };
+    const options: Record<string, unknown> = { dataDir: config.dataDir, skipBad: config.skipBad, ...config.suiteOptions?.[id] };
+    // `fields` (--field) maps the fields of every dataset suite, over its own mapping.
+    if (config.fields && DATASET_SUITE.test(id)) options.mapping = { ...(options.mapping as object | undefined), ...config.fields };
     suites.push(checkedSuite((plugin as SuitePlugin).id, await (plugin as SuitePlugin).create(argument, options)));
   }
   // Check the sandboxes now, so a typo stops the run before anything is written; each is then

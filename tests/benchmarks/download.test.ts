@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +50,25 @@ test('downloads a missing file into the cache, checks it, then reuses the cache 
   assert.is(await ensureDataFile(served('test.jsonl'), { dataDir: cache, offline: true }), local);
   assert.is(await ensureDataFile(served('test.jsonl'), { dataDir: cache, offline: false }), local);
   assert.is(server.requests.length, before + 1);
+});
+
+test('a download that fails names the folder and --data-dir, as offline mode does', async () => {
+  // A port that was just free, and is closed again: the connection is refused.
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  const file: DataFile = { ...GSM8K_FILE, url: `http://127.0.0.1:${port}/test.jsonl` };
+  try {
+    await ensureDataFile(file, { dataDir: cache, offline: false });
+    assert.unreachable('should have thrown');
+  } catch (error) {
+    assert.instance(error, UsageError);
+    const message = (error as Error).message;
+    assert.match(message, `cannot download http://127.0.0.1:${port}/test.jsonl: fetch failed`);
+    assert.match(message, `Without the network, put the file at ${path.join(cache, 'gsm8k', 'test.jsonl')}, or point --data-dir at a folder that has gsm8k/test.jsonl.`);
+  }
+  assert.not.ok(existsSync(path.join(cache, 'gsm8k')));
 });
 
 test('a download with the wrong checksum is refused and nothing is written', async () => {

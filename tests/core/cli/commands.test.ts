@@ -1,19 +1,20 @@
-// The command layer: argv parsed into a command and its args with yargs' option semantics,
-// checked strictly with the messages users see, and --help rendered from the declarations.
+// The command layer: argv parsed by yargs into a command and its args, checked strictly with
+// the messages users see ("did you mean" included), and --help rendered from the declarations.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseCommandLine, type Args, type CommandSpec, type Invocation, type ProgramSpec } from '../../../core/cli/commands.js';
-import { renderHelp, wrap } from '../../../core/cli/help.js';
+import { parseCommandLine, type Args, type CommandSpec, type ProgramSpec } from '../../../core/cli/commands.js';
 import { PROGRAM } from '../../../core/cli/main.js';
 import { flagsToConfig } from '../../../core/cli/run-options.js';
 import { UsageError } from '../../../core/errors.js';
+import { closest } from '../../../core/config/suggest.js';
 import { flatten, INVOCATION_OPTIONS, RUN_OPTIONS } from '../../../core/config/options.js';
-import { repoRoot, runCli } from '../../helpers/cli.js';
+import { readdirSync } from 'node:fs';
+import { repoRoot, runCli, startCli, tempDir } from '../../helpers/cli.js';
 
-const USAGE = '\nRun "spade-bench --help" for usage.';
+const usage = (command: string): string => `\nRun "spade-bench ${command} --help" for usage.`;
 
 function parsed(argv: string[]): { command: CommandSpec; args: Args } {
   const invocation = parseCommandLine(PROGRAM, argv);
@@ -33,10 +34,14 @@ function usageError(argv: string[]): string {
   throw new Error(`${argv.join(' ')}: no usage error`);
 }
 
-const helpOf = (invocation: Invocation): string | undefined => {
-  assert.is(invocation.kind, 'help');
-  return invocation.kind === 'help' ? invocation.command?.name : undefined;
-};
+/** The text argv asks to print (help, the version). */
+function printed(argv: string[], width = 100): string {
+  const invocation = parseCommandLine(PROGRAM, argv, width);
+  if (invocation.kind !== 'output') throw new Error(`${argv.join(' ')}: expected text to print, got ${invocation.kind}`);
+  return invocation.text;
+}
+
+const helpFor = (command: string | undefined): RegExp => (command ? new RegExp(`^Usage: spade-bench ${command}\\b`) : /^Usage: spade-bench \[command\] \[options\]\n/);
 
 test('run is the default command: no command word, or flags only, run it', () => {
   assert.is(parsed([]).command.name, 'run');
@@ -49,50 +54,62 @@ test('run is the default command: no command word, or flags only, run it', () =>
 });
 
 test('an unknown option, or several, is a usage error naming them as typed', () => {
-  assert.is(usageError(['run', '--bogus']), `Unknown argument: bogus${USAGE}`);
-  assert.is(usageError(['--bogus']), `Unknown argument: bogus${USAGE}`);
-  assert.is(usageError(['run', '--a', '1', '--b', '2']), `Unknown arguments: a, b${USAGE}`);
-  // A dashed name once (yargs also named its camelCase form), a negated one by its name.
-  assert.is(usageError(['run', '--foo-bar', '1']), `Unknown argument: foo-bar${USAGE}`);
-  assert.is(usageError(['run', '--no-bogus']), `Unknown argument: bogus${USAGE}`);
-  assert.is(usageError(['list', '--json']), `Unknown argument: json${USAGE}`);
-  // Words a command does not take, and an unknown command word (read as run's).
-  assert.is(usageError(['run', 'extra']), `Unknown argument: extra${USAGE}`);
-  assert.is(usageError(['bench', 'a', 'b']), `Unknown argument: b${USAGE}`);
-  assert.is(usageError(['valdiate', 'x.js']), `Unknown arguments: valdiate, x.js${USAGE}`);
+  assert.is(usageError(['run', '--bogus']), `Unknown argument: bogus.${usage('run')}`);
+  assert.is(usageError(['--bogus']), `Unknown argument: bogus.${usage('run')}`);
+  assert.is(usageError(['run', '--a', '1', '--b', '2']), `Unknown arguments: a, b.${usage('run')}`);
+  // A dashed name once (yargs also names its camelCase form), a negated one by its name.
+  assert.is(usageError(['run', '--foo-bar', '1']), `Unknown argument: foo-bar.${usage('run')}`);
+  assert.is(usageError(['run', '--no-bogus']), `Unknown argument: bogus.${usage('run')}`);
+  assert.is(usageError(['list', '--json']), `Unknown argument: json.${usage('list')}`);
+  // Words a command does not take.
+  assert.is(usageError(['run', 'extra']), `Unknown argument: extra.${usage('run')}`);
+  assert.is(usageError(['bench', 'a', 'b']), `Unknown argument: b.${usage('bench')}`);
+});
+
+test('did you mean: the nearest command for a mistyped command, the nearest flag for a mistyped flag', () => {
+  assert.is(usageError(['valdiate', 'x.js']), `Unknown arguments: valdiate, x.js. Did you mean spade-bench validate?${usage('run')}`);
+  assert.match(usageError(['reprot', 'runs/a']), 'Did you mean spade-bench report?');
+  assert.is(usageError(['run', '--roundz', '3']), `Unknown argument: roundz. Did you mean --rounds?${usage('run')}`);
+  assert.match(usageError(['--envs-per-rond', '3']), 'Did you mean --envs-per-round?');
+  assert.match(usageError(['run', '--no-cahce']), 'Did you mean --cache?');
+  assert.match(usageError(['report', 'a', '--fromat', 'md']), 'Did you mean --format?');
+  // Nothing near: no guess.
+  assert.not.match(usageError(['run', '--zzzzzz']), 'Did you mean');
+  assert.not.match(usageError(['run', 'runs/a']), 'Did you mean');
+  assert.is(closest('gsm8kk', ['gsm8k', 'humaneval', 'procedural']), 'gsm8k');
+  assert.is(closest('xyz', ['gsm8k', 'humaneval']), undefined);
 });
 
 test('a missing positional and a missing required option are usage errors', () => {
   for (const command of ['validate', 'report', 'bench', 'export', 'merge']) {
-    assert.is(usageError([command]), `Not enough non-option arguments: got 0, need at least 1${USAGE}`, command);
+    assert.is(usageError([command]), `Not enough non-option arguments: got 0, need at least 1${usage(command)}`, command);
   }
-  assert.is(usageError(['merge', 'a', 'b']), `Missing required argument: out${USAGE}`);
-  assert.is(usageError(['worker']), `Missing required argument: redis${USAGE}`);
+  assert.is(usageError(['merge', 'a', 'b']), `Missing required argument: out${usage('merge')}`);
+  assert.is(usageError(['worker']), `Missing required argument: redis${usage('worker')}`);
   // Given, even empty, is not missing: the command says what is wrong with it.
   assert.is(parsed(['merge', 'a', '-o']).args.out, '');
 });
 
 test('a value outside an option\'s choices is a usage error listing them', () => {
-  assert.is(usageError(['report', 'a', '--format', 'pdf']), `Invalid values:\n  Argument: format, Given: "pdf", Choices: "html", "md", "json"${USAGE}`);
-  assert.is(usageError(['report', 'a', '--format']), `Invalid values:\n  Argument: format, Given: "", Choices: "html", "md", "json"${USAGE}`);
+  assert.is(usageError(['report', 'a', '--format', 'pdf']), `Invalid values:\n  Argument: format, Given: "pdf", Choices: "html", "md", "json"${usage('report')}`);
   assert.is(parsed(['report', 'a', '--format', 'md']).args.format, 'md');
   assert.is(parsed(['report', 'a']).args.format, 'html', 'the default');
 });
 
 test('a number flag reads its text, and a wrong one is reported naming the flag, as typed', () => {
-  assert.is(usageError(['run', '--rounds', 'many']), `--rounds: expected a number, got "many"${USAGE}`);
-  assert.is(usageError(['run', '--rounds=many']), `--rounds: expected a number, got "many"${USAGE}`);
-  assert.is(usageError(['run', '--rounds']), `--rounds: expected a number, got ""${USAGE}`);
-  assert.is(usageError(['run', '--rounds', '1', '--rounds', '2']), `--rounds: expected a number, got ["1","2"]${USAGE}`);
-  assert.is(usageError(['bench', 'a', '--limit', 'zz']), `--limit: expected a number, got "zz"${USAGE}`);
-  assert.is(usageError(['worker', '--redis', 'r', '--lock-duration', 'soon']), `--lock-duration: expected a number, got "soon"${USAGE}`);
+  assert.is(usageError(['run', '--rounds', 'many']), `--rounds: expected a number, got "many"${usage('run')}`);
+  assert.is(usageError(['run', '--rounds=many']), `--rounds: expected a number, got "many"${usage('run')}`);
+  assert.is(usageError(['run', '--rounds']), `--rounds: expected a number, got ""${usage('run')}`);
+  assert.is(usageError(['run', '--rounds', '1', '--rounds', '2']), `--rounds: expected a number, got ["1","2"]${usage('run')}`);
+  assert.is(usageError(['bench', 'a', '--limit', 'zz']), `--limit: expected a number, got "zz"${usage('bench')}`);
+  assert.is(usageError(['worker', '--redis', 'r', '--lock-duration', 'soon']), `--lock-duration: expected a number, got "soon"${usage('worker')}`);
   const { args } = parsed(['run', '--band-ramp', '0.5', '--seed', '-1', '--max-turns', '1e2']);
   assert.equal([args.bandRamp, args['band-ramp'], args.seed, args.maxTurns], [0.5, 0.5, -1, 100]);
   // Text options stay text, numbers included.
   assert.is(parsed(['run', '--out', '007']).args.out, '007');
 });
 
-test('--no-x, --x=value, aliases and camelCase names, as yargs gave them', () => {
+test('--no-x, --x=value, aliases and camelCase names', () => {
   assert.is(parsed(['run', '--no-cache']).args.cache, false);
   assert.is(parsed(['run', '--cache']).args.cache, true);
   assert.is(parsed(['run', '--cache=false']).args.cache, false);
@@ -114,55 +131,43 @@ test('--no-x, --x=value, aliases and camelCase names, as yargs gave them', () =>
 
 test('words after -- are positionals, whatever they look like', () => {
   assert.equal(parsed(['validate', '--json', '--', '-odd.js', '--x.py']).args.files, ['-odd.js', '--x.py']);
-  assert.is(usageError(['run', '--', '--foo']), `Unknown argument: --foo${USAGE}`);
+  assert.is(usageError(['run', '--', '--foo']), `Unknown argument: --foo.${usage('run')}`);
 });
 
-test('an old name is accepted, not listed, and said to be old when used', () => {
-  const { args } = parsed(['run', '--validator', 'openai:j']);
-  const renamed: string[] = [];
-  assert.equal(flagsToConfig(args, (k) => renamed.push(`${k.from} -> ${k.to}`)), { selfplay: { reviewer: 'openai:j' } });
-  assert.equal(renamed, ['--validator -> --reviewer']);
-  const help = renderHelp(PROGRAM, PROGRAM.commands.find((c) => c.name === 'run'), 100);
-  assert.not.match(help, '--validator ');
-  assert.match(help, '(--validator, its old name, still works)');
-});
-
-test('the old name on the command line: a warning naming the new one', async () => {
-  const r = await runCli(['run', '--validator', 'openai:j', '--suites', 'procedural', '--out', 'x'], { env: { OPENAI_API_KEY: '' } });
-  assert.match(r.stderr, 'spade-bench: --validator is an old name: use --reviewer\n');
-  assert.is(r.code, 2, 'then the missing key stops it');
+test('an old flag name is refused, naming the new one', () => {
+  assert.match(usageError(['run', '--validator', 'openai:j']), '--validator was renamed: use --reviewer');
+  assert.match(usageError(['run', '--concurrency', '2']), '--concurrency was renamed: use --environments-in-flight');
+  assert.match(usageError(['worker', '--redis', 'redis://x', '--concurrency', '2']), '--concurrency was renamed: use --jobs-in-flight');
 });
 
 test('--help, -h and help ask for help; --version for the version; before any check', () => {
-  assert.is(helpOf(parseCommandLine(PROGRAM, ['--help'])), undefined);
-  assert.is(helpOf(parseCommandLine(PROGRAM, ['-h'])), undefined);
-  assert.is(helpOf(parseCommandLine(PROGRAM, ['help'])), undefined);
-  assert.is(helpOf(parseCommandLine(PROGRAM, ['--out', 'x', '--help'])), undefined, 'the default command not named: the program\'s help');
-  assert.is(helpOf(parseCommandLine(PROGRAM, ['run', '--help', '--bogus'])), 'run');
-  assert.is(helpOf(parseCommandLine(PROGRAM, ['--help', 'validate'])), 'validate');
-  assert.is(helpOf(parseCommandLine(PROGRAM, ['help', 'merge'])), 'merge');
-  assert.is(helpOf(parseCommandLine(PROGRAM, ['validate', '-h'])), 'validate', 'no file needed');
-  assert.is(helpOf(parseCommandLine(PROGRAM, ['report', 'help'])), 'report');
-  assert.is(parseCommandLine(PROGRAM, ['--version']).kind, 'version');
-  assert.is(parseCommandLine(PROGRAM, ['merge', '--version']).kind, 'version');
-  assert.is(parsed(['run', '--help=false']).command.name, 'run');
+  assert.match(printed(['--help']), helpFor(undefined));
+  assert.match(printed(['-h']), helpFor(undefined));
+  assert.match(printed(['help']), helpFor(undefined));
+  assert.match(printed(['--out', 'x', '--help']), helpFor(undefined), 'the default command not named: the program\'s help');
+  assert.match(printed(['run', '--help', '--bogus']), helpFor('run'));
+  assert.match(printed(['--help', 'validate']), helpFor('validate'));
+  assert.match(printed(['help', 'merge']), helpFor('merge'));
+  assert.match(printed(['validate', '-h']), helpFor('validate'), 'no file needed');
+  assert.match(printed(['report', 'help']), helpFor('report'));
+  assert.is(printed(['--version']), `${PROGRAM.version()}\n`);
+  assert.is(printed(['merge', '--version']), `${PROGRAM.version()}\n`);
 });
 
 /** A help text with its line breaks and padding made single spaces. */
 const flat = (text: string): string => text.replace(/\s+/g, ' ');
 
-test("run's help lists every flag of the table of options, its placeholder, its description and its default, by section", () => {
-  const run = PROGRAM.commands.find((c) => c.name === 'run')!;
-  const help = renderHelp(PROGRAM, run, 100);
+test("run's help lists every flag of the table of options, its description and its default, by section", () => {
+  const help = printed(['run', '--help']);
   assert.match(help, /^Usage: spade-bench run \[options\]\n/);
   for (const { option } of [...flatten(RUN_OPTIONS), ...flatten(INVOCATION_OPTIONS)]) {
     if (!option.flag) continue;
-    assert.match(help, `--${option.flag}${option.arg ? ` ${option.arg}` : ''}`, option.flag);
+    assert.match(help, `--${option.flag} `, option.flag);
     assert.match(flat(help), flat(option.describe), option.flag);
   }
   for (const heading of ['Run:', 'Self-play:', "This invocation (not recorded in the run's config):", 'Options:']) assert.match(help, `\n${heading}\n`);
   assert.ok(help.indexOf('--rounds') > help.indexOf('Self-play:') && help.indexOf('--resume') > help.indexOf('This invocation'), 'each flag under its section');
-  assert.match(flat(help), '--rounds N Self-play rounds [default: 3] [number]');
+  assert.match(flat(help), '--rounds Self-play rounds [default: 3] [number]');
   assert.match(flat(help), '--cache Cache model responses');
   assert.match(flat(help), '[default: on] [boolean]');
   assert.match(flat(help), 'Keys with no flag (cacheDir, verdictCacheDir, plugins, providers, limits, curriculum, prompts, sampling, suiteOptions) are set in the config file');
@@ -170,7 +175,7 @@ test("run's help lists every flag of the table of options, its placeholder, its 
 
 test("every command's help: usage, description, positionals and each option with type, default, choices and aliases", () => {
   for (const command of PROGRAM.commands) {
-    const help = flat(renderHelp(PROGRAM, command, 100));
+    const help = flat(printed([command.name, '--help']));
     assert.match(help, `Usage: spade-bench ${command.name}`);
     assert.match(help, flat(command.describe));
     for (const p of command.positionals ?? []) assert.match(help, `${p.name} ${flat(p.describe)}`);
@@ -182,37 +187,34 @@ test("every command's help: usage, description, positionals and each option with
       if (spec.choices) assert.match(help, `[choices: ${spec.choices.map((c) => `"${c}"`).join(', ')}]`);
       if (spec.default !== undefined) assert.match(help, `[default: ${JSON.stringify(spec.default)}]`);
     }
-    assert.match(help, '--version Show the version number');
+    assert.match(help, '--version Show version number');
     assert.match(help, '-h, --help Show help');
   }
-  const report = flat(renderHelp(PROGRAM, PROGRAM.commands.find((c) => c.name === 'report'), 100));
-  assert.match(report, '-o, --out FILE');
+  const report = flat(printed(['report', '--help']));
+  assert.match(report, '-o, --out');
   assert.match(report, 'runs Run folders');
-  assert.match(report, '[array] [required]');
-  assert.match(flat(renderHelp(PROGRAM, PROGRAM.commands.find((c) => c.name === 'worker'), 100)), '[string] [required]');
+  assert.match(flat(printed(['worker', '--help'])), '[string] [required]');
 });
 
 test("the program's help: every command, the default command's options, examples", () => {
-  const help = renderHelp(PROGRAM, undefined, 100);
-  assert.match(help, /^Usage: spade-bench \[command\] \[options\]\n/);
+  const help = printed(['--help']);
+  assert.match(help, helpFor(undefined));
   for (const command of PROGRAM.commands) assert.match(flat(help), flat(command.describe));
   for (const usage of ['spade-bench run ', 'spade-bench validate <files..>', 'spade-bench report <runs..>', 'spade-bench bench <run>', 'spade-bench merge <dirs..>']) assert.match(help, usage);
   assert.match(flat(help), '(the default command) [default]');
-  assert.match(help, '--envs-per-round N');
+  assert.match(help, '--envs-per-round');
   assert.match(help, '\nExamples:\n  spade-bench ');
-  assert.match(help, 'spade-bench run --agent openai:gpt-4.1-mini --suites procedural --limit 20');
+  assert.match(help, 'spade-bench --agent openai:gpt-4.1-mini ');
 });
 
-test('help is wrapped to the width given, by whole words', () => {
+test('help is wrapped to the width given', () => {
   for (const width of [60, 80, 110]) {
-    for (const command of [undefined, ...PROGRAM.commands]) {
-      const lines = renderHelp(PROGRAM, command, width).split('\n');
-      // A line is longer only when one word is (a long example command).
-      for (const line of lines) if (line.length > width) assert.ok(!line.trim().includes(' ') || line.startsWith('  spade-bench '), `${width}: ${line}`);
+    for (const command of [[], ...PROGRAM.commands.map((c) => [c.name])]) {
+      const lines = printed([...command, '--help'], width).split('\n');
+      // A line is longer only when one word is.
+      for (const line of lines) if (line.length > width) assert.ok(!line.trim().includes(' '), `${width}: ${line}`);
     }
   }
-  assert.equal(wrap('one two three four', 9), ['one two', 'three', 'four']);
-  assert.equal(wrap('a verylongword b', 5), ['a', 'verylongword', 'b']);
 });
 
 test('a program of its own: required single and variadic positionals, hidden options, defaults', async () => {
@@ -239,22 +241,49 @@ test('a program of its own: required single and variadic positionals, hidden opt
       },
     ],
   };
-  const invocation = parseCommandLine(program, ['a', 'b', 'c', '-n', '--old', 'x']);
+  const invocation = parseCommandLine(program, ['copy', 'a', 'b', 'c', '-n', '--old', 'x']);
   assert.is(invocation.kind, 'command');
   if (invocation.kind === 'command') await invocation.command.run(invocation.args);
   assert.equal([ran!.from, ran!.to, ran!.mode, ran!.dryRun, ran!.n, ran!.old], ['a', ['b', 'c'], 'safe', true, true, 'x']);
-  assert.throws(() => parseCommandLine(program, ['a']), /Not enough non-option arguments: got 1, need at least 2\nRun "tool --help" for usage\./);
-  assert.not.match(renderHelp(program, program.commands[0], 80), '--old');
+  assert.throws(() => parseCommandLine(program, ['copy', 'a']), /Not enough non-option arguments: got 1, need at least 2\nRun "tool copy --help" for usage\./);
+  const help = parseCommandLine(program, ['copy', '--help']);
+  assert.ok(help.kind === 'output' && !help.text.includes('--old'));
 });
 
 test('the command line: a usage error on stderr with the pointer to --help, exit 2, nothing on stdout', async () => {
   const r = await runCli(['merge', 'a']);
   assert.is(r.code, 2);
-  assert.is(r.stderr, `spade-bench: Missing required argument: out${USAGE}\n`);
+  assert.is(r.stderr, `spade-bench: Missing required argument: out${usage('merge')}\n`);
   assert.is(r.stdout, '');
   const help = await runCli(['validate', '--help']);
   assert.is(help.code, 0);
   assert.match(help.stdout, /^Usage: spade-bench validate <files\.\.> \[options\]\n/);
+});
+
+test('did you mean: a mistyped suite, provider or sandbox id names the nearest, exit 2, nothing written', async () => {
+  const cwd = tempDir();
+  for (const [args, expected] of [
+    [['--suites', 'gsm8kk'], 'unknown suite "gsm8kk". Did you mean gsm8k?'],
+    [['--suites', 'procedural,jsonll:q.jsonl'], 'unknown suite "jsonll:q.jsonl". Did you mean jsonl:q.jsonl?'],
+    [['--agent', 'opnai:gpt-4.1-mini'], 'Did you mean openai:gpt-4.1-mini?'],
+    [['--sandbox', 'isolatedvm'], 'unknown sandbox "isolatedvm". Did you mean isolated-vm?'],
+  ] as const) {
+    const r = await runCli(['run', '--out', 'out', ...args], { cwd, env: { OPENAI_API_KEY: 'sk-test' } });
+    assert.is(r.code, 2, r.stderr);
+    assert.match(r.stderr, expected);
+    assert.equal(readdirSync(cwd), [], 'a usage error writes nothing');
+  }
+});
+
+test('output into a pipe closed early (spade-bench list | head -1) ends quietly: exit 0, no stack trace', async () => {
+  for (const args of [['list'], ['run', '--help']]) {
+    const { child, done } = startCli(args);
+    // The reader is gone before the command writes: its first write meets EPIPE.
+    child.stdout!.destroy();
+    const r = await done;
+    assert.is(r.stderr, '', args.join(' '));
+    assert.is(r.code, 0, args.join(' '));
+  }
 });
 
 /** The flags of Node's command line in the process the bin ends up running in, started with `nodeFlags`. */

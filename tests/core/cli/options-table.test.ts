@@ -48,13 +48,21 @@ test('every key of the table is a config key: its default validates, and a flag 
   }
 });
 
-test('old names still work: --validator and selfplay.validator set selfplay.reviewer', () => {
-  const renamed: string[] = [];
-  assert.equal(flagsToConfig({ validator: 'openai:j' }, (k) => renamed.push(`${k.from}>${k.to}`)), { selfplay: { reviewer: 'openai:j' } });
-  assert.equal(resolveConfig(validateConfig({ selfplay: { validator: 'openai:j' } }, 'config', (k) => renamed.push(`${k.from}>${k.to}`))).selfplay.reviewer, 'openai:j');
-  assert.equal(renamed, ['--validator>--reviewer', 'selfplay.validator>selfplay.reviewer']);
-  assert.throws(() => validateConfig({ selfplay: { validator: 'a:b', reviewer: 'c:d' } }), /selfplay.validator is the old name of selfplay.reviewer/);
-  assert.throws(() => validateConfig({ providers: { openai: { concurrency: 0 } } }), /providers\["openai"\].concurrency: expected a positive integer, got 0/);
+test('an old key is refused with the name that replaced it, never read as the new one', () => {
+  const refused = (config: unknown): string => {
+    try {
+      validateConfig(config, 'spade.config.json');
+    } catch (error) {
+      return (error as Error).message;
+    }
+    throw new Error('accepted');
+  };
+  assert.is(refused({ selfplay: { validator: 'openai:j' } }), 'spade.config.json: selfplay.validator was renamed: use selfplay.reviewer');
+  assert.is(refused({ selfplay: { attempts: 2 } }), 'spade.config.json: selfplay.attempts was renamed: use attempts (a top-level key)');
+  assert.is(refused({ concurrency: 2 }), 'spade.config.json: concurrency was renamed: use environmentsInFlight');
+  assert.is(refused({ providers: { openai: { concurrency: 2 } } }), 'spade.config.json: providers["openai"].concurrency was renamed: use requestsInFlight');
+  // The new names hold: attempts is one top-level key for every pool.
+  assert.is(resolveConfig(validateConfig({ attempts: 2 })).attempts, 2);
 });
 
 test.run();

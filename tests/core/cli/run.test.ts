@@ -4,8 +4,9 @@ import { existsSync, readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { packagesLoadedBy, runCli, tempDir } from '../../helpers/cli.js';
 import type { RunResults } from '../../../core/results/results.js';
+import { DEFAULTS } from '../../../core/config/options.js';
 
-const small = ['--rounds', '2', '--envs-per-round', '6', '--attempts', '2', '--limit', '14', '--concurrency', '2'];
+const small = ['--rounds', '2', '--envs-per-round', '6', '--attempts', '2', '--limit', '14', '--environments-in-flight', '2'];
 
 test('the offline default writes results.json, report.html and the journal', async () => {
   const out = path.join(tempDir(), 'run');
@@ -113,13 +114,89 @@ test('--skip-bad: a static suite reports the malformed records it skipped, in th
   assert.equal(results.suites.map((s) => [s.id, s.metrics.validity.proposed, s.skippedRecords]), [['jsonl:data.jsonl', 2, 1]]);
 });
 
+test('--field maps the fields of a jsonl: file; without it the error names its fields and the flag, and nothing is written', async () => {
+  const cwd = tempDir();
+  writeFileSync(path.join(cwd, 'q.jsonl'), '{"problem": "2 + 2?", "solution": "4"}\n{"problem": "3 + 3?", "solution": 6}\n');
+  const base = ['run', '--suites', 'jsonl:q.jsonl', '--attempts', '1', '--workers', '1'];
+  let r = await runCli([...base, '--out', 'a'], { cwd });
+  assert.is(r.code, 2, r.stderr);
+  assert.match(r.stderr, 'q.jsonl:1: missing field "question" (its fields: problem, solution; map one with --field question=FIELD)');
+  assert.equal(readdirSync(cwd), ['q.jsonl'], 'a data error before any work leaves no run folder');
+  // Skipping every record is no way out: it says so, rather than a run of 0 environments.
+  r = await runCli([...base, '--out', 'a', '--skip-bad'], { cwd });
+  assert.is(r.code, 2, r.stderr);
+  assert.match(r.stderr, 'every record (2) was malformed; the first: ');
+  assert.equal(readdirSync(cwd), ['q.jsonl']);
+  for (const [field, message] of [['quesiton=problem', 'quesiton: unknown key (expected one of question, answer'], ['question', '--field: expected KEY=VALUE, got "question"']]) {
+    r = await runCli([...base, '--out', 'a', '--field', field!], { cwd });
+    assert.is(r.code, 2, r.stderr);
+    assert.match(r.stderr, message!);
+  }
+  r = await runCli(['run', '--suites', 'procedural', '--out', 'a', '--field', 'question=problem'], { cwd });
+  assert.is(r.code, 2);
+  assert.match(r.stderr, '--field (fields) maps the fields of jsonl:, parquet: and hf: suites, and --suites names none');
+  assert.equal(readdirSync(cwd), ['q.jsonl']);
+
+  r = await runCli([...base, '--out', 'a', '--field', 'question=problem', '--field', 'answer=solution', '--field', 'checker=numeric'], { cwd });
+  assert.is(r.code, 0, r.stderr);
+  const results = JSON.parse(readFileSync(path.join(cwd, 'a', 'results.json'), 'utf8')) as RunResults;
+  assert.equal(results.run.config.fields, { question: 'problem', answer: 'solution', checker: 'numeric' }, 'recorded in the config');
+  assert.is(results.suites[0]!.metrics.validity.proposed, 2);
+});
+
+test('--resume with changed settings: harmless ones apply and are said, others refuse listing each difference', async () => {
+  const cwd = tempDir();
+  const start = ['run', '--out', 'r', '--suites', 'procedural', '--limit', '3', '--attempts', '1', '--workers', '1'];
+  let r = await runCli([...start, '--rounds', '2'], { cwd });
+  assert.is(r.code, 0, r.stderr);
+  const journal = readFileSync(path.join(cwd, 'r', 'journal.jsonl'), 'utf8');
+  r = await runCli(['run', '--out', 'r', '--resume', '--rounds', '3', '--seed', '9', '--data-dir', 'elsewhere'], { cwd });
+  assert.is(r.code, 2);
+  assert.match(r.stderr, '--resume continues r with the settings it started with, and these differ:\n  --seed 9 (the run\'s: 1)\n  --rounds 3 (the run\'s: 2)\n');
+  assert.is(readFileSync(path.join(cwd, 'r', 'journal.jsonl'), 'utf8'), journal, 'a refused resume touches nothing');
+  // The same settings again are no difference; the data folder and environments in flight apply.
+  r = await runCli(['run', '--out', 'r', '--resume', '--rounds', '2', '--data-dir', 'elsewhere', '--environments-in-flight', '3'], { cwd });
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stderr, 'spade-bench: --resume: --data-dir "elsewhere" applied (the run started with none)');
+  assert.match(r.stderr, `spade-bench: --resume: --environments-in-flight 3 applied (the run started with ${DEFAULTS.environmentsInFlight})`);
+  const results = JSON.parse(readFileSync(path.join(cwd, 'r', 'results.json'), 'utf8')) as RunResults;
+  assert.is(results.run.config.dataDir, 'elsewhere');
+  assert.is(results.run.config.environmentsInFlight, 3);
+});
+
+test("a plugin and a config outside the clone, with no spade-bench installed beside them, import 'spade-bench'", async () => {
+  const cwd = tempDir();
+  writeFileSync(path.join(cwd, 'package.json'), '{ "type": "module" }');
+  writeFileSync(path.join(cwd, 'twice-suite.mjs'), `
+import { definePlugin, defineStaticSuite, answerProgram } from 'spade-bench';
+import { DEFAULT_CONFIG } from 'spade-bench/config';
+export default definePlugin({
+  kind: 'suite', id: 'twice', description: 'Doubling, seeded ' + DEFAULT_CONFIG.seed,
+  create: () => defineStaticSuite({
+    id: 'twice', description: 'Doubling', language: 'javascript',
+    async load() {
+      return { tasks: [2, 3].map((n, i) => ({ program: answerProgram({ id: 'twice/' + i, question: 'Twice ' + n + '?', answer: String(2 * n), checker: 'numeric', family: 'twice', origin: 'twice#' + i }), seed: i })), skipped: 0 };
+    },
+  }),
+});
+`);
+  writeFileSync(path.join(cwd, 'spade.config.ts'), "import { defineConfig } from 'spade-bench';\nexport default defineConfig({ plugins: ['./twice-suite.mjs'], suites: ['twice'], attempts: 1 });\n");
+  const listed = await runCli(['list'], { cwd });
+  assert.is(listed.code, 0, listed.stderr);
+  assert.match(listed.stdout, `Doubling, seeded ${DEFAULTS.seed} (loaded plugin)`);
+  const r = await runCli(['run', '--out', 'o', '--workers', '1'], { cwd });
+  assert.is(r.code, 0, r.stderr);
+  const results = JSON.parse(readFileSync(path.join(cwd, 'o', 'results.json'), 'utf8')) as RunResults;
+  assert.equal(results.suites.map((s) => [s.id, s.metrics.validity.proposed]), [['twice', 2]]);
+});
+
 test('list, --help and --version', async () => {
   const list = await runCli(['list']);
   assert.is(list.code, 0, list.stderr);
   for (const id of ['reference', 'isolated-vm', 'procedural', 'spade']) assert.match(list.stdout, id);
   const help = await runCli(['run', '--help']);
   assert.is(help.code, 0);
-  for (const flag of ['--out', '--seed', '--rounds', '--envs-per-round', '--attempts', '--suites', '--designer', '--agent', '--sandbox', '--concurrency', '--limit', '--resume']) {
+  for (const flag of ['--out', '--seed', '--rounds', '--envs-per-round', '--attempts', '--suites', '--designer', '--agent', '--sandbox', '--environments-in-flight', '--limit', '--resume']) {
     assert.match(help.stdout, flag);
   }
   const version = await runCli(['--version']);

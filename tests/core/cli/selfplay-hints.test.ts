@@ -34,7 +34,7 @@ test('the designer model writes a hint per valid program without hint(); only hi
   const cwd = tempDir();
   writeFileSync(path.join(cwd, 'spade.config.json'), JSON.stringify({ cache: false }));
   const env = { OPENAI_API_KEY: 'sk-selfplay-hints-0123456789', OPENAI_BASE_URL: server.baseURL };
-  const args = ['run', '--suites', 'spade', '--designer', 'openai:M', '--agent', 'openai:M', '--rounds', '1', '--envs-per-round', '2', '--attempts', '2', '--concurrency', '1', '--python-sandbox', 'pyodide'];
+  const args = ['run', '--suites', 'spade', '--designer', 'openai:M', '--agent', 'openai:M', '--rounds', '1', '--envs-per-round', '2', '--attempts', '2', '--environments-in-flight', '1', '--python-sandbox', 'pyodide'];
   try {
     const r = await runCli([...args, '--out', 'out'], { cwd, env });
     assert.is(r.code, 0, r.stderr);

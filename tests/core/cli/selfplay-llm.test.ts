@@ -88,7 +88,7 @@ test('a model designs and plays one round; export writes the episodes and the po
   }
 });
 
-test('the LLM flags reach the roles: --corpus grounds designs, --validator reviews, bad values stop early', async () => {
+test('the LLM flags reach the roles: --corpus grounds designs, --reviewer reviews, bad values stop early', async () => {
   const server = await startWireServer('openai');
   server.script({ kind: 'reply', text: fixture('single-answer') }, { kind: 'reply', text: fixture('single-answer') });
   // The reviewer (model J) rejects; everything else answers like an agent.
@@ -99,11 +99,11 @@ test('the LLM flags reach the roles: --corpus grounds designs, --validator revie
   const env = { OPENAI_API_KEY: 'sk-selfplay-flags-0123456789', OPENAI_BASE_URL: server.baseURL };
   try {
     const args = ['run', '--suites', 'spade', '--designer', 'openai:M', '--agent', 'openai:M', '--rounds', '1', '--envs-per-round', '2', '--attempts', '1'];
-    const r = await runCli([...args, '--out', 'out', '--corpus', 'corpus.jsonl', '--validator', 'openai:J', '--agent-memory', 'window:2', '--language', 'python', '--repairs', '0'], { cwd, env });
+    const r = await runCli([...args, '--out', 'out', '--corpus', 'corpus.jsonl', '--reviewer', 'openai:J', '--agent-memory', 'window:2', '--language', 'python', '--repairs', '0'], { cwd, env });
     assert.is(r.code, 0, r.stderr);
     const prompts = server.requests.filter((q) => q.body.model === 'M').map((q) => JSON.stringify(q.body.messages));
     assert.ok(prompts.slice(0, 2).every((p) => p.includes('Saint-Malo')), 'each design is grounded on the corpus document');
-    assert.ok(server.requests.some((q) => q.body.model === 'J'), 'the validator model was asked');
+    assert.ok(server.requests.some((q) => q.body.model === 'J'), 'the reviewer model was asked');
     const results = JSON.parse(readFileSync(path.join(cwd, 'out/results.json'), 'utf8')) as RunResults;
     const reviewed = results.suites[0]!.environments.filter((e) => e.review);
     assert.ok(reviewed.length > 0, 'reviews are recorded apart from the gate');

@@ -3,7 +3,9 @@ import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_CONFIG, loadConfigFile, resolveConfig, validateConfig } from '../../../core/config/config.js';
+import { DEFAULT_CONFIG, jsonErrorOffset, loadConfigFile, resolveConfig, validateConfig } from '../../../core/config/config.js';
+import { readdirSync } from 'node:fs';
+import { runCli } from '../../helpers/cli.js';
 import { flagsToConfig } from '../../../core/cli/run-command.js';
 import { UsageError } from '../../../core/errors.js';
 import { DEFAULTS, hintedAttemptsOf, plainAttemptsOf } from '../../../core/config/options.js';
@@ -26,7 +28,7 @@ test('a wrong value names its key path and what was expected', () => {
   assert.match(message(() => validateConfig({ seed: -1 })), 'seed: expected a non-negative integer, got -1');
   assert.match(message(() => validateConfig({ suites: [] })), 'suites: expected a non-empty list');
   assert.match(message(() => validateConfig({ selfplay: { reward: 'vibes' } })), 'selfplay.reward: expected one of "spade", "regret", "solve-rate"');
-  assert.match(message(() => validateConfig({ providers: { openai: { concurrency: 0 } } })), 'providers["openai"].concurrency: expected a positive integer, got 0');
+  assert.match(message(() => validateConfig({ providers: { openai: { requestsInFlight: 0 } } })), 'providers["openai"].requestsInFlight: expected a positive integer, got 0');
   assert.match(message(() => validateConfig({ providers: { openai: { tools: 'off' } } })), 'providers["openai"].tools: expected true or false, got "off"');
   assert.equal(validateConfig({ providers: { 'openai:gpt-4.1-mini': { tools: false } } }).providers, { 'openai:gpt-4.1-mini': { tools: false } });
 });
@@ -34,7 +36,7 @@ test('a wrong value names its key path and what was expected', () => {
 test('an unknown key is named with the keys that exist', () => {
   const m = message(() => validateConfig({ selfplay: { roundz: 2 } }));
   assert.match(m, 'selfplay.roundz: unknown key');
-  assert.match(m, 'rounds, envsPerRound, attempts, reward');
+  assert.match(m, 'rounds, envsPerRound, reward');
 });
 
 test('finds spade.config.ts, with TypeScript syntax, and validates it', async () => {
@@ -57,8 +59,8 @@ test('finds .mjs, .json and the "spade" key of package.json', async () => {
   writeFileSync(path.join(a, 'spade.config.mjs'), 'export default { agent: "reference", seed: 3 };\n');
   assert.equal((await loadConfigFile(a)).config, { agent: 'reference', seed: 3 });
   const b = dir();
-  writeFileSync(path.join(b, 'spade.config.json'), '{ "concurrency": 2 }');
-  assert.equal((await loadConfigFile(b)).config, { concurrency: 2 });
+  writeFileSync(path.join(b, 'spade.config.json'), '{ "environmentsInFlight": 2 }');
+  assert.equal((await loadConfigFile(b)).config, { environmentsInFlight: 2 });
   const c = dir();
   writeFileSync(path.join(c, 'package.json'), '{ "name": "x", "spade": { "limit": 9 } }');
   assert.equal((await loadConfigFile(c)).config, { limit: 9 });
@@ -68,7 +70,7 @@ test('finds .mjs, .json and the "spade" key of package.json', async () => {
 test('a JSON config is read without cosmiconfig, which still reads $import, null and other kinds', async () => {
   // A fresh process: whether cosmiconfig was loaded is read from the CommonJS module cache.
   const d = dir();
-  writeFileSync(path.join(d, 'spade.config.json'), '{ "concurrency": 3 }');
+  writeFileSync(path.join(d, 'spade.config.json'), '{ "environmentsInFlight": 3 }');
   const configModule = new URL('../../../core/config/config.ts', import.meta.url).href;
   const probe = `
     import { createRequire } from 'node:module';
@@ -79,12 +81,12 @@ test('a JSON config is read without cosmiconfig, which still reads $import, null
   `;
   const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', probe], { encoding: 'utf8' });
   assert.is(child.status, 0, child.stderr);
-  assert.equal(JSON.parse(child.stdout), { config: { concurrency: 3 }, filepath: path.join(d, 'spade.config.json'), cosmiconfig: false });
+  assert.equal(JSON.parse(child.stdout), { config: { environmentsInFlight: 3 }, filepath: path.join(d, 'spade.config.json'), cosmiconfig: false });
 
   const a = dir();
-  writeFileSync(path.join(a, 'base.json'), '{ "seed": 5, "concurrency": 1 }');
-  writeFileSync(path.join(a, 'spade.config.json'), '{ "$import": "./base.json", "concurrency": 2 }');
-  assert.equal((await loadConfigFile(a)).config, { seed: 5, concurrency: 2 });
+  writeFileSync(path.join(a, 'base.json'), '{ "seed": 5, "environmentsInFlight": 1 }');
+  writeFileSync(path.join(a, 'spade.config.json'), '{ "$import": "./base.json", "environmentsInFlight": 2 }');
+  assert.equal((await loadConfigFile(a)).config, { seed: 5, environmentsInFlight: 2 });
   const b = dir();
   writeFileSync(path.join(b, 'spade.config.json'), ' \n');
   assert.equal(await loadConfigFile(b), { config: {}, filepath: path.join(b, 'spade.config.json') });
@@ -119,29 +121,82 @@ test('a missing or broken config file is a usage error naming the file', async (
 
 test('CLI flags override the file, which overrides the defaults', () => {
   const flags = flagsToConfig({ rounds: 6, suites: 'spade, procedural', seed: 9 });
-  const config = resolveConfig({ seed: 4, concurrency: 3, selfplay: { rounds: 2, attempts: 5 } }, flags);
+  const config = resolveConfig({ seed: 4, environmentsInFlight: 3, attempts: 5, selfplay: { rounds: 2 } }, flags);
   assert.is(config.seed, 9);
-  assert.is(config.concurrency, 3);
+  assert.is(config.environmentsInFlight, 3);
+  assert.is(config.attempts, 5);
   assert.equal(config.suites, ['spade', 'procedural']);
-  assert.equal(config.selfplay, { ...DEFAULT_CONFIG.selfplay, rounds: 6, attempts: 5 });
+  assert.equal(config.selfplay, { ...DEFAULT_CONFIG.selfplay, rounds: 6 });
   assert.match(message(() => flagsToConfig({ rounds: Number('x') })), 'command line: selfplay.rounds: expected a positive integer, got null');
 });
 
 test('--designer-protocol spade plays 8 plain and 16 hinted with SPADE\'s memory, unless the user said otherwise', () => {
   const spade = resolveConfig({}, flagsToConfig({ designerProtocol: 'spade' }));
   // Static suites keep --attempts; self-play plays 8 plain and 16 hinted.
-  assert.equal([spade.selfplay.attempts, spade.selfplay.plainAttempts, spade.selfplay.hintedAttempts, spade.selfplay.memory], [4, 8, 16, 'spade']);
-  assert.equal([plainAttemptsOf(spade.selfplay), hintedAttemptsOf(spade.selfplay)], [8, 16]);
+  assert.equal([spade.attempts, spade.selfplay.plainAttempts, spade.selfplay.hintedAttempts, spade.selfplay.memory], [4, 8, 16, 'spade']);
+  assert.equal([plainAttemptsOf(spade), hintedAttemptsOf(spade)], [8, 16]);
   const chosen = resolveConfig({ selfplay: { plainAttempts: 3 } }, flagsToConfig({ designerProtocol: 'spade', memory: 'off', hintedAttempts: 5 }));
   assert.equal([chosen.selfplay.plainAttempts, chosen.selfplay.hintedAttempts, chosen.selfplay.memory], [3, 5, 'off']);
   // --attempts given: self-play plays that many, with and without the hint.
   const attempts = resolveConfig({}, flagsToConfig({ designerProtocol: 'spade', attempts: 2 }));
-  assert.equal([plainAttemptsOf(attempts.selfplay), hintedAttemptsOf(attempts.selfplay)], [2, 2]);
+  assert.equal([plainAttemptsOf(attempts), hintedAttemptsOf(attempts)], [2, 2]);
   // The default protocol keeps its defaults: as many hinted plays as plain ones, its own memory.
-  assert.equal([DEFAULT_CONFIG.designerProtocol, plainAttemptsOf(DEFAULT_CONFIG.selfplay), hintedAttemptsOf(DEFAULT_CONFIG.selfplay), DEFAULT_CONFIG.selfplay.memory ?? DEFAULTS.selfplay.memory], ['default', 4, 4, 'own']);
+  assert.equal([DEFAULT_CONFIG.designerProtocol, plainAttemptsOf(DEFAULT_CONFIG), hintedAttemptsOf(DEFAULT_CONFIG), DEFAULT_CONFIG.selfplay.memory ?? DEFAULTS.selfplay.memory], ['default', 4, 4, 'own']);
   // A resolved config resolves to itself (a resumed run keeps what it started with).
   assert.equal(resolveConfig(chosen as never), chosen);
   assert.match(message(() => flagsToConfig({ memory: 'all' })), 'selfplay.memory');
+});
+
+/** The message of the UsageError loading the config of `folder` rejects with. */
+async function loadError(folder: string): Promise<string> {
+  try {
+    await loadConfigFile(folder);
+  } catch (error) {
+    assert.instance(error, UsageError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a UsageError');
+}
+
+test('a config that does not parse or run: file:line:column and the parser\'s whole message', async () => {
+  const cases: [string, string, string][] = [
+    ['spade.config.ts', "export default {\n  seed: 1,\n  suites: ['procedural'\n};\n", 'cannot load config spade.config.ts:4:1: Expected "]" but found "}"'],
+    ['spade.config.json', '{\n  "seed": 1,\n  "suites": ["procedural",]\n}\n', 'cannot load config spade.config.json:3:27: '],
+    ['spade.config.mjs', 'export default {\n  seed: 1\n  suites: 2,\n};\n', "cannot load config spade.config.mjs:3:3: Unexpected identifier 'suites'"],
+    ['spade.config.mjs', 'export default {\n  seed: nope,\n};\n', 'cannot load config spade.config.mjs:2:9: nope is not defined'],
+  ];
+  for (const [name, text, expected] of cases) {
+    const folder = dir();
+    writeFileSync(path.join(folder, name), text);
+    const m = await loadError(folder);
+    assert.ok(m.startsWith(expected), `${name}: ${m}`);
+  }
+  // JSON's message is JSON.parse's own, whole.
+  const folder = dir();
+  writeFileSync(path.join(folder, 'spade.config.json'), '{ "seed": 1, }');
+  let parseMessage = '';
+  try {
+    JSON.parse('{ "seed": 1, }');
+  } catch (error) {
+    parseMessage = (error as Error).message;
+  }
+  assert.is(await loadError(folder), `cannot load config spade.config.json:1:14: ${parseMessage}`);
+  // On the command line: exit 2, the same message, nothing written.
+  writeFileSync(path.join(folder, 'spade.config.json'), '{\n  "seed": 1\n  "limit": 2\n}');
+  const r = await runCli(['run', '--out', 'o'], { cwd: folder });
+  assert.is(r.code, 2);
+  assert.match(r.stderr, 'spade-bench: cannot load config spade.config.json:3:3: ');
+  assert.equal(readdirSync(folder), ['spade.config.json']);
+});
+
+test('the offset where JSON text stops being JSON', () => {
+  for (const good of ['{}', '[1, 2.5e3, -0, "a\\u00e9", true, false, null]', ' {"a": {"b": []}} ']) assert.is(jsonErrorOffset(good), -1, good);
+  assert.is(jsonErrorOffset('[1,]'), 3);
+  assert.is(jsonErrorOffset('{"a" 1}'), 5);
+  assert.is(jsonErrorOffset("{'a': 1}"), 1);
+  assert.is(jsonErrorOffset('[01]'), 2);
+  assert.is(jsonErrorOffset('{} x'), 3);
+  assert.is(jsonErrorOffset('[tru]'), 4);
 });
 
 test.run();

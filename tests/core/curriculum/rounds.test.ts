@@ -39,7 +39,7 @@ function evaluator(skill: number, seen: EnvironmentProgram[]): Evaluator {
   };
 }
 
-async function play(skill: number, config = resolveConfig({ selfplay: { rounds: 6, envsPerRound: 3, attempts: 4 }, curriculum: { tauNum: 4, tauAcc: 0.9, width: 2 } })) {
+async function play(skill: number, config = resolveConfig({ attempts: 4, selfplay: { rounds: 6, envsPerRound: 3 }, curriculum: { tauNum: 4, tauAcc: 0.9, width: 2 } })) {
   const dir = tempDir('spade-curriculum-');
   const journal = new Journal(dir);
   const seen: EnvironmentProgram[] = [];
@@ -88,7 +88,7 @@ test('the same seed and outcomes make the same tasks; another seed others', asyn
   const a = await play(3);
   const b = await play(3);
   assert.equal(b.seen.map((p) => p.id), a.seen.map((p) => p.id));
-  const c = await play(3, resolveConfig({ seed: 2, selfplay: { rounds: 6, envsPerRound: 3, attempts: 4 }, curriculum: { tauNum: 4, tauAcc: 0.9, width: 2 } }));
+  const c = await play(3, resolveConfig({ seed: 2, attempts: 4, selfplay: { rounds: 6, envsPerRound: 3 }, curriculum: { tauNum: 4, tauAcc: 0.9, width: 2 } }));
   assert.not.equal(c.seen.map((p) => p.id), a.seen.map((p) => p.id));
 });
 

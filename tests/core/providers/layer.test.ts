@@ -90,7 +90,7 @@ test('a retry-after longer than maxRetryAfterMs fails at once and says so', asyn
   );
   const error = (await provider.chat(user('x')).catch((e: unknown) => e)) as ProviderError;
   assert.is(error.kind, 'rate-limit');
-  assert.is(error.attempts, 1);
+  assert.is(error.tries, 1);
   assert.match(error.message, /asked to wait 3600 s/);
 });
 
@@ -120,10 +120,9 @@ test('log lines are redacted', async () => {
   assert.match(lines[0]!, /\[redacted\]/);
 });
 
-test('requestsInFlight bounds a provider\'s requests at once; concurrency, its old name, still works', async () => {
+test('requestsInFlight bounds a provider\'s requests at once; concurrency, its old name, is refused naming it', async () => {
   assert.is(layerOptionsFrom({ model: 'm', requestsInFlight: 3 }).requestsInFlight, 3);
-  assert.is(layerOptionsFrom({ model: 'm', concurrency: 2 }).requestsInFlight, 2);
-  assert.throws(() => layerOptionsFrom({ model: 'm', requestsInFlight: 3, concurrency: 2 }), /concurrency/);
+  assert.throws(() => layerOptionsFrom({ model: 'm', concurrency: 2 }), /providers\["m"\]\.concurrency was renamed: use requestsInFlight/);
   let inFlight = 0;
   let most = 0;
   const provider = withProviderLayer(raw(async () => {

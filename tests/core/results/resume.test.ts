@@ -9,7 +9,7 @@ import { mulberry32 } from '../../../core/run/random.js';
 import type { RunResults } from '../../../core/results/results.js';
 import { comparable, journaledEpisodes } from '../../helpers/results.js';
 
-const args = ['--seed', '5', '--rounds', '3', '--envs-per-round', '5', '--attempts', '2', '--limit', '16', '--concurrency', '2'];
+const args = ['--seed', '5', '--rounds', '3', '--envs-per-round', '5', '--attempts', '2', '--limit', '16', '--environments-in-flight', '2'];
 
 const journalLines = (dir: string): string[] => {
   const file = path.join(dir, 'journal.jsonl');
@@ -61,7 +61,7 @@ test('a run journaled by an earlier version resumes: keys added since take their
   const out = path.join(tempDir(), 'older');
   mkdirSync(out);
   // The start record as versions before pythonSandbox wrote it (and without it in the config).
-  const config = { designer: 'reference', agent: 'reference', sandbox: 'isolated-vm', suites: ['spade', 'procedural'], seed: 2, concurrency: 2, out, cache: false, plugins: [], providers: {}, limits: {}, limit: 4, selfplay: { rounds: 1, envsPerRound: 2, attempts: 1, reward: 'spade' } };
+  const config = { designer: 'reference', agent: 'reference', sandbox: 'isolated-vm', suites: ['spade', 'procedural'], seed: 2, environmentsInFlight: 2, attempts: 1, out, cache: false, plugins: [], providers: {}, limits: {}, limit: 4, selfplay: { rounds: 1, envsPerRound: 2, reward: 'spade' } };
   writeFileSync(path.join(out, 'journal.jsonl'), `${JSON.stringify({ type: 'start', runId: 'older', startedAt: new Date().toISOString(), config })}\n`);
   const r = await runCli(['run', '--out', out, '--resume', '--workers', '1']);
   assert.is(r.code, 0, r.stderr);

@@ -15,7 +15,7 @@ const KEY = 'sk-faults-test-0b8d';
 
 async function modelRun(cwd: string, out: string, extra: string[], baseURL: string, maxRetries = 4) {
   writeFileSync(path.join(cwd, 'spade.config.json'), JSON.stringify({ cache: false, providers: { openai: { timeoutMs: 3000, maxRetries, retry: { baseDelayMs: 1, maxDelayMs: 2 } } } }));
-  return runCli(['run', '--out', out, '--agent', 'openai:m', '--suites', 'procedural', '--limit', '12', '--attempts', '1', '--concurrency', '2', ...extra], {
+  return runCli(['run', '--out', out, '--agent', 'openai:m', '--suites', 'procedural', '--limit', '12', '--attempts', '1', '--environments-in-flight', '2', ...extra], {
     cwd,
     env: { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: baseURL },
   });

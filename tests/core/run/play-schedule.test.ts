@@ -37,7 +37,7 @@ test('against a server answering after 250 ms, 32 provider slots and default fla
         agent: 'openai:m',
         suites: ['spade', `jsonl:${questions}`],
         suiteOptions: { [`jsonl:${questions}`]: { mapping: { checker: 'numeric' } } },
-        selfplay: { rounds: 1, envsPerRound: 1, attempts: 2 },
+        attempts: 2, selfplay: { rounds: 1, envsPerRound: 1 },
         cache: false,
         providers: { openai: { baseURL: server.baseURL, apiKey: 'sk-schedule-test-0123456789', requestsInFlight } },
       },

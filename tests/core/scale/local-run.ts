@@ -20,8 +20,8 @@ export function smallConfig(overrides: UserConfig = {}): SpadeConfig {
     seed: 7,
     suites: ['spade', 'procedural'],
     limit: 14,
-    concurrency: 4,
-    selfplay: { rounds: 2, envsPerRound: 4, attempts: 2 },
+    environmentsInFlight: 4,
+    attempts: 2, selfplay: { rounds: 2, envsPerRound: 4 },
     ...overrides,
   });
 }

@@ -87,7 +87,7 @@ test('retries 500s and succeeds; gives up after maxRetries with a ProviderError 
   const e = error as ProviderError;
   assert.is(e.status, 500);
   assert.is(e.kind, 'server');
-  assert.is(e.attempts, 3);
+  assert.is(e.tries, 3);
   assert.match(e.message, /openai:gpt-4\.1-mini/);
   assert.match(e.message, /HTTP 500/);
   assert.is(server.requests.length, 3 + 3);
@@ -101,7 +101,7 @@ test('a reply slower than the timeout is aborted, retried, then fails as a timeo
   const error = (await provider.chat({ messages: [{ role: 'user', content: 'slow' }] }).catch((e: unknown) => e)) as ProviderError;
   assert.instance(error, ProviderError);
   assert.is(error.kind, 'timeout');
-  assert.is(error.attempts, 2);
+  assert.is(error.tries, 2);
   assert.is(server.requests.length, 1 + 2);
 });
 
@@ -135,7 +135,7 @@ test('the key never appears in an error message, even when the server echoes it'
 
 test('never more requests in flight than the concurrency limit', async () => {
   server.setDefault({ kind: 'reply', delayMs: 40 });
-  const provider = await create({ concurrency: 3 });
+  const provider = await create({ requestsInFlight: 3 });
   const replies = await Promise.all(Array.from({ length: 10 }, (_, i) => provider.chat({ messages: [{ role: 'user', content: `n${i}` }] })));
   assert.equal(replies.map((r) => r.text), Array.from({ length: 10 }, (_, i) => `echo: n${i}`));
   assert.is(server.maxInFlight, 3);
