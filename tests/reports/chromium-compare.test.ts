@@ -124,7 +124,7 @@ if (missing) {
   });
 
   for (const width of [1400, 820]) {
-    test(`at ${width} px: no overlapping x labels, charts fill their cards, no errors`, async () => {
+    test(`at ${width} px: no overlapping x labels, charts fill their cards, tables fit, no errors`, async () => {
       for (const file of [compared, crowded]) {
         const page = await browser.newPage({ viewport: { width, height: 900 } });
         const errors = collectErrors(page);
@@ -138,6 +138,10 @@ if (missing) {
           return svg ? svg.getBoundingClientRect().width / (figure.clientWidth - 24) : 1;
         }));
         assert.ok(fill.length >= 10 && fill.every((share) => share > 0.97), `charts' share of their card: ${fill.map((s) => s.toFixed(2)).join(' ')}`);
+        // The summary of three runs is read without scrolling sideways, at 820 px too; at 1400 px, so is SPADE's round log.
+        const wide = await page.$$eval('.table-wrap', (wraps) => wraps.filter((wrap) => wrap.scrollWidth > wrap.clientWidth + 1).map((wrap) => wrap.querySelector('table')?.getAttribute('class') ?? ''));
+        assert.not.ok(wide.includes('summary'), `tables wider than the page: ${wide.join(', ')}`);
+        if (width >= 1400) assert.not.ok(wide.includes('round-log'), `tables wider than the page: ${wide.join(', ')}`);
         assert.equal(errors, []);
         await page.close();
       }
