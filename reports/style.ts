@@ -45,8 +45,9 @@ table.summary .value { font-weight: 600; font-size: 15.5px; }
 table.summary tr.pool th { color: var(--fg); font-size: 15px; padding-top: 14px; border-bottom: 2px solid var(--line); }
 table.summary tr.pool th small { display: inline; margin-left: 6px; }
 table.summary th.metric { color: var(--muted); font-size: 14px; font-weight: 400; }
-@media (max-width: 900px) { table.summary td, table.summary th { padding: 5px 7px; } table.summary .value { font-size: 14.5px; } }
+@media (max-width: 900px) { table.summary td, table.summary th { padding: 5px 7px; } table.summary .value { font-size: 14.5px; } table.summary td:not(.diff) { white-space: normal; min-width: 96px; } table.summary td .interval { white-space: nowrap; } }
 table.summary td.diff, table.summary th.diff { background: var(--card); }
+table.round-log th, table.round-log td { padding: 5px 6px; font-size: 12.5px; }
 table.summary td.excludes-zero .value { color: var(--accent); }
 table.summary .mark { margin-left: 2px; }
 table.summary small.beside { margin-top: 3px; }

@@ -79,12 +79,13 @@ export function summaryNote(runs: number): string {
 function figureCell(figure: Figure | undefined, row: MetricRow<any>): string {
   if (!figure) return '<td class="missing">–</td>';
   const parts = [`<span class="value">${escapeHtml(formatValue(figure.value, row.format))}</span>`];
-  if (figure.value !== null && figure.interval) parts.push(`<small>${escapeHtml(formatInterval(figure.interval, row.format))}</small>`);
+  if (figure.value !== null && figure.interval) parts.push(`<small class="interval">${escapeHtml(formatInterval(figure.interval, row.format))}</small>`);
   const small = [...(figure.counts ? [`${grouped(figure.counts[0])} / ${grouped(figure.counts[1])}`] : []), ...(figure.note ? [figure.note] : [])];
   if (small.length) parts.push(`<small>${escapeHtml(small.join(' · '))}</small>`);
   for (const { label, figure: other } of figure.beside ?? []) {
-    const interval = other.value !== null && other.interval ? ` ${formatInterval(other.interval, row.format)}` : '';
-    parts.push(`<small class="beside">${escapeHtml(label)} <strong>${escapeHtml(formatValue(other.value, row.format))}</strong>${escapeHtml(interval)}</small>`);
+    // An interval is never split over two lines, where a narrow page wraps the cell.
+    const interval = other.value !== null && other.interval ? ` <span class="interval">${escapeHtml(formatInterval(other.interval, row.format))}</span>` : '';
+    parts.push(`<small class="beside">${escapeHtml(label)} <strong>${escapeHtml(formatValue(other.value, row.format))}</strong>${interval}</small>`);
   }
   const title = figure.detail ? ` title="${escapeHtml(figure.detail)}"` : '';
   return `<td${title}>${parts.join('')}</td>`;

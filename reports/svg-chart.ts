@@ -193,9 +193,11 @@ function barChart(spec: Extract<ChartSpec, { kind: 'bar' }>): string {
     const x = centre(g) - (perGroup * barWidth) / 2 + s * barWidth + 1;
     const w = barWidth - 2;
     const cx = x + w / 2;
+    const cap = Math.min(6, w / 2);
     if (!finite(row.value) || row.value <= 0) {
-      // Nothing measured, or a zero (no bar to see, none at all on a log axis): say so where the bar would stand.
-      const aside = finite(row.lo) && finite(row.hi) ? 7 : 0;
+      // Nothing measured, or a zero (no bar to see, none at all on a log axis): say so where the bar would stand,
+      // beside the interval's whisker when there is one (an upright text's glyphs reach about 8 units left of its line).
+      const aside = finite(row.lo) && finite(row.hi) ? cap + 8 : 0;
       marks.push(`<text class="mark-missing" transform="translate(${round(cx + 3.5 + aside)},${round(base - 4)}) rotate(-90)" font-size="10" fill-opacity="0.75">${row.value === null ? 'n/a' : '0'}</text>`);
     } else {
       const tip = `<title>${escapeHtml(`${row.group} · ${row.series}: ${axis.label(row.value)}${finite(row.lo) && finite(row.hi) ? ` (95% interval ${axis.label(row.lo)}–${axis.label(row.hi)})` : ''}`)}</title>`;
@@ -204,7 +206,6 @@ function barChart(spec: Extract<ChartSpec, { kind: 'bar' }>): string {
     }
     // The interval, when there is one, also around a zero (a share of 0 out of few is uncertain).
     if (finite(row.value) && finite(row.lo) && finite(row.hi) && !(axis.log && row.value <= 0)) {
-      const cap = Math.min(6, w / 2);
       marks.push(`<path class="mark-rule" d="M${round(cx)},${round(y(row.lo))}V${round(y(row.hi))}M${round(cx - cap)},${round(y(row.lo))}h${round(2 * cap)}M${round(cx - cap)},${round(y(row.hi))}h${round(2 * cap)}" stroke="#777" stroke-width="1.5"/>`);
     }
   }

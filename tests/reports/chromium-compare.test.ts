@@ -1,6 +1,7 @@
 /**
  * The report that compares runs, in Debian's Chromium at 1400 px and at 820 px: no two x-axis
- * labels of a chart overlap; charts fill their cards; the summary table shows each later run's
+ * labels of a chart overlap (every chart is measured, and a label laid over another is caught);
+ * a "0" or "n/a" standing in for a bar stays clear of its whisker; charts fill their cards; the summary table shows each later run's
  * difference from the first with its interval, marked exactly where the interval excludes
  * zero; a run keeps one colour in every chart; an all-errored run gets a banner with its error
  * classes and "n/a" rates; no console error, no page error.
@@ -13,6 +14,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import type { RunResults } from '../../core/results/results.js';
+import { barChart } from '../../reports/chart-specs.js';
+import { renderChart } from '../../reports/charts.js';
 import { renderHtmlReport } from '../../reports/html.js';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, collectErrors, xLabelOverlaps } from '../helpers/chromium.js';
 import { tempDir } from '../helpers/cli.js';
@@ -63,8 +66,65 @@ if (missing) {
     await page.close();
   });
 
+  test('the overlap check covers every chart of the report, designer dynamics too, and fails on labels that overlap', async () => {
+    const page = await browser.newPage({ viewport: { width: 820, height: 900 } });
+    await page.goto(pathToFileURL(compared).href, { waitUntil: 'load' });
+    // Every chart has x labels to measure, and the designer dynamics section has its charts.
+    const charts = await page.$$eval('figure svg', (svgs) => svgs.map((svg) => ({
+      chart: svg.getAttribute('aria-label') ?? '',
+      labels: svg.querySelectorAll('text.x-label').length,
+      dynamics: svg.closest('#designer-dynamics') !== null,
+    })));
+    assert.ok(charts.length >= 20, `charts: ${charts.length}`);
+    assert.equal(charts.filter((c) => c.labels === 0), [], 'charts without x labels escape the check');
+    assert.ok(charts.filter((c) => c.dynamics).length >= 6, `designer dynamics charts: ${charts.filter((c) => c.dynamics).length}`);
+    assert.equal((await xLabelOverlaps(page)).overlaps, []);
+    // One label laid over another in every chart: the check names every chart.
+    await page.$$eval('figure svg', (svgs) => {
+      for (const svg of svgs) {
+        const first = svg.querySelector('text.x-label')!;
+        first.parentNode!.appendChild(first.cloneNode(true));
+      }
+    });
+    const { overlaps } = await xLabelOverlaps(page);
+    assert.is(overlaps.length, charts.length);
+    assert.equal(new Set(overlaps.map((o) => o.chart)), new Set(charts.map((c) => c.chart)));
+    await page.close();
+  });
+
+  test('a "0" or "n/a" drawn in place of a bar stays clear of its interval and of its neighbours', async () => {
+    const rows = ['spade', 'procedural'].flatMap((group) => [
+      { group, series: 'offline', value: 0.76, lo: 0.69, hi: 0.81 },
+      { group, series: 'local-server', value: 0, lo: 0, hi: 0.02 },
+      { group, series: 'server-down', value: null },
+    ]);
+    for (const width of [1400, 820, 400]) {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      await page.setContent(`<figure style="margin:0;width:${Math.round(width * 0.45)}px">${await renderChart(barChart(rows, 'success', true), 'success by pool')}</figure><style>svg{width:100%;height:auto}</style>`);
+      // Boxes as the browser lays them out (no named helpers inside: the page runs this code as written).
+      const clashes = await page.$eval('svg', (svg) => {
+        // The page's own types (this project compiles without the DOM's): what is read of each mark.
+        type Mark = { textContent: string | null; getAttribute(name: string): string | null; getBoundingClientRect(): { left: number; right: number; top: number; bottom: number } };
+        const texts = Array.from(svg.querySelectorAll('text.mark-missing')) as unknown as Mark[];
+        const others = Array.from(svg.querySelectorAll('path.mark-rule, path.mark-bar, text.mark-missing')) as unknown as Mark[];
+        const out: string[] = [];
+        for (const t of texts) {
+          const a = t.getBoundingClientRect();
+          for (const o of others) {
+            const b = o.getBoundingClientRect();
+            if (o !== t && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) out.push(`${t.textContent} meets ${o.getAttribute('class')}`);
+          }
+        }
+        return { texts: texts.length, out };
+      });
+      assert.is(clashes.texts, 4);
+      assert.equal(clashes.out, [], `at ${width} px`);
+      await page.close();
+    }
+  });
+
   for (const width of [1400, 820]) {
-    test(`at ${width} px: no overlapping x labels, charts fill their cards, no errors`, async () => {
+    test(`at ${width} px: no overlapping x labels, charts fill their cards, tables fit, no errors`, async () => {
       for (const file of [compared, crowded]) {
         const page = await browser.newPage({ viewport: { width, height: 900 } });
         const errors = collectErrors(page);
@@ -78,6 +138,10 @@ if (missing) {
           return svg ? svg.getBoundingClientRect().width / (figure.clientWidth - 24) : 1;
         }));
         assert.ok(fill.length >= 10 && fill.every((share) => share > 0.97), `charts' share of their card: ${fill.map((s) => s.toFixed(2)).join(' ')}`);
+        // The summary of three runs is read without scrolling sideways, at 820 px too; at 1400 px, so is SPADE's round log.
+        const wide = await page.$$eval('.table-wrap', (wraps) => wraps.filter((wrap) => wrap.scrollWidth > wrap.clientWidth + 1).map((wrap) => wrap.querySelector('table')?.getAttribute('class') ?? ''));
+        assert.not.ok(wide.includes('summary'), `tables wider than the page: ${wide.join(', ')}`);
+        if (width >= 1400) assert.not.ok(wide.includes('round-log'), `tables wider than the page: ${wide.join(', ')}`);
         assert.equal(errors, []);
         await page.close();
       }

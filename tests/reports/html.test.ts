@@ -118,7 +118,7 @@ test('first-try validity is shown beside validity when the results have it', asy
   const run = syntheticRun({ runId: 'A' });
   Object.assign(run.suites[0]!.metrics.validity, { firstTry: { valid: 3, proposed: 36, rate: 3 / 36, interval: [0.029, 0.217] } });
   const html = await renderHtmlReport([run]);
-  assert.match(html, /<small class="beside">first try <strong>8\.3%<\/strong> 2\.9–21\.7%<\/small>/);
+  assert.match(html, /<small class="beside">first try <strong>8\.3%<\/strong> <span class="interval">2\.9–21\.7%<\/span><\/small>/);
   assert.match(html, /first try \(before repairs\)/);
 });
 
@@ -130,8 +130,8 @@ test('validity per slot and per program are shown beside validity and first try,
     perProgram: { programs: 25, valid: 8, rate: 0.32, interval: [0.172, 0.516] },
   });
   const html = await renderHtmlReport([run]);
-  assert.match(html, /<small class="beside">per slot <strong>80\.0%<\/strong> 49\.0–94\.3%<\/small>/);
-  assert.match(html, /<small class="beside">per program <strong>32\.0%<\/strong> 17\.2–51\.6%<\/small>/);
+  assert.match(html, /<small class="beside">per slot <strong>80\.0%<\/strong> <span class="interval">49\.0–94\.3%<\/span><\/small>/);
+  assert.match(html, /<small class="beside">per program <strong>32\.0%<\/strong> <span class="interval">17\.2–51\.6%<\/span><\/small>/);
   assert.match(html, /per slot \(SPADE's pass rate\)/);
   assert.match(html, /32\.0% <small>17\.2–51\.6%<\/small> <small>8 \/ 25<\/small>/);
 });
