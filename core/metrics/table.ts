@@ -190,7 +190,8 @@ export const METRICS = [
         sandboxCallMs: pool.environments.flatMap((e) => [...(e.sandboxCallMs ?? [])]),
       });
     },
-    headline: (m) => ({ value: m.wallSec > 0 ? m.stepsPerSec : null }),
+    // No step taken (every episode errored before its first step): no rate to show, not 0.
+    headline: (m) => (m.wallSec > 0 && m.steps > 0 ? { value: m.stepsPerSec } : { value: null, note: 'no environment step was taken' }),
     format: 'number',
     unit: 'steps/s',
     shows: ['console', 'markdown', 'html'],

@@ -66,4 +66,14 @@ test("the console's line after a suite is the headline of each metric the table 
   assert.match(line, `${valid} / ${proposed}`);
 });
 
+
+test('a pool that took no environment step (every episode errored first) has no throughput, not 0', async () => {
+  const { throughputMetrics } = await import('../../../core/metrics/throughput.js');
+  const row = METRICS.find((r) => r.key === 'throughput')!;
+  const errored = throughputMetrics([], 12.5, 4);
+  assert.equal(headlineOf(row, { throughput: errored } as never), { value: null, note: 'no environment step was taken' });
+  const played = throughputMetrics([{ turns: 5 } as never], 2);
+  assert.is(headlineOf(row, { throughput: played } as never)!.value, 2.5);
+});
+
 test.run();
