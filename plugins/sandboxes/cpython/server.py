@@ -17,7 +17,10 @@ Each environment's process, before any program code runs (set-up in _confine):
     and an empty /proc: no other process's memory or files, no other environment's /tmp;
   - no capability (the zygote's CAP_SYS_ADMIN, which it keeps for these mounts only, is dropped),
     not dumpable, and the environment filter (seccomp_filters.py) on top of the jail's: no new
-    process or thread, no program started, no signal sent, no socket, no mount;
+    process or thread, no program started, no signal sent, no socket, no mount, no new
+    executable memory (so no extension module but those the zygote loaded: PRELOADED_EXTENSIONS);
+  - no foreign-function interface: the zygote never loads ctypes or cffi (its own system calls
+    are spade_confine's, confine.c);
   - hard limits: no new process, 64 open files, 8 MiB per file, no core dump, address space of
     the interpreter + HARD_MEMORY_MB; per call, the interpreter + the call's memoryMb;
   - file descriptors 0-2 are /dev/null; its requests and replies go over two pipes of its own
@@ -49,10 +52,18 @@ if sys.path and os.path.abspath(sys.path[0] or '.') == _SERVER_DIR:
 HARD_MEMORY_MB = int(sys.argv[1])
 sys.path[:0] = [os.path.join(_SERVER_DIR, 'lib')] + sys.argv[2:]  # math_verify, then extra folders
 
+# No foreign-function interface in the jail: with ctypes loaded here, every environment's process
+# forked from the zygote would hold it, reachable by a program through object.__subclasses__() or
+# a frame's globals. Packages that would import it (numpy does) get an ImportError and do without.
+# The few system calls the zygote needs that Python lacks are spade_confine's (confine.c).
+for _name in ('ctypes', '_ctypes', '_cffi_backend', 'cffi'):
+    sys.modules[_name] = None
+
 import builtins
-import ctypes
 import errno
 import gc
+import importlib.machinery
+import importlib.util
 import io
 import json
 import resource
@@ -87,25 +98,30 @@ TMP_INODES = 1024
 # A call whose process grew within this much of its memory allowance ran out of memory.
 MEMORY_MARGIN = 8 * MIB
 
-_libc = ctypes.CDLL(None, use_errno=True)
-CLONE_NEWNS = 0x00020000
-MS_NOSUID, MS_NODEV, MS_NOEXEC = 0x2, 0x4, 0x8
-PR_SET_DUMPABLE, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 4, 47, 4
-_LINUX_CAPABILITY_VERSION_3 = 0x20080522
+# Extension modules of the standard library that programs may import (directly, or through a
+# pure-Python module): loaded here, since an environment's process maps no new executable code
+# (its seccomp filter refuses PROT_EXEC), so that it cannot load a foreign-function interface
+# (_ctypes, _cffi_backend) or a test module that reads and writes memory (_testcapi). Others,
+# and those the host lacks, are left out.
+PRELOADED_EXTENSIONS = (
+    '_bz2', '_lzma', '_codecs_cn', '_codecs_hk', '_codecs_iso2022', '_codecs_jp', '_codecs_kr',
+    '_codecs_tw', '_multibytecodec', '_contextvars', '_decimal', '_hashlib', '_json', '_lsprof', '_queue',
+    '_sqlite3', '_typing', '_uuid', '_zoneinfo', '_crypt', 'audioop', 'mmap', 'resource', 'termios',
+    'numpy.linalg.lapack_lite',
+)
 
 
-class _CapHeader(ctypes.Structure):
-    _fields_ = [('version', ctypes.c_uint32), ('pid', ctypes.c_int)]
+def _native_module():
+    path = os.path.join(_SERVER_DIR, 'spade_confine.so')
+    loader = importlib.machinery.ExtensionFileLoader('spade_confine', path)
+    module = importlib.util.module_from_spec(importlib.util.spec_from_file_location('spade_confine', path, loader=loader))
+    loader.exec_module(module)
+    return module
 
 
-class _CapData(ctypes.Structure):
-    _fields_ = [('effective', ctypes.c_uint32), ('permitted', ctypes.c_uint32), ('inheritable', ctypes.c_uint32)]
-
-
-def _check(result, what):
-    if result != 0:
-        code = ctypes.get_errno()
-        raise OSError(code, f'{what}: {os.strerror(code)}')
+_native = _native_module()
+_undumpable, _isolate, _add_seccomp = _native.undumpable, _native.isolate, _native.seccomp
+del _native
 
 
 class _Output(io.TextIOBase):
@@ -145,7 +161,7 @@ sys.stderr = _Output(forward=True)
 sys.stdin = io.StringIO('')
 
 # The zygote is not dumpable: no process of the jail may open its memory through /proc.
-_check(_libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0), 'prctl(PR_SET_DUMPABLE)')
+_undumpable()
 
 # The seccomp filter each environment's process adds to the jail's (libseccomp builds it; before the loader,
 # which refuses the seccomp module to programs).
@@ -163,13 +179,14 @@ def _compiled(rules):
         return program.read()
 
 
-class _SockFprog(ctypes.Structure):
-    _fields_ = [('len', ctypes.c_ushort), ('filter', ctypes.c_void_p)]
+_ENVIRONMENT_BPF = _compiled(_filters['environment_filter']())
+_TMP_OPTIONS = f'size={TMP_BYTES},nr_inodes={TMP_INODES},mode=0700'.encode()
 
-
-_ENVIRONMENT_BPF = ctypes.create_string_buffer(_compiled(_filters['environment_filter']()))
-_ENVIRONMENT_PROGRAM = _SockFprog(len(_ENVIRONMENT_BPF.raw) // 8, ctypes.addressof(_ENVIRONMENT_BPF))
-PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
+for _name in PRELOADED_EXTENSIONS:
+    try:
+        importlib.import_module(_name)
+    except ImportError:
+        pass  # not on this host: a program that imports it fails as it would outside the jail
 
 # The shared loader, in its own namespace with its own copy of the builtins (it imports numpy now).
 _loader = {'__name__': 'spade_loader', '__builtins__': dict(builtins.__dict__), 'SPADE_RUNTIME': 'cpython'}
@@ -246,13 +263,6 @@ class _Frames:
 # ---------------------------------------------------------------------------------------------
 # An environment's process: set up before any program code, then serve its calls.
 # ---------------------------------------------------------------------------------------------
-def _drop_capabilities():
-    _check(_libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0), 'prctl(PR_CAP_AMBIENT_CLEAR_ALL)')
-    header = _CapHeader(_LINUX_CAPABILITY_VERSION_3, 0)
-    data = (_CapData * 2)()
-    _check(_libc.capset(ctypes.byref(header), data), 'capset')
-
-
 def _confine(requests_fd, replies_fd):
     """Make this freshly forked process an environment's: see the module's docstring."""
     # Nothing of the zygote's: 0-2 are /dev/null, 3 and 4 its own pipes.
@@ -263,17 +273,12 @@ def _confine(requests_fd, replies_fd):
         os.dup2(null, fd)
     os.closerange(5, 1 << 16)
     baseline = _address_space()
-    _check(_libc.unshare(CLONE_NEWNS), 'unshare(CLONE_NEWNS)')
-    flags = MS_NOSUID | MS_NODEV | MS_NOEXEC
-    _check(_libc.mount(b'tmpfs', b'/tmp', b'tmpfs', flags, f'size={TMP_BYTES},nr_inodes={TMP_INODES},mode=0700'.encode()), 'mount /tmp')
-    _check(_libc.mount(b'proc-hidden', b'/proc', b'tmpfs', flags, b'size=4096,nr_inodes=2,mode=0555'), 'mount over /proc')
-    os.chdir('/tmp')
-    _drop_capabilities()
+    _isolate(_TMP_OPTIONS)  # its own mount namespace, /tmp and empty /proc; working folder /tmp; no capability
     hard = baseline + HARD_MEMORY_MB * MIB
     for limit, value in ((resource.RLIMIT_NPROC, 1), (resource.RLIMIT_NOFILE, 64), (resource.RLIMIT_FSIZE, 8 * MIB),
                          (resource.RLIMIT_CORE, 0), (resource.RLIMIT_AS, hard)):
         _setrlimit(limit, (value, value))
-    _check(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(_ENVIRONMENT_PROGRAM), 0, 0), 'seccomp')
+    _add_seccomp(_ENVIRONMENT_BPF)
     return baseline, hard
 
 
