@@ -269,7 +269,7 @@ export const PROTECTIONS = [
   'read-only file system holding only /usr, /etc/alternatives and the sandbox\'s own files: no host home, working folder, dataset cache or /dev/shm; /dev read-only',
   `each environment its own /tmp (a ${TMP_BYTES / (1024 * 1024)} MiB tmpfs of ${TMP_INODES} inodes) in its own mount namespace, and no /proc: no other environment's files or memory`,
   'empty environment: no host variable is passed (only LANG, HOME=/tmp, a fixed PYTHONHASHSEED and single-thread BLAS settings are set)',
-  'wall time per call enforced from outside the program: its process is killed (a loop inside C code cannot escape it); the host kills the whole jail if the zygote stops answering, and the environments it held are replayed in a fresh one',
+  'time limit per call enforced from outside the program, on the CPU time the call takes (an honest call that waits for a CPU on a busy machine is not cut short), with a wall-time ceiling of 10 times the limit (at least the limit + 5 s): its process is killed (a loop inside C code cannot escape it); the host kills the whole jail if the zygote stops answering, and the environments it held are replayed in a fresh one',
   'host and sandbox talk over pipes only (length-prefixed JSON); an environment\'s process reaches only its own pipes to the zygote, which frames and numbers its replies; every reply is checked on the host',
   'host modules refused and flagged as in pyodide (subprocess, ctypes and numpy\'s routes to it, socket, os.system, os.fork...)',
   'per-environment random and numpy random (seeded by reset), time and datetime (fixed clock)',

@@ -40,8 +40,9 @@ Zygote to host: a 4-byte length, a 4-byte request id, then the reply's JSON text
 when that process ended or was killed (wall time, memory, a broken reply). Before the first
 request, id 0 carries {"ready": true, ...facts}.
 
-Wall time is enforced here per call (the environment's process is killed, not the jail), and the
-host kills the whole jail if the zygote itself stops answering.
+A call's time limit is enforced here (the environment's process is killed, not the jail), on the
+CPU time it takes, with a wall-time ceiling (_exchange); the host kills the whole jail if the
+zygote itself stops answering.
 """
 import os
 import sys
@@ -95,6 +96,10 @@ SLACK_MB = 16
 # Each environment's /tmp.
 TMP_BYTES = 16 * MIB
 TMP_INODES = 1024
+# A call's limit is on its CPU time; one that waits without computing is stopped after WALL_FACTOR
+# times its limit in wall time (at least the limit + WALL_SLACK_SECONDS): see _exchange.
+WALL_FACTOR = 10
+WALL_SLACK_SECONDS = 5
 # A call whose process grew within this much of its memory allowance ran out of memory.
 MEMORY_MARGIN = 8 * MIB
 
@@ -331,13 +336,16 @@ class _Child:
         self.replies = _Frames(replies_fd, header=_HEADER, limit=MAX_REPLY_BYTES, spin=0)
         self.sequence = 0
         self.hard_memory = None
+        self.schedstat = None  # fd of its /proc/PID/schedstat, once read
 
     def close(self):
         try:
             _kill(self.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        for fd in (self.requests_fd, self.replies.fd):
+        for fd in (self.requests_fd, self.replies.fd, self.schedstat):
+            if fd is None:
+                continue
             try:
                 _close(fd)
             except OSError:
@@ -376,24 +384,59 @@ def _address_space_of(pid):
         return None
 
 
+def _cpu_seconds(child):
+    """The CPU time `child`'s process has had so far (the scheduler's account, in ns, read
+    through a file kept open), or None where the kernel does not keep it."""
+    try:
+        if child.schedstat is None:
+            child.schedstat = os.open(f'/proc/{child.pid}/schedstat', os.O_RDONLY | os.O_CLOEXEC)
+        return int(os.pread(child.schedstat, 64, 0).split()[0]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def wall_ceiling(limit):
+    """The wall time, in seconds, after which a call is stopped even if it took little CPU time
+    (it waits on something that never comes). jailed-interpreter.ts's wallCeilingMs says the same."""
+    return max(limit * WALL_FACTOR, limit + WALL_SLACK_SECONDS)
+
+
 def _exchange(child, request_body, timeout_ms, memory_mb, baseline):
     """Send one request to `child` (None: the one it was forked with) and wait for its reply: the
     reply's bytes, or the failure the zygote gives when the process ran past its time, died or
-    broke the protocol (it is then ended)."""
+    broke the protocol (it is then ended).
+
+    The limit is on the CPU time the call takes, not on wall time: on a busy machine an honest
+    call may wait for a CPU much longer than it runs. When the limit has passed in wall time, the
+    call goes on for as long as it has not used the limit in CPU time, up to wall_ceiling()."""
     child.sequence += 1
+    limit = timeout_ms / 1000
+    cpu_at_start = _cpu_seconds(child)
     if request_body is not None:
         try:
             _write_all(child.requests_fd, _HEADER.pack(_len(request_body), child.sequence) + request_body)
         except OSError:
             pass  # it died: its reply pipe says so
-    deadline = time.perf_counter() + timeout_ms / 1000
-    frame = child.replies.next(deadline)
-    if frame == 'timeout':
+    started = time.perf_counter()
+    ceiling = started + wall_ceiling(limit)
+    deadline = started + limit
+    while True:
+        frame = child.replies.next(deadline)
+        if frame != 'timeout':
+            break
+        now = time.perf_counter()
+        cpu = _cpu_seconds(child)
+        used = None if cpu is None or cpu_at_start is None else cpu - cpu_at_start
+        if used is not None and used < limit and now < ceiling:
+            deadline = min(ceiling, now + (limit - used))  # it waited for a CPU: the rest of its limit
+            continue
         size = _address_space_of(child.pid)
         _end(child)
         if size is not None and memory_mb is not None and size - baseline >= memory_mb * MIB - MEMORY_MARGIN:
-            return _fail('memory', f'the environment reached its memory limit of {memory_mb} MiB and ran on past its wall-time limit of {timeout_ms} ms')
-        return _fail('timeout', f'the call ran past its wall-time limit of {timeout_ms} ms')
+            return _fail('memory', f'the environment reached its memory limit of {memory_mb} MiB and ran on past its time limit of {timeout_ms} ms')
+        if used is not None and used < limit:
+            return _fail('timeout', f'the call took {(now - started) * 1000:.0f} ms of wall time and little CPU time (waiting on something that never came), past its limit of {timeout_ms} ms')
+        return _fail('timeout', f'the call ran past its time limit of {timeout_ms} ms (CPU time)')
     if frame is None:
         _end(child)
         return _fail('crash', "the environment's process ended during the call")
