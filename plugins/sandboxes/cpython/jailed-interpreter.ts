@@ -25,6 +25,7 @@ import { encodeFrame, ReplyFrameReader } from './frames.js';
 import { makePipes } from './pipes.js';
 import { childrenOf, parentOf } from './process-tree.js';
 import { jailStdio, type JailPlan } from './jail.js';
+import { wallCeilingMs } from '../python/environment.js';
 
 /** What the interpreter reports once it is ready: facts checked from inside the jail. */
 export interface ReadyFacts {
@@ -76,15 +77,6 @@ const START_TIMEOUT_MS = 30_000;
 const MAX_REPLY_BYTES = 33 * 1024 * 1024;
 /** How long past a call's wall-time ceiling the zygote may take to answer before the whole sandbox is killed. */
 const BACKSTOP_MS = 5_000;
-
-/**
- * The zygote holds a call to its limit in CPU time: on a busy machine an honest call may wait
- * for a CPU far longer than it runs. One that waits without computing is stopped at this wall
- * time (server.py's wall_ceiling says the same).
- */
-export function wallCeilingMs(timeoutMs: number): number {
-  return Math.max(timeoutMs * 10, timeoutMs + 5_000);
-}
 
 interface Incarnation {
   child: ChildProcess;

@@ -397,7 +397,7 @@ def _cpu_seconds(child):
 
 def wall_ceiling(limit):
     """The wall time, in seconds, after which a call is stopped even if it took little CPU time
-    (it waits on something that never comes). jailed-interpreter.ts's wallCeilingMs says the same."""
+    (it waits on something that never comes). python/environment.ts's wallCeilingMs says the same."""
     return max(limit * WALL_FACTOR, limit + WALL_SLACK_SECONDS)
 
 
