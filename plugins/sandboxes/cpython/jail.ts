@@ -6,7 +6,8 @@
  *     locked memory;
  *   - no foreign-function interface in any process: the zygote's few system calls that Python
  *     lacks are a small C module's (confine.c, compiled once into the sandbox's files folder by
- *     the host's C compiler), not ctypes';
+ *     the host's C compiler), not ctypes'; ctypes, cffi's backend, libffi and CPython's test
+ *     modules are replaced by /dev/null in the jail (HIDDEN_NATIVE), also in extra folders;
  *   - a seccomp filter built by Debian's libseccomp (seccomp_filters.py, compiled once into the
  *     sandbox's files folder) that bubblewrap loads for every process before it starts: no
  *     ptrace, process_vm_*, kcmp, perf events, bpf, keyrings, userfaultfd, io_uring, new user or
@@ -33,7 +34,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { accessSync, chmodSync, closeSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, renameSync, statSync } from 'node:fs';
+import { accessSync, chmodSync, closeSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, statSync, type Dirent } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -220,6 +221,60 @@ function systemBinds(): string[] {
   return args;
 }
 
+/**
+ * Files that would give a program a foreign-function interface, or read and write memory for it:
+ * ctypes and libffi (which every such interface is built on: cffi, GObject's), cffi's backend,
+ * and CPython's test modules. They are replaced by /dev/null in the jail, so no process there can
+ * load them (the zygote itself needs none: confine.c).
+ */
+const HIDDEN_NATIVE = /^(?:_ctypes|_ctypes_test|_cffi_backend|_testcapi|_testinternalcapi|_gi)\.[\w.-]*so$|^libffi[.-][\w.-]*so(?:\.[\d.]+)?$/;
+/** At most this many entries are looked at in one extra folder (a folder on the Python path, a virtual environment). */
+const MAX_SCANNED = 200_000;
+
+/** The files under `dir` (to `depth` levels) whose names match HIDDEN_NATIVE; `budget` counts entries looked at. */
+function hiddenNativeFiles(dir: string, depth: number, budget = { left: MAX_SCANNED }): string[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const found: string[] = [];
+  for (const entry of entries) {
+    if (--budget.left < 0) break;
+    const file = path.join(dir, entry.name);
+    if (entry.isFile() && HIDDEN_NATIVE.test(entry.name)) found.push(file);
+    else if (entry.isDirectory() && depth > 0) found.push(...hiddenNativeFiles(file, depth - 1, budget));
+  }
+  return found;
+}
+
+/** Where Debian's Python and its packages keep their native modules, and libffi. */
+function systemNativeFolders(): [string, number][] {
+  const folders: [string, number][] = [];
+  const under = (dir: string, pattern: RegExp): string[] => {
+    try {
+      return readdirSync(dir).filter((name) => pattern.test(name)).map((name) => path.join(dir, name));
+    } catch {
+      return [];
+    }
+  };
+  for (const lib of ['/usr/lib', '/usr/local/lib']) {
+    for (const python of under(lib, /^python3(\.\d+)?$/)) folders.push([python, 2]); // lib-dynload, dist-packages/gi
+    for (const multiarch of under(lib, /-linux-gnu/)) folders.push([multiarch, 0]); // libffi
+  }
+  return folders;
+}
+
+let systemHidden: string[] | undefined;
+
+/** bwrap options that replace the hidden native files by /dev/null: the system's, and those under the extra folders (`[host folder, path in the jail]`). */
+function hideNativeFiles(extra: readonly (readonly [string, string])[]): string[] {
+  systemHidden ??= systemNativeFolders().flatMap(([dir, depth]) => hiddenNativeFiles(dir, depth));
+  const inside = extra.flatMap(([host, jailed]) => hiddenNativeFiles(host, 32).map((file) => path.join(jailed, path.relative(host, file))));
+  return [...systemHidden, ...inside].flatMap((file) => ['--ro-bind', '/dev/null', file]);
+}
+
 /** The bwrap options, up to and including the `--` before the command. */
 function bwrapOptions(serverDir: string, pythonPath: readonly string[], interpreterDir?: string): string[] {
   const args = [
@@ -236,6 +291,9 @@ function bwrapOptions(serverDir: string, pythonPath: readonly string[], interpre
   ];
   pythonPath.forEach((folder, i) => args.push('--ro-bind', folder, `${PYTHON_PATH_INSIDE}/${i}`));
   if (interpreterDir) args.push('--ro-bind', interpreterDir, interpreterDir);
+  const extra: [string, string][] = pythonPath.map((folder, i) => [folder, `${PYTHON_PATH_INSIDE}/${i}`]);
+  if (interpreterDir) extra.push([interpreterDir, interpreterDir]);
+  args.push(...hideNativeFiles(extra));
   args.push('--remount-ro', '/', '--chdir', '/tmp', '--');
   return args;
 }
@@ -260,8 +318,8 @@ const startAs = (): { uid?: number; gid?: number } =>
 export const PROTECTIONS = [
   "Debian's CPython in a bubblewrap jail: a process of its own per environment, forked from a zygote per worker that imported numpy (networkx and sympy once a program names them) and never runs program code",
   'a seccomp filter on every process of the jail, built by libseccomp: no ptrace, process_vm_*, kcmp, perf events, bpf, keyrings, userfaultfd, io_uring, new user namespace or mount but a new tmpfs; a call of another architecture kills the process',
-  "each environment's process adds its own filter: no new process or thread, no program run, no signal sent, no socket, no System V IPC, no mount, no new executable memory (no native code loaded after the zygote's), no change to another process's limits or scheduling",
-  'no foreign-function interface in any process of the jail: ctypes and cffi are never loaded (the zygote\'s set-up is a small C module compiled on the host), and no environment can load one',
+  "each environment's process adds its own filter: no new process or thread, no program run, no signal sent, no socket, no System V IPC, no mount, no change to another process's limits or scheduling",
+  'no foreign-function interface in any process of the jail: ctypes and cffi are never loaded (the zygote\'s set-up is a small C module compiled on the host), and their files, libffi and CPython\'s test modules are replaced by /dev/null in the jail, so no program can load one',
   'hard limits set before bubblewrap starts, so they bind its first process too: address space, 8 MiB per file, no core dump, no locked memory; each environment\'s process: no new process, 64 open files, address space of the interpreter + at most 1 GiB (more when memoryMb is larger), memoryMb on top of the interpreter per call',
   'unprivileged: uid 65534 in its own user namespace, no new privileges and no nested user namespace (bwrap is started as uid 65534 when the host runs as root); only the zygote holds CAP_SYS_ADMIN there, to mount each environment\'s /tmp, and each environment\'s process drops it before any program code',
   'no network: an empty network namespace (loopback only)',

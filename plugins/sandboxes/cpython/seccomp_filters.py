@@ -38,7 +38,6 @@ NAMESPACES = (CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NE
 MS_NOSUID, MS_NODEV, MS_NOEXEC = 0x2, 0x4, 0x8
 TMPFS_FLAGS = MS_NOSUID | MS_NODEV | MS_NOEXEC
 TIOCSTI, TIOCLINUX = 0x5412, 0x541C
-PROT_EXEC = 0x4
 
 # What no process of the jail has a use for: reading or changing another process (ptrace,
 # process_vm_*, kcmp), the kernel's own machinery (bpf, perf events, keyrings, modules, io_uring,
@@ -107,11 +106,6 @@ def environment_filter():
     _deny(rules, eperm, 'clone')  # no process and no thread, whatever the flags
     # Its own limits only (pid 0): lowering a neighbour's would be reaching it.
     _deny(rules, eperm, 'prlimit64', seccomp.Arg(0, seccomp.NE, 0))
-    # No new executable code: every extension module a program may use was loaded by the zygote
-    # (server.py), so a program cannot load a foreign-function interface (_ctypes, _cffi_backend)
-    # or any other native code from the host's files.
-    for name in ('mmap', 'mprotect', 'pkey_mprotect'):
-        _deny(rules, eperm, name, seccomp.Arg(2, seccomp.MASKED_EQ, PROT_EXEC, PROT_EXEC))
     return rules
 
 

@@ -17,10 +17,9 @@ Each environment's process, before any program code runs (set-up in _confine):
     and an empty /proc: no other process's memory or files, no other environment's /tmp;
   - no capability (the zygote's CAP_SYS_ADMIN, which it keeps for these mounts only, is dropped),
     not dumpable, and the environment filter (seccomp_filters.py) on top of the jail's: no new
-    process or thread, no program started, no signal sent, no socket, no mount, no new
-    executable memory (so no extension module but those the zygote loaded: PRELOADED_EXTENSIONS);
+    process or thread, no program started, no signal sent, no socket, no mount;
   - no foreign-function interface: the zygote never loads ctypes or cffi (its own system calls
-    are spade_confine's, confine.c);
+    are spade_confine's, confine.c), and their files are not in the jail (jail.ts);
   - hard limits: no new process, 64 open files, 8 MiB per file, no core dump, address space of
     the interpreter + HARD_MEMORY_MB; per call, the interpreter + the call's memoryMb;
   - file descriptors 0-2 are /dev/null; its requests and replies go over two pipes of its own
@@ -103,19 +102,6 @@ WALL_SLACK_SECONDS = 5
 # A call whose process grew within this much of its memory allowance ran out of memory.
 MEMORY_MARGIN = 8 * MIB
 
-# Extension modules of the standard library that programs may import (directly, or through a
-# pure-Python module): loaded here, since an environment's process maps no new executable code
-# (its seccomp filter refuses PROT_EXEC), so that it cannot load a foreign-function interface
-# (_ctypes, _cffi_backend) or a test module that reads and writes memory (_testcapi). Others,
-# and those the host lacks, are left out.
-PRELOADED_EXTENSIONS = (
-    '_bz2', '_lzma', '_codecs_cn', '_codecs_hk', '_codecs_iso2022', '_codecs_jp', '_codecs_kr',
-    '_codecs_tw', '_multibytecodec', '_contextvars', '_decimal', '_hashlib', '_json', '_lsprof', '_queue',
-    '_sqlite3', '_typing', '_uuid', '_zoneinfo', '_crypt', 'audioop', 'mmap', 'resource', 'termios',
-    'numpy.linalg.lapack_lite',
-)
-
-
 def _native_module():
     path = os.path.join(_SERVER_DIR, 'spade_confine.so')
     loader = importlib.machinery.ExtensionFileLoader('spade_confine', path)
@@ -186,12 +172,6 @@ def _compiled(rules):
 
 _ENVIRONMENT_BPF = _compiled(_filters['environment_filter']())
 _TMP_OPTIONS = f'size={TMP_BYTES},nr_inodes={TMP_INODES},mode=0700'.encode()
-
-for _name in PRELOADED_EXTENSIONS:
-    try:
-        importlib.import_module(_name)
-    except ImportError:
-        pass  # not on this host: a program that imports it fails as it would outside the jail
 
 # The shared loader, in its own namespace with its own copy of the builtins (it imports numpy now).
 _loader = {'__name__': 'spade_loader', '__builtins__': dict(builtins.__dict__), 'SPADE_RUNTIME': 'cpython'}
