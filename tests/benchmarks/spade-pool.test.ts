@@ -69,7 +69,8 @@ test('an unusable environment stops with its file (and line); skipBad counts it'
 });
 
 test('pool environments go through the real gate in the pyodide sandbox', async () => {
-  const sandbox = createPyodideSandbox();
+  // Generous limits: Pyodide's are wall time, and an honest call can wait long for a CPU on a busy machine.
+  const sandbox = createPyodideSandbox({ limits: { callTimeoutMs: 10_000 } });
   try {
     const tasks = await createSpadePoolSuite(fixtures).tasks({});
     for (const task of tasks) {

@@ -76,12 +76,14 @@ export async function startRedis(): Promise<RedisServer> {
 
 /**
  * A `spade-bench worker` process on `url` (the worker command's own code), resolved once it
- * says it is taking jobs. Short lock and stall-check times, so a killed worker's job comes back soon.
+ * says it is taking jobs. Lock and stall-check times shorter than BullMQ's defaults, so a killed
+ * worker's job comes back within seconds, yet long enough that a job whose worker's event loop is
+ * held by synchronous sandbox calls on a busy machine is not taken for stalled.
  */
 export async function startWorkerProcess(url: string, name: string, options: { lockDuration?: number; stalledInterval?: number } = {}): Promise<ChildProcess> {
   const entry = path.join(repoRoot, 'core/cli/worker-command.ts');
   const code = `import(${JSON.stringify(entry)}).then((m) => m.workerCommand(JSON.parse(process.argv[1]))).then((c) => process.exit(c))`;
-  const args = { redis: url, name, lockDuration: options.lockDuration ?? 1500, stalledInterval: options.stalledInterval ?? 500 };
+  const args = { redis: url, name, lockDuration: options.lockDuration ?? 10_000, stalledInterval: options.stalledInterval ?? 1000 };
   const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', '-e', code, JSON.stringify(args)], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   await new Promise<void>((resolve, reject) => {

@@ -4,6 +4,10 @@
  *   - hard resource limits set before bubblewrap starts (prlimit), so they bind every process
  *     of the jail, its first included: address space, file size, open files, no core dump, no
  *     locked memory;
+ *   - no foreign-function interface in any process: the zygote's few system calls that Python
+ *     lacks are a small C module's (confine.c, compiled once into the sandbox's files folder by
+ *     the host's C compiler), not ctypes'; ctypes, cffi's backend, libffi and CPython's test
+ *     modules are replaced by /dev/null in the jail (HIDDEN_NATIVE), also in extra folders;
  *   - a seccomp filter built by Debian's libseccomp (seccomp_filters.py, compiled once into the
  *     sandbox's files folder) that bubblewrap loads for every process before it starts: no
  *     ptrace, process_vm_*, kcmp, perf events, bpf, keyrings, userfaultfd, io_uring, new user or
@@ -25,12 +29,12 @@
  * server.py.
  *
  * Where the jail cannot be set up (no bwrap, user namespaces denied, no /usr/bin/python3, no
- * python3-seccomp), the sandbox refuses to start and says how to fix it: it never runs a program
+ * python3-seccomp, no C compiler), the sandbox refuses to start and says how to fix it: it never runs a program
  * unjailed.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { accessSync, chmodSync, closeSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, renameSync, statSync } from 'node:fs';
+import { accessSync, chmodSync, closeSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, statSync, type Dirent } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +49,8 @@ export const TMP_BYTES = 16 * 1024 * 1024;
 export const TMP_INODES = 1024;
 /** The jail's file descriptor of the seccomp program bubblewrap loads. */
 const SECCOMP_FD = 3;
+/** The zygote's native module (confine.c, compiled), in the sandbox's files folder. */
+const NATIVE_MODULE = 'spade_confine.so';
 /** Where the sandbox's own files are, inside the jail. */
 const INSIDE = '/spade';
 /** Where the extra read-only folders on the Python path are, inside the jail (`/python-path/0`, ...). */
@@ -111,6 +117,7 @@ export function serverFolder(): string {
     ['lib/tool_use_base_env.py', path.join(PYTHON_DIR, 'tool_use_base_env.py')],
     ['loader.py', path.join(PYTHON_DIR, 'loader.py')],
     ['seccomp_filters.py', path.join(here, 'seccomp_filters.py')],
+    ['confine.c', path.join(here, 'confine.c')],
     ['server.py', path.join(here, 'server.py')], // last: its presence means the folder is complete
   ];
   const contents = files.map(([, from]) => readFileSync(from, 'utf8'));
@@ -158,6 +165,27 @@ export function seccompFile(serverDir: string): string {
   return file;
 }
 
+/**
+ * The zygote's native module (confine.c: mount, unshare, capset, prctl, which Python's standard
+ * library lacks and which it would otherwise need ctypes for), compiled by the host's C compiler
+ * into the sandbox's files folder (once per folder, like the filter). Throws with the fix when
+ * it cannot be.
+ */
+export function confineModule(serverDir: string): string {
+  const file = path.join(serverDir, NATIVE_MODULE);
+  if (existsSync(file) && lstatSync(file).uid === process.getuid?.()) return file;
+  const compiler = findExecutable('cc') ?? findExecutable('gcc');
+  if (!compiler) throw new JailSetupError(`no C compiler (cc) to build the jail's set-up module (confine.c, once): apt-get install gcc, ${OTHERWISE}`);
+  const made = spawnSync(compiler, ['-O2', '-shared', '-fPIC', '-o', `${file}.${process.pid}`, path.join(serverDir, 'confine.c')], { encoding: 'utf8', timeout: 60_000 });
+  if (made.status !== 0) {
+    const detail = (made.stderr ?? made.error?.message ?? '').trim().split('\n').slice(-3).join(' ');
+    throw new JailSetupError(`the jail's set-up module (confine.c) could not be compiled with ${compiler} (${detail || `exit ${made.status}`}): ${OTHERWISE}`);
+  }
+  renameSync(`${file}.${process.pid}`, file);
+  chmodSync(file, 0o755);
+  return file;
+}
+
 /** The jail cannot be set up here; the message says why and how to fix it. */
 export class JailSetupError extends Error {}
 
@@ -193,6 +221,60 @@ function systemBinds(): string[] {
   return args;
 }
 
+/**
+ * Files that would give a program a foreign-function interface, or read and write memory for it:
+ * ctypes and libffi (which every such interface is built on: cffi, GObject's), cffi's backend,
+ * and CPython's test modules. They are replaced by /dev/null in the jail, so no process there can
+ * load them (the zygote itself needs none: confine.c).
+ */
+const HIDDEN_NATIVE = /^(?:_ctypes|_ctypes_test|_cffi_backend|_testcapi|_testinternalcapi|_gi)\.[\w.-]*so$|^libffi[.-][\w.-]*so(?:\.[\d.]+)?$/;
+/** At most this many entries are looked at in one extra folder (a folder on the Python path, a virtual environment). */
+const MAX_SCANNED = 200_000;
+
+/** The files under `dir` (to `depth` levels) whose names match HIDDEN_NATIVE; `budget` counts entries looked at. */
+function hiddenNativeFiles(dir: string, depth: number, budget = { left: MAX_SCANNED }): string[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const found: string[] = [];
+  for (const entry of entries) {
+    if (--budget.left < 0) break;
+    const file = path.join(dir, entry.name);
+    if (entry.isFile() && HIDDEN_NATIVE.test(entry.name)) found.push(file);
+    else if (entry.isDirectory() && depth > 0) found.push(...hiddenNativeFiles(file, depth - 1, budget));
+  }
+  return found;
+}
+
+/** Where Debian's Python and its packages keep their native modules, and libffi. */
+function systemNativeFolders(): [string, number][] {
+  const folders: [string, number][] = [];
+  const under = (dir: string, pattern: RegExp): string[] => {
+    try {
+      return readdirSync(dir).filter((name) => pattern.test(name)).map((name) => path.join(dir, name));
+    } catch {
+      return [];
+    }
+  };
+  for (const lib of ['/usr/lib', '/usr/local/lib']) {
+    for (const python of under(lib, /^python3(\.\d+)?$/)) folders.push([python, 2]); // lib-dynload, dist-packages/gi
+    for (const multiarch of under(lib, /-linux-gnu/)) folders.push([multiarch, 0]); // libffi
+  }
+  return folders;
+}
+
+let systemHidden: string[] | undefined;
+
+/** bwrap options that replace the hidden native files by /dev/null: the system's, and those under the extra folders (`[host folder, path in the jail]`). */
+function hideNativeFiles(extra: readonly (readonly [string, string])[]): string[] {
+  systemHidden ??= systemNativeFolders().flatMap(([dir, depth]) => hiddenNativeFiles(dir, depth));
+  const inside = extra.flatMap(([host, jailed]) => hiddenNativeFiles(host, 32).map((file) => path.join(jailed, path.relative(host, file))));
+  return [...systemHidden, ...inside].flatMap((file) => ['--ro-bind', '/dev/null', file]);
+}
+
 /** The bwrap options, up to and including the `--` before the command. */
 function bwrapOptions(serverDir: string, pythonPath: readonly string[], interpreterDir?: string): string[] {
   const args = [
@@ -209,6 +291,9 @@ function bwrapOptions(serverDir: string, pythonPath: readonly string[], interpre
   ];
   pythonPath.forEach((folder, i) => args.push('--ro-bind', folder, `${PYTHON_PATH_INSIDE}/${i}`));
   if (interpreterDir) args.push('--ro-bind', interpreterDir, interpreterDir);
+  const extra: [string, string][] = pythonPath.map((folder, i) => [folder, `${PYTHON_PATH_INSIDE}/${i}`]);
+  if (interpreterDir) extra.push([interpreterDir, interpreterDir]);
+  args.push(...hideNativeFiles(extra));
   args.push('--remount-ro', '/', '--chdir', '/tmp', '--');
   return args;
 }
@@ -234,6 +319,7 @@ export const PROTECTIONS = [
   "Debian's CPython in a bubblewrap jail: a process of its own per environment, forked from a zygote per worker that imported numpy (networkx and sympy once a program names them) and never runs program code",
   'a seccomp filter on every process of the jail, built by libseccomp: no ptrace, process_vm_*, kcmp, perf events, bpf, keyrings, userfaultfd, io_uring, new user namespace or mount but a new tmpfs; a call of another architecture kills the process',
   "each environment's process adds its own filter: no new process or thread, no program run, no signal sent, no socket, no System V IPC, no mount, no change to another process's limits or scheduling",
+  'no foreign-function interface in any process of the jail: ctypes and cffi are never loaded (the zygote\'s set-up is a small C module compiled on the host), and their files, libffi and CPython\'s test modules are replaced by /dev/null in the jail, so no program can load one',
   'hard limits set before bubblewrap starts, so they bind its first process too: address space, 8 MiB per file, no core dump, no locked memory; each environment\'s process: no new process, 64 open files, address space of the interpreter + at most 1 GiB (more when memoryMb is larger), memoryMb on top of the interpreter per call',
   'unprivileged: uid 65534 in its own user namespace, no new privileges and no nested user namespace (bwrap is started as uid 65534 when the host runs as root); only the zygote holds CAP_SYS_ADMIN there, to mount each environment\'s /tmp, and each environment\'s process drops it before any program code',
   'no network: an empty network namespace (loopback only)',
@@ -241,7 +327,7 @@ export const PROTECTIONS = [
   'read-only file system holding only /usr, /etc/alternatives and the sandbox\'s own files: no host home, working folder, dataset cache or /dev/shm; /dev read-only',
   `each environment its own /tmp (a ${TMP_BYTES / (1024 * 1024)} MiB tmpfs of ${TMP_INODES} inodes) in its own mount namespace, and no /proc: no other environment's files or memory`,
   'empty environment: no host variable is passed (only LANG, HOME=/tmp, a fixed PYTHONHASHSEED and single-thread BLAS settings are set)',
-  'wall time per call enforced from outside the program: its process is killed (a loop inside C code cannot escape it); the host kills the whole jail if the zygote stops answering, and the environments it held are replayed in a fresh one',
+  'time limit per call enforced from outside the program, on the CPU time the call takes (an honest call that waits for a CPU on a busy machine is not cut short), with a wall-time ceiling of 10 times the limit (at least the limit + 5 s): its process is killed (a loop inside C code cannot escape it); the host kills the whole jail if the zygote stops answering, and the environments it held are replayed in a fresh one',
   'host and sandbox talk over pipes only (length-prefixed JSON); an environment\'s process reaches only its own pipes to the zygote, which frames and numbers its replies; every reply is checked on the host',
   'host modules refused and flagged as in pyodide (subprocess, ctypes and numpy\'s routes to it, socket, os.system, os.fork...)',
   'per-environment random and numpy random (seeded by reset), time and datetime (fixed clock)',
@@ -297,6 +383,7 @@ export function planJail(request: JailRequest): JailPlan {
     }
   }
   const folder = serverFolder();
+  confineModule(folder);
   return {
     command: findExecutable('prlimit', ['/usr/bin/prlimit']) ?? 'prlimit',
     args: [...limitOptions(jailAddressSpaceMb(request.hardMemoryMb)), '--', findExecutable('bwrap') ?? 'bwrap', ...bwrapOptions(folder, extra, interpreterDir), python, '-s', '-B', `${INSIDE}/server.py`, String(request.hardMemoryMb), ...inside],
@@ -326,8 +413,15 @@ export function checkJail(): JailCheck {
   return checked;
 }
 
-const PROBE = `import importlib.util, json, os
-print(json.dumps({'uid': os.getuid(), 'missing': [n for n in ${JSON.stringify(PACKAGES)} if importlib.util.find_spec(n) is None]}))`;
+const PROBE = `import importlib.machinery, importlib.util, json, os
+native = None
+try:
+    path = '${INSIDE}/${NATIVE_MODULE}'
+    loader = importlib.machinery.ExtensionFileLoader('spade_confine', path)
+    loader.exec_module(importlib.util.module_from_spec(importlib.util.spec_from_file_location('spade_confine', path, loader=loader)))
+except Exception as error:
+    native = str(error)
+print(json.dumps({'uid': os.getuid(), 'native': native, 'missing': [n for n in ${JSON.stringify(PACKAGES)} if importlib.util.find_spec(n) is None]}))`;
 
 function probe(): JailCheck {
   if (process.platform !== 'linux') return { problem: `the cpython sandbox needs Linux and bubblewrap (this is ${process.platform}): ${OTHERWISE}`, missingPackages: [] };
@@ -366,8 +460,11 @@ function probe(): JailCheck {
     return { problem: `the jail failed to start /usr/bin/python3 (${stderr || `exit ${result.status}`}): ${OTHERWISE}`, missingPackages: [] };
   }
   try {
-    const facts = JSON.parse(String(result.stdout).trim().split('\n').at(-1) ?? '') as { uid: number; missing: string[] };
+    const facts = JSON.parse(String(result.stdout).trim().split('\n').at(-1) ?? '') as { uid: number; native: string | null; missing: string[] };
     if (facts.uid !== SANDBOX_ID) return { problem: `the jail runs programs as uid ${facts.uid}, not ${SANDBOX_ID}: ${OTHERWISE}`, missingPackages: [] };
+    if (facts.native) {
+      return { problem: `the jail cannot load its set-up module from ${tmpdir()} (${facts.native}; a folder mounted noexec?): set TMPDIR to another folder, ${OTHERWISE}`, missingPackages: [] };
+    }
     return { missingPackages: facts.missing };
   } catch {
     return { problem: `the jail's probe printed no answer (${stderr}): ${OTHERWISE}`, missingPackages: [] };

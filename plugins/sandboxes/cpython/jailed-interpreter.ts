@@ -5,10 +5,11 @@
  * written before the reply to the running one arrives (at most PIPELINE in the pipe), so the
  * zygote does not wait for the host between calls.
  *
- * The wall-time limit of a call is enforced by the zygote, which kills that environment's
+ * The time limit of a call is enforced by the zygote, on the CPU time the call takes up to a
+ * wall-time ceiling (wallCeilingMs), which kills that environment's
  * process (its reply then says `ended`: the environment's next call loads it again and replays
  * its episode, see environment.ts). Here is the backstop: when the zygote itself does not answer
- * BACKSTOP_MS after a call's limit, the whole sandbox (its PID namespace) is killed, and when it
+ * BACKSTOP_MS after a call's wall-time ceiling, the whole sandbox (its PID namespace) is killed, and when it
  * dies or breaks the protocol. Every environment it held is then gone: `generation` counts
  * sandboxes started, and an environment loaded in an older one must be loaded again.
  *
@@ -24,6 +25,7 @@ import { encodeFrame, ReplyFrameReader } from './frames.js';
 import { makePipes } from './pipes.js';
 import { childrenOf, parentOf } from './process-tree.js';
 import { jailStdio, type JailPlan } from './jail.js';
+import { wallCeilingMs } from '../python/environment.js';
 
 /** What the interpreter reports once it is ready: facts checked from inside the jail. */
 export interface ReadyFacts {
@@ -74,7 +76,7 @@ export type Request =
 const START_TIMEOUT_MS = 30_000;
 /** The longest reply accepted (the zygote refuses a longer one from an environment's process). */
 const MAX_REPLY_BYTES = 33 * 1024 * 1024;
-/** How long past a call's own limit the zygote may take to answer before the whole sandbox is killed. */
+/** How long past a call's wall-time ceiling the zygote may take to answer before the whole sandbox is killed. */
 const BACKSTOP_MS = 5_000;
 
 interface Incarnation {
@@ -207,13 +209,13 @@ export class JailedInterpreter {
   /** The backstop of the request the zygote is serving now runs from when the one before it was answered. */
   private armHead(): void {
     const head = this.flights[0];
-    if (head && head.timer === undefined) head.timer = setTimeout(() => this.timedOut(head), head.timeoutMs + BACKSTOP_MS);
+    if (head && head.timer === undefined) head.timer = setTimeout(() => this.timedOut(head), wallCeilingMs(head.timeoutMs) + BACKSTOP_MS);
   }
 
   /** The zygote did not answer, long past the call's limit: the whole sandbox goes. */
   private timedOut(flight: InFlight): void {
     const { incarnation } = flight;
-    flight.settle({ ok: false, kind: 'timeout', message: `the call ran past its wall-time limit of ${flight.timeoutMs} ms (and the sandbox did not answer ${BACKSTOP_MS} ms later)`, lost: 'timeout' });
+    flight.settle({ ok: false, kind: 'timeout', message: `the call ran past its time limit of ${flight.timeoutMs} ms (and the sandbox did not answer ${wallCeilingMs(flight.timeoutMs) + BACKSTOP_MS} ms after it started)`, lost: 'timeout' });
     this.kill(incarnation);
   }
 

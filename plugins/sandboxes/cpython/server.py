@@ -18,6 +18,8 @@ Each environment's process, before any program code runs (set-up in _confine):
   - no capability (the zygote's CAP_SYS_ADMIN, which it keeps for these mounts only, is dropped),
     not dumpable, and the environment filter (seccomp_filters.py) on top of the jail's: no new
     process or thread, no program started, no signal sent, no socket, no mount;
+  - no foreign-function interface: the zygote never loads ctypes or cffi (its own system calls
+    are spade_confine's, confine.c), and their files are not in the jail (jail.ts);
   - hard limits: no new process, 64 open files, 8 MiB per file, no core dump, address space of
     the interpreter + HARD_MEMORY_MB; per call, the interpreter + the call's memoryMb;
   - file descriptors 0-2 are /dev/null; its requests and replies go over two pipes of its own
@@ -37,8 +39,9 @@ Zygote to host: a 4-byte length, a 4-byte request id, then the reply's JSON text
 when that process ended or was killed (wall time, memory, a broken reply). Before the first
 request, id 0 carries {"ready": true, ...facts}.
 
-Wall time is enforced here per call (the environment's process is killed, not the jail), and the
-host kills the whole jail if the zygote itself stops answering.
+A call's time limit is enforced here (the environment's process is killed, not the jail), on the
+CPU time it takes, with a wall-time ceiling (_exchange); the host kills the whole jail if the
+zygote itself stops answering.
 """
 import os
 import sys
@@ -49,10 +52,18 @@ if sys.path and os.path.abspath(sys.path[0] or '.') == _SERVER_DIR:
 HARD_MEMORY_MB = int(sys.argv[1])
 sys.path[:0] = [os.path.join(_SERVER_DIR, 'lib')] + sys.argv[2:]  # math_verify, then extra folders
 
+# No foreign-function interface in the jail: with ctypes loaded here, every environment's process
+# forked from the zygote would hold it, reachable by a program through object.__subclasses__() or
+# a frame's globals. Packages that would import it (numpy does) get an ImportError and do without.
+# The few system calls the zygote needs that Python lacks are spade_confine's (confine.c).
+for _name in ('ctypes', '_ctypes', '_cffi_backend', 'cffi'):
+    sys.modules[_name] = None
+
 import builtins
-import ctypes
 import errno
 import gc
+import importlib.machinery
+import importlib.util
 import io
 import json
 import resource
@@ -84,28 +95,24 @@ SLACK_MB = 16
 # Each environment's /tmp.
 TMP_BYTES = 16 * MIB
 TMP_INODES = 1024
+# A call's limit is on its CPU time; one that waits without computing is stopped after WALL_FACTOR
+# times its limit in wall time (at least the limit + WALL_SLACK_SECONDS): see _exchange.
+WALL_FACTOR = 10
+WALL_SLACK_SECONDS = 5
 # A call whose process grew within this much of its memory allowance ran out of memory.
 MEMORY_MARGIN = 8 * MIB
 
-_libc = ctypes.CDLL(None, use_errno=True)
-CLONE_NEWNS = 0x00020000
-MS_NOSUID, MS_NODEV, MS_NOEXEC = 0x2, 0x4, 0x8
-PR_SET_DUMPABLE, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 4, 47, 4
-_LINUX_CAPABILITY_VERSION_3 = 0x20080522
+def _native_module():
+    path = os.path.join(_SERVER_DIR, 'spade_confine.so')
+    loader = importlib.machinery.ExtensionFileLoader('spade_confine', path)
+    module = importlib.util.module_from_spec(importlib.util.spec_from_file_location('spade_confine', path, loader=loader))
+    loader.exec_module(module)
+    return module
 
 
-class _CapHeader(ctypes.Structure):
-    _fields_ = [('version', ctypes.c_uint32), ('pid', ctypes.c_int)]
-
-
-class _CapData(ctypes.Structure):
-    _fields_ = [('effective', ctypes.c_uint32), ('permitted', ctypes.c_uint32), ('inheritable', ctypes.c_uint32)]
-
-
-def _check(result, what):
-    if result != 0:
-        code = ctypes.get_errno()
-        raise OSError(code, f'{what}: {os.strerror(code)}')
+_native = _native_module()
+_undumpable, _isolate, _add_seccomp = _native.undumpable, _native.isolate, _native.seccomp
+del _native
 
 
 class _Output(io.TextIOBase):
@@ -145,7 +152,7 @@ sys.stderr = _Output(forward=True)
 sys.stdin = io.StringIO('')
 
 # The zygote is not dumpable: no process of the jail may open its memory through /proc.
-_check(_libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0), 'prctl(PR_SET_DUMPABLE)')
+_undumpable()
 
 # The seccomp filter each environment's process adds to the jail's (libseccomp builds it; before the loader,
 # which refuses the seccomp module to programs).
@@ -163,13 +170,8 @@ def _compiled(rules):
         return program.read()
 
 
-class _SockFprog(ctypes.Structure):
-    _fields_ = [('len', ctypes.c_ushort), ('filter', ctypes.c_void_p)]
-
-
-_ENVIRONMENT_BPF = ctypes.create_string_buffer(_compiled(_filters['environment_filter']()))
-_ENVIRONMENT_PROGRAM = _SockFprog(len(_ENVIRONMENT_BPF.raw) // 8, ctypes.addressof(_ENVIRONMENT_BPF))
-PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
+_ENVIRONMENT_BPF = _compiled(_filters['environment_filter']())
+_TMP_OPTIONS = f'size={TMP_BYTES},nr_inodes={TMP_INODES},mode=0700'.encode()
 
 # The shared loader, in its own namespace with its own copy of the builtins (it imports numpy now).
 _loader = {'__name__': 'spade_loader', '__builtins__': dict(builtins.__dict__), 'SPADE_RUNTIME': 'cpython'}
@@ -247,13 +249,6 @@ class _Frames:
 # ---------------------------------------------------------------------------------------------
 # An environment's process: set up before any program code, then serve its calls.
 # ---------------------------------------------------------------------------------------------
-def _drop_capabilities():
-    _check(_libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0), 'prctl(PR_CAP_AMBIENT_CLEAR_ALL)')
-    header = _CapHeader(_LINUX_CAPABILITY_VERSION_3, 0)
-    data = (_CapData * 2)()
-    _check(_libc.capset(ctypes.byref(header), data), 'capset')
-
-
 def _confine(requests_fd, replies_fd):
     """Make this freshly forked process an environment's: see the module's docstring."""
     # Nothing of the zygote's: 0-2 are /dev/null, 3 and 4 its own pipes.
@@ -264,17 +259,12 @@ def _confine(requests_fd, replies_fd):
         os.dup2(null, fd)
     os.closerange(5, 1 << 16)
     baseline = _address_space()
-    _check(_libc.unshare(CLONE_NEWNS), 'unshare(CLONE_NEWNS)')
-    flags = MS_NOSUID | MS_NODEV | MS_NOEXEC
-    _check(_libc.mount(b'tmpfs', b'/tmp', b'tmpfs', flags, f'size={TMP_BYTES},nr_inodes={TMP_INODES},mode=0700'.encode()), 'mount /tmp')
-    _check(_libc.mount(b'proc-hidden', b'/proc', b'tmpfs', flags, b'size=4096,nr_inodes=2,mode=0555'), 'mount over /proc')
-    os.chdir('/tmp')
-    _drop_capabilities()
+    _isolate(_TMP_OPTIONS)  # its own mount namespace, /tmp and empty /proc; working folder /tmp; no capability
     hard = baseline + HARD_MEMORY_MB * MIB
     for limit, value in ((resource.RLIMIT_NPROC, 1), (resource.RLIMIT_NOFILE, 64), (resource.RLIMIT_FSIZE, 8 * MIB),
                          (resource.RLIMIT_CORE, 0), (resource.RLIMIT_AS, hard)):
         _setrlimit(limit, (value, value))
-    _check(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(_ENVIRONMENT_PROGRAM), 0, 0), 'seccomp')
+    _add_seccomp(_ENVIRONMENT_BPF)
     return baseline, hard
 
 
@@ -329,13 +319,16 @@ class _Child:
         self.replies = _Frames(replies_fd, header=_HEADER, limit=MAX_REPLY_BYTES, spin=0)
         self.sequence = 0
         self.hard_memory = None
+        self.schedstat = None  # fd of its /proc/PID/schedstat, once read
 
     def close(self):
         try:
             _kill(self.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        for fd in (self.requests_fd, self.replies.fd):
+        for fd in (self.requests_fd, self.replies.fd, self.schedstat):
+            if fd is None:
+                continue
             try:
                 _close(fd)
             except OSError:
@@ -374,24 +367,59 @@ def _address_space_of(pid):
         return None
 
 
+def _cpu_seconds(child):
+    """The CPU time `child`'s process has had so far (the scheduler's account, in ns, read
+    through a file kept open), or None where the kernel does not keep it."""
+    try:
+        if child.schedstat is None:
+            child.schedstat = os.open(f'/proc/{child.pid}/schedstat', os.O_RDONLY | os.O_CLOEXEC)
+        return int(os.pread(child.schedstat, 64, 0).split()[0]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def wall_ceiling(limit):
+    """The wall time, in seconds, after which a call is stopped even if it took little CPU time
+    (it waits on something that never comes). python/environment.ts's wallCeilingMs says the same."""
+    return max(limit * WALL_FACTOR, limit + WALL_SLACK_SECONDS)
+
+
 def _exchange(child, request_body, timeout_ms, memory_mb, baseline):
     """Send one request to `child` (None: the one it was forked with) and wait for its reply: the
     reply's bytes, or the failure the zygote gives when the process ran past its time, died or
-    broke the protocol (it is then ended)."""
+    broke the protocol (it is then ended).
+
+    The limit is on the CPU time the call takes, not on wall time: on a busy machine an honest
+    call may wait for a CPU much longer than it runs. When the limit has passed in wall time, the
+    call goes on for as long as it has not used the limit in CPU time, up to wall_ceiling()."""
     child.sequence += 1
+    limit = timeout_ms / 1000
+    cpu_at_start = _cpu_seconds(child)
     if request_body is not None:
         try:
             _write_all(child.requests_fd, _HEADER.pack(_len(request_body), child.sequence) + request_body)
         except OSError:
             pass  # it died: its reply pipe says so
-    deadline = time.perf_counter() + timeout_ms / 1000
-    frame = child.replies.next(deadline)
-    if frame == 'timeout':
+    started = time.perf_counter()
+    ceiling = started + wall_ceiling(limit)
+    deadline = started + limit
+    while True:
+        frame = child.replies.next(deadline)
+        if frame != 'timeout':
+            break
+        now = time.perf_counter()
+        cpu = _cpu_seconds(child)
+        used = None if cpu is None or cpu_at_start is None else cpu - cpu_at_start
+        if used is not None and used < limit and now < ceiling:
+            deadline = min(ceiling, now + (limit - used))  # it waited for a CPU: the rest of its limit
+            continue
         size = _address_space_of(child.pid)
         _end(child)
         if size is not None and memory_mb is not None and size - baseline >= memory_mb * MIB - MEMORY_MARGIN:
-            return _fail('memory', f'the environment reached its memory limit of {memory_mb} MiB and ran on past its wall-time limit of {timeout_ms} ms')
-        return _fail('timeout', f'the call ran past its wall-time limit of {timeout_ms} ms')
+            return _fail('memory', f'the environment reached its memory limit of {memory_mb} MiB and ran on past its time limit of {timeout_ms} ms')
+        if used is not None and used < limit:
+            return _fail('timeout', f'the call took {(now - started) * 1000:.0f} ms of wall time and little CPU time (waiting on something that never came), past its limit of {timeout_ms} ms')
+        return _fail('timeout', f'the call ran past its time limit of {timeout_ms} ms (CPU time)')
     if frame is None:
         _end(child)
         return _fail('crash', "the environment's process ended during the call")

@@ -13,6 +13,15 @@ import type { ResetResult, StepResult } from '../../../core/concepts/environment
 /** The methods of a Python environment a sandbox calls. */
 export type PythonMethod = 'reset' | 'step' | 'solution' | 'hint' | 'referenceAction' | 'getTools';
 
+/**
+ * The cpython sandbox holds a call to its limit (callTimeoutMs) in CPU time: on a busy machine
+ * an honest call may wait for a CPU far longer than it runs. A call that waits without computing
+ * is stopped at this wall time (cpython/server.py's wall_ceiling says the same).
+ */
+export function wallCeilingMs(timeoutMs: number): number {
+  return Math.max(timeoutMs * 10, timeoutMs + 5_000);
+}
+
 /** Time for a load on top of the call limit (compiling, a fresh `random` module). */
 export const LOAD_ALLOWANCE_MS = 500;
 /**

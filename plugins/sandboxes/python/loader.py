@@ -94,7 +94,7 @@ BLOCKED_MODULES = frozenset({
     'subprocess', 'multiprocessing', 'ctypes', '_ctypes', 'socket', '_socket', 'select',
     'signal', '_signal', 'pty', 'pwd', 'webbrowser', 'urllib.request', 'http.client', 'ssl',
     'asyncio.subprocess', '_posixsubprocess', 'emscripten', 'gc', 'numpy.ctypeslib', 'numpy.core._dtype_ctypes',
-    'seccomp',
+    'seccomp', '_cffi_backend', 'cffi', '_testcapi', '_testinternalcapi', '_ctypes_test', '_xxsubinterpreters',
 })
 HOST_PATHS = ('/etc', '/proc', '/sys', '/root', '/home', '/dev', '/work', '/usr', '/var', '/bin', '/boot', '/run', '/srv', '/opt', '/mnt', '/media')
 HARMLESS_PATHS = ('/dev/null', '/dev/urandom', '/dev/random')

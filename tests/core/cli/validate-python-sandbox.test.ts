@@ -94,7 +94,7 @@ withJail('validate --python-sandbox cpython holds the whole Python hostile corpu
   for (const folder of [...hostFolders, '/tmp', '/dev/shm']) assert.not.ok(existsSync(path.join(folder, MARKER)), `a program wrote in ${folder}`);
   assert.is(connections, 0, 'no program reached the listener on 127.0.0.1');
   assert.ok(namespaces.size > 0, 'the programs ran in PID namespaces of their own');
-  for (let waited = 0; waited < 3000 && processesIn(namespaces).length > 0; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+  for (let waited = 0; waited < 30_000 && processesIn(namespaces).length > 0; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
   assert.equal(processesIn(namespaces), [], 'no process is left behind');
 });
 

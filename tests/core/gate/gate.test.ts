@@ -4,7 +4,7 @@ import { GATE_REASONS, leaksAnswer, validateEnvironment, wrongAnswers } from '..
 import { createIsolatedVmSandbox } from '../../../plugins/sandboxes/isolated-vm.js';
 import { fixture, fixtureNames, program } from '../../fixtures/programs/load.js';
 
-const sandbox = createIsolatedVmSandbox({ limits: { callTimeoutMs: 150, memoryMb: 16 } });
+const sandbox = createIsolatedVmSandbox({ limits: { callTimeoutMs: 2000, memoryMb: 16 } });
 
 /** Each invalid fixture and the reason the gate must give it. */
 const EXPECTED: Record<string, string> = {

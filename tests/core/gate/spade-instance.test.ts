@@ -21,7 +21,7 @@ import { fixture, fixtureNames } from '../../fixtures/programs/load.js';
 import { repoRoot } from '../../helpers/cli.js';
 import { verdictWithoutTime } from '../../helpers/results.js';
 
-const sandbox = createIsolatedVmSandbox({ limits: { callTimeoutMs: 150, memoryMb: 16 } });
+const sandbox = createIsolatedVmSandbox({ limits: { callTimeoutMs: 2000, memoryMb: 16 } });
 
 /** A sandbox that counts the environments it loads and those disposed. */
 function counting(inner: Sandbox): { sandbox: Sandbox; loads: () => number; open: () => number } {

@@ -41,8 +41,8 @@ const javascript = fixture('tool-use/inventory');
 const sandboxes: Record<EnvironmentProgram['language'], () => Sandbox> = (() => {
   const made: Partial<Record<EnvironmentProgram['language'], Sandbox>> = {};
   return {
-    javascript: () => (made.javascript ??= createIsolatedVmSandbox({ limits: { callTimeoutMs: 1000 } })),
-    python: () => (made.python ??= createCpythonSandbox({ limits: { callTimeoutMs: 2000 }, workers: 1 })),
+    javascript: () => (made.javascript ??= createIsolatedVmSandbox({ limits: { callTimeoutMs: 10_000 } })),
+    python: () => (made.python ??= createCpythonSandbox({ limits: { callTimeoutMs: 10_000 }, workers: 1 })),
   };
 })();
 

@@ -7,7 +7,7 @@ import type { Agent, AgentEpisodeContext } from '../../../core/types.js';
 import { createIsolatedVmSandbox } from '../../../plugins/sandboxes/isolated-vm.js';
 import { fixture } from '../../fixtures/programs/load.js';
 
-const sandbox = createIsolatedVmSandbox({ limits: { callTimeoutMs: 1000 } });
+const sandbox = createIsolatedVmSandbox({ limits: { callTimeoutMs: 10_000 } });
 
 /** Replies in turn from `script` (a function of the last observation), recording the context it was started with. */
 function scripted(script: ((observation: string) => string)[], seen: AgentEpisodeContext[]): Agent {

@@ -34,7 +34,7 @@ const agent = (plain: string, hinted: string): Agent => ({
   start: (context) => ({ act: async () => ({ reply: context.hint ? hinted : plain }) }),
 });
 
-const sandboxes = createSandboxSet(createRegistry(), resolveConfig({ limits: { callTimeoutMs: 300 } }));
+const sandboxes = createSandboxSet(createRegistry(), resolveConfig({ limits: { callTimeoutMs: 3000 } }));
 test.after(() => sandboxes.close());
 
 const play = async (plain: string, hinted: string, reward: DesignerRewardName = 'spade'): Promise<{ reward: number | undefined; episodes: EpisodeResult[] }> => {
@@ -44,7 +44,7 @@ const play = async (plain: string, hinted: string, reward: DesignerRewardName = 
     envsPerRound: 1,
     reward,
     concurrency: 1,
-    context: { suite: 'spade', sandboxes, agent: agent(plain, hinted), limits: { callTimeoutMs: 300 }, attempts: 1, runSeed: 3 },
+    context: { suite: 'spade', sandboxes, agent: agent(plain, hinted), limits: { callTimeoutMs: 3000 }, attempts: 1, runSeed: 3 },
   });
   const [evaluation] = result.evaluations;
   assert.is(evaluation!.verdict.verdict, 'valid', JSON.stringify(evaluation!.verdict.checks));

@@ -8,10 +8,12 @@
  * memory, and fill /tmp with 400,000 inodes. Each must fail.
  *
  * And the routes to ctypes a program has without native code (numpy's), through the sandbox:
- * each is refused as an escape attempt, like `import ctypes`.
+ * each is refused as an escape attempt, like `import ctypes`. No environment's process holds a
+ * foreign-function interface at all (the zygote never loads one), and none can load one.
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { chmodSync, closeSync, copyFileSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -27,7 +29,10 @@ const attacks = path.join(repoRoot, 'tests/fixtures/python/jail');
 /** attacks.py's findings, run in the jail exactly as the sandbox runs its zygote. */
 function attack(): Record<string, string> {
   const plan = jail.planJail({ hardMemoryMb: 1024, pythonPath: [attacks] });
-  const args = [...plan.args.slice(0, plan.args.indexOf(jail.PYTHON)), jail.PYTHON, '-s', '/python-path/0/attacks.py'];
+  // The attacks run native code through ctypes, which the jail hides (a program has no way to
+  // it): here it is left in, standing for native code a program got some other way.
+  const jailArgs = plan.args.filter((_, i, all) => !(all[i] === '--ro-bind' && all[i + 1] === '/dev/null') && !(all[i - 1] === '--ro-bind' && all[i] === '/dev/null') && !(all[i - 2] === '--ro-bind' && all[i - 1] === '/dev/null'));
+  const args = [...jailArgs.slice(0, jailArgs.indexOf(jail.PYTHON)), jail.PYTHON, '-s', '/python-path/0/attacks.py'];
   const seccompFile = (plan as { seccompFile?: string }).seccompFile;
   const fd = seccompFile ? openSync(seccompFile, 'r') : undefined;
   try {
@@ -95,24 +100,98 @@ const NUMPY_ROUTES = [
   '__import__("numpy.core._dtype_ctypes", fromlist=["x"])._ctypes',
 ];
 
-maybe("numpy's routes to ctypes are refused like import ctypes", async () => {
+/** What reset() of a program that evaluates `route` in an environment's process gives: its observation, or its failure. */
+async function evaluate(sandbox: ReturnType<typeof createCpythonSandbox>, route: string): Promise<{ observation?: string; failure?: unknown }> {
+  const source = `import sys\nclass ProbeEnv:\n  def reset(self, seed=None):\n    got = ${route}\n    return f"reached {got!r}" if got else "nothing", {}\n  def step(self, a):\n    return "o", 0.0, True, False, {}\n`;
+  const env = await sandbox.load({ id: route, language: 'python', source });
+  try {
+    const { observation } = await env.reset(1);
+    return { observation: String(observation) };
+  } catch (failure) {
+    return { failure };
+  } finally {
+    await env.dispose();
+  }
+}
+
+maybe("numpy's routes to ctypes are refused like import ctypes, or lead nowhere", async () => {
   const sandbox = createCpythonSandbox();
   try {
     for (const route of NUMPY_ROUTES) {
-      const source = `class ProbeEnv:\n  def reset(self, seed=None):\n    got = ${route}\n    return f"reached {got!r}", {}\n  def step(self, a):\n    return "o", 0.0, True, False, {}\n`;
-      const env = await sandbox.load({ id: route, language: 'python', source });
-      let failure: unknown;
-      try {
-        await env.reset(1);
-      } catch (error) {
-        failure = error;
-      }
-      await env.dispose();
+      const { failure } = await evaluate(sandbox, route);
       assert.ok(failure instanceof SandboxError, `${route} was reached`);
-      assert.is((failure as SandboxError).kind, 'escape-attempt', `${route}: ${(failure as SandboxError).message}`);
+      // Refused where numpy hands ctypes out; where numpy did without it (the zygote never loads
+      // it), the attribute numpy would have kept it in is None.
+      const { kind, message } = failure as SandboxError;
+      assert.ok(kind === 'escape-attempt' || /'NoneType' object has no attribute/.test(message), `${route}: ${kind}: ${message}`);
     }
   } finally {
     await sandbox.close();
+  }
+});
+
+// Routes to a foreign-function interface (or to a module that reads and writes memory) that need
+// no import statement the loader sees: the classes every process holds, the frames of the code
+// that called the program (the zygote's globals), the modules loaded, and loading the extension
+// module's file directly.
+const NATIVE_ROUTES = [
+  "[c for c in object.__subclasses__() if 'ctypes' in c.__module__ or 'cffi' in c.__module__]",
+  "[c for c in type.__subclasses__(type) if 'ctypes' in c.__module__]",
+  "[k for k, m in sys.modules.items() if m is not None and k.split('.')[-1] in ('ctypes', '_ctypes', '_cffi_backend')]",
+  "[v for i in range(1, 12) for f in [sys._getframe(i) if i <= len(__import__('traceback').extract_stack()) - 1 else None] if f for v in f.f_globals.values() if type(v).__module__ in ('ctypes', '_ctypes') or getattr(v, '__name__', '') in ('ctypes', '_ctypes')]",
+  "__import__('importlib.util').util.module_from_spec(__import__('importlib.util').util.spec_from_file_location('_ctypes', __import__('glob').glob('/usr/lib/python3*/lib-dynload/_ctypes.*.so')[0]))",
+  "__import__('importlib.util').util.module_from_spec(__import__('importlib.util').util.spec_from_file_location('_testcapi', __import__('glob').glob('/usr/lib/python3*/lib-dynload/_testcapi.*.so')[0]))",
+  "__import__('_cffi_backend')",
+  "__import__('_testcapi')",
+];
+
+maybe("no foreign-function interface in an environment's process: none loaded, none reachable, none loadable", async () => {
+  const sandbox = createCpythonSandbox();
+  try {
+    for (const route of NATIVE_ROUTES) {
+      const { observation, failure } = await evaluate(sandbox, route);
+      assert.ok(observation === 'nothing' || failure instanceof SandboxError, `${route}: ${observation}`);
+    }
+    // A copy of a hidden module in a folder bound into the jail (a suite's packages) is hidden
+    // too: CPython's _testcapi, which needs no libffi.
+    const folder = mkdtempSync(path.join(tmpdir(), 'spade-ffi-copy-'));
+    chmodSync(folder, 0o755);
+    try {
+      const copied = readdirSync(path.join(path.dirname(realpathSync(jail.PYTHON)), '../lib', path.basename(realpathSync(jail.PYTHON)), 'lib-dynload')).find((name) => name.startsWith('_testcapi.'));
+      assert.ok(copied, "CPython's _testcapi on the host");
+      copyFileSync(path.join(path.dirname(realpathSync(jail.PYTHON)), '../lib', path.basename(realpathSync(jail.PYTHON)), 'lib-dynload', copied!), path.join(folder, copied!));
+      chmodSync(path.join(folder, copied!), 0o644);
+      const withCopy = createCpythonSandbox({ pythonPath: [folder] });
+      try {
+        const route = `__import__('importlib.util').util.module_from_spec(__import__('importlib.util').util.spec_from_file_location('_testcapi', '/python-path/0/${copied}'))`;
+        const { observation, failure } = await evaluate(withCopy, route);
+        assert.ok(observation === 'nothing' || failure instanceof SandboxError, `${route}: ${observation}`);
+      } finally {
+        await withCopy.close();
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+    // What honest programs load still loads.
+    for (const route of ["__import__('decimal').Decimal(1) / 3", "__import__('sqlite3').connect(':memory:').execute('select 1').fetchall()", 'np.linalg.inv(np.eye(2)).tolist()', "__import__('hashlib').sha256(b'x').hexdigest()", "'x'.encode('shift_jis')"]) {
+      const { observation, failure } = await evaluate(sandbox, route);
+      assert.ok(observation?.startsWith('reached'), `${route}: ${(failure as Error | undefined)?.message ?? observation}`);
+    }
+  } finally {
+    await sandbox.close();
+  }
+});
+
+test('without a C compiler, the jail says how to get one (its set-up module is compiled once)', () => {
+  const folder = mkdtempSync(path.join(tmpdir(), 'spade-no-cc-'));
+  copyFileSync(path.join(repoRoot, 'plugins/sandboxes/cpython/confine.c'), path.join(folder, 'confine.c'));
+  const saved = process.env.PATH;
+  process.env.PATH = folder; // no cc, no gcc
+  try {
+    assert.throws(() => jail.confineModule(folder), (error: Error) => error instanceof jail.JailSetupError && /apt-get install gcc/.test(error.message));
+  } finally {
+    process.env.PATH = saved;
+    rmSync(folder, { recursive: true, force: true });
   }
 });
 

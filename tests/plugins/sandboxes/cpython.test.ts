@@ -4,7 +4,7 @@
 // wall time with the neighbours replayed, and replies checked on the host.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createCpythonSandbox } from '../../../plugins/sandboxes/cpython/sandbox.js';
 import { checkJail } from '../../../plugins/sandboxes/cpython/jail.js';
@@ -12,7 +12,7 @@ import { createPyodideSandbox } from '../../../plugins/sandboxes/pyodide/sandbox
 import { validateEnvironment } from '../../../core/gate/gate.js';
 import type { EnvironmentProgram, LoadedEnvironment, Sandbox } from '../../../core/types.js';
 import { hostileSource } from '../../fixtures/python/hostile.js';
-import { jailedProcesses, nestedNamespaces } from '../../helpers/processes.js';
+import { descendants, jailedProcesses, nestedNamespaces } from '../../helpers/processes.js';
 import { tempDir } from '../../helpers/cli.js';
 import { HOST_FOLDERS, SECRET, definePythonSandboxTests, failureOf, source } from './python-sandbox-tests.js';
 
@@ -199,7 +199,33 @@ function defineTests(): void {
     await Promise.all(envs.map((env) => env.dispose()));
   });
 
-  test("a call past its wall time kills that environment's process only; a neighbour mid-episode goes on untouched", async () => {
+  /** The jail's processes, once two looks 50 ms apart agree (a process killed a moment ago may still be dying). */
+  const settledProcesses = async (): Promise<number[]> => {
+    let last = jailedProcesses().map((p) => p.pid);
+    for (let look = 0; look < 200; look++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const now = jailedProcesses().map((p) => p.pid);
+      if (now.join() === last.join()) return now;
+      last = now;
+    }
+    return last;
+  };
+
+  // The host pid of the environment's process whose pid in the jail is `inner`.
+  const hostPid = (inner: number): number => {
+    const found = descendants(process.pid).filter((pid) => {
+      try {
+        const nspid = /NSpid:\s+([\d\s]+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]?.trim().split(/\s+/) ?? [];
+        return nspid.length > 1 && Number(nspid.at(-1)) === inner;
+      } catch {
+        return false;
+      }
+    });
+    assert.is(found.length, 1, `one process is pid ${inner} in a jail`);
+    return found[0]!;
+  };
+
+  test("a call past its time limit kills that environment's process only; a neighbour mid-episode goes on untouched", async () => {
     const play = async (env: LoadedEnvironment, interrupt?: () => Promise<void>): Promise<string[]> => {
       const seen = [(await env.reset(3)).observation];
       seen.push((await env.step('\\boxed{50}')).observation);
@@ -214,7 +240,8 @@ function defineTests(): void {
     const seen = await play(neighbour, async () => {
       const loop = await load('loop', hostileSource('catastrophic_regex.py'));
       const before = nestedNamespaces();
-      const processes = jailedProcesses().map((p) => p.pid);
+      // Processes killed just before (the control's, disposed) take a moment to die on a busy machine: wait until none is dying.
+      const processes = await settledProcesses();
       const failure = await failureOf(loop.reset(1));
       assert.is(failure?.kind, 'timeout', 'stopped at its limit, from outside the program');
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -227,6 +254,31 @@ function defineTests(): void {
     });
     assert.equal(seen, expected);
     await neighbour.dispose();
+  });
+
+  test("a call's limit is on its CPU time: one that waits for a CPU past its limit in wall time goes on; one that waits forever is stopped", async () => {
+    // A busy machine, made certain: the environment's process is stopped (SIGSTOP) while its call
+    // waits, for several times the call's limit, then let go. It took no CPU time meanwhile.
+    const limits = { callTimeoutMs: 300 };
+    const own = createCpythonSandbox({ limits, workers: 1 });
+    try {
+      const program = `import os\nclass WaitEnv:\n  def reset(self, seed=None):\n    return str(os.getpid()), {}\n  def step(self, action):\n    if action == 'block':\n      os.set_blocking(3, True)\n      os.read(3, 1)\n    return 'stepped', 0.0, False, False, {}\n`;
+      const env = await own.load({ id: 'wait', language: 'python', source: program });
+      const pid = hostPid(Number((await env.reset(1)).observation));
+      process.kill(pid, 'SIGSTOP');
+      const step = env.step('go');
+      void step.catch(() => undefined); // awaited below
+      await new Promise((resolve) => setTimeout(resolve, 4 * limits.callTimeoutMs));
+      process.kill(pid, 'SIGCONT');
+      assert.is((await step).observation, 'stepped', 'not cut short: it used none of its CPU time');
+      // Blocked on its own request pipe: no CPU time, no reply; stopped at the wall-time ceiling.
+      const failure = await failureOf(env.step('block'));
+      assert.is(failure?.kind, 'timeout', failure?.message);
+      assert.match(failure!.message, /little CPU time/);
+      await env.dispose();
+    } finally {
+      await own.close();
+    }
   });
 
   test('a program that catches MemoryError and keeps allocating is reported as memory, not timeout', async () => {

@@ -6,7 +6,7 @@ import { SandboxError } from '../../../core/types.js';
 import type { LoadedEnvironment, SandboxFailureKind } from '../../../core/types.js';
 import { fixture, program } from '../../fixtures/programs/load.js';
 
-const sandbox = createIsolatedVmSandbox({ limits: { callTimeoutMs: 150, memoryMb: 16 } });
+const sandbox = createIsolatedVmSandbox({ limits: { callTimeoutMs: 2000, memoryMb: 16 } });
 
 /** A program whose step(action) evaluates `body` (with `action` in scope) and returns its value as the observation. */
 const probe = (body: string, id = 'probe') =>

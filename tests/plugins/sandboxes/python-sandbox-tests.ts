@@ -442,7 +442,7 @@ export function definePythonSandboxTests(test: Test, sandboxId: 'pyodide' | 'cpy
       closed = true;
       await sandbox.close();
       // A killed process may take a moment to finish exiting.
-      for (let waited = 0; waited < 3000 && processesIn(namespaces).length > 0; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+      for (let waited = 0; waited < 30_000 && processesIn(namespaces).length > 0; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
       assert.equal(processesIn(namespaces), []);
     });
   }

@@ -10,7 +10,7 @@ import { createIsolatedVmSandbox } from '../../../plugins/sandboxes/isolated-vm.
 import { createVm2Sandbox } from '../../../plugins/sandboxes/vm2.js';
 import { fixture, program } from '../../fixtures/programs/load.js';
 
-const limits = { callTimeoutMs: 500 };
+const limits = { callTimeoutMs: 10_000 };
 const sandboxes: [string, Sandbox][] = [
   ['isolated-vm', createIsolatedVmSandbox({ limits })],
   ['vm2', createVm2Sandbox({ limits })],

@@ -4,7 +4,7 @@ import { SandboxError } from '../../../core/types.js';
 import type { LoadedEnvironment } from '../../../core/types.js';
 import { createVm2Sandbox } from '../../../plugins/sandboxes/vm2.js';
 
-const sandbox = createVm2Sandbox({ limits: { callTimeoutMs: 200, maxOutputBytes: 16 * 1024 } });
+const sandbox = createVm2Sandbox({ limits: { callTimeoutMs: 2000, maxOutputBytes: 16 * 1024 } });
 
 const GUESS = `
 export default class GuessEnv {
