@@ -18,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Bench } from 'tinybench';
 import { run } from '../core/setup/api.js';
+import { publish } from './publish.js';
 import type { RunResults } from '../core/results/results.js';
 
 const DELAY_MS = 250;
@@ -99,21 +100,24 @@ try {
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-console.log(bench.name);
-console.table(setups.map(({ name }) => {
+const busyOf = (f: { requests: number; suiteWallSec: number }): number => (f.requests * DELAY_MS) / 1000 / (f.suiteWallSec * SLOTS);
+const rows = setups.map(({ name }) => {
   const runs = measured.get(name)!;
-  const busy = runs.map((f) => (f.requests * DELAY_MS) / 1000 / (f.suiteWallSec * SLOTS));
   const requests = median(runs.map((f) => f.requests));
   return {
     setup: name,
     requests,
     'suite wall s (median)': Number(median(runs.map((f) => f.suiteWallSec)).toFixed(2)),
     'fewest s the model allows': Number(((Math.ceil(requests / SLOTS) * DELAY_MS) / 1000).toFixed(2)),
-    'slots busy (median)': Number(median(busy).toFixed(2)),
-    'slots busy (runs)': busy.map((b) => b.toFixed(2)).join(' '),
+    'slots busy (median)': Number(median(runs.map(busyOf)).toFixed(2)),
+    'slots busy (runs)': runs.map((f) => busyOf(f).toFixed(2)).join(' '),
   };
-}));
-for (const { name } of setups) {
-  const busy = median(measured.get(name)!.map((f) => (f.requests * DELAY_MS) / 1000 / (f.suiteWallSec * SLOTS)));
-  console.log(`${name}: ${busy.toFixed(2)} of the ${SLOTS} slots busy (target >= 0.9: ${busy >= 0.9 ? 'met' : 'NOT met'})`);
-}
+});
+publish(import.meta.url, {
+  about: `The AIME suite keeps a model's slots busy: ${YEARS.length} years x ${PROBLEMS} problems x ${SAMPLES} samples, the real openai SDK (the vllm: preset) against a local server (another process) answering every request after ${DELAY_MS} ms, ${SLOTS} requests in flight, response cache off; medians of 3 runs. Two servers: one that takes \`n\` as vLLM does (60 requests of 64 samples), and one that answers one sample a request (3,840 requests). Slots busy = requests x ${DELAY_MS} ms / (suite wall x ${SLOTS}); target >= 0.9.`,
+  tables: [{ caption: bench.name, rows }],
+  notes: setups.map(({ name }) => {
+    const busy = median(measured.get(name)!.map(busyOf));
+    return `${name}: ${busy.toFixed(2)} of the ${SLOTS} slots busy (target >= 0.9: ${busy >= 0.9 ? 'met' : 'NOT met'})`;
+  }),
+});
