@@ -10,7 +10,10 @@
  *   step, replaying the current games);
  * - errored plays are left out of the means, as everywhere in spade-bench;
  * - the validator rejection rate is the round's own (SPADE's counters run from the start of the
- *   run), over the final review of each slot.
+ *   run), over the final review of each slot;
+ * - the pass rate and the reply figures leave out slots that errored (SPADE counts a failed
+ *   generation call as a failed attempt); the reply figures take every slot's final reply, where
+ *   SPADE's take only the replies of the games it trains on.
  */
 import type { RoundLog, RoundLogKey } from '../results/results.js';
 import type { Evaluation } from '../run/evaluate.js';
@@ -48,6 +51,9 @@ export interface DesignerReply {
   tokens?: number;
   finishReason?: string;
 }
+
+/** The slot a program belongs to: its own id, or for a repair or fresh design the id of the slot's first program. */
+const slotOf = (p: EnvironmentProgram): string => (typeof p.meta?.params?.repairOf === 'string' ? p.meta.params.repairOf : p.id);
 
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 
@@ -96,9 +102,9 @@ export function roundLog(programs: readonly EnvironmentProgram[], evaluations: r
   set('hardShare', band(rated.filter((m) => m < 0.2).length), bandWhy);
   set('mediumShare', band(rated.filter((m) => m >= 0.2 && m <= 0.8).length), bandWhy);
 
-  // Validation: SPADE's pass rate is games produced over games requested.
-  const slots = programs.filter((p) => !p.designError);
-  set('validationPassRate', slots.length ? accepted.length / slots.length : null, 'the designer produced no program this round');
+  // Validation: SPADE's pass rate is games produced over games requested; here over the slots
+  // that reached a result (a slot whose call errored is left out, as everywhere in spade-bench).
+  set('validationPassRate', evaluations.length ? accepted.length / evaluations.length : null, programs.some((p) => !p.designError) ? 'every slot of the round errored' : 'the designer produced no program this round');
   const reviewed = evaluations.filter((e) => e.summary.review);
   set(
     'validatorRejectionRate',
@@ -106,8 +112,11 @@ export function roundLog(programs: readonly EnvironmentProgram[], evaluations: r
     evaluations.length ? 'no LLM validator reviewed this round (no --reviewer)' : 'nothing of the round reached the validator',
   );
 
-  // The designer's replies, as its programs record them.
-  const replies = programs.map(designerReply).filter((r): r is DesignerReply => r !== undefined);
+  // The designer's replies, as its programs record them: the reply each slot ended with (its
+  // last fresh design or repair when it took several), the first reply of a slot with no result.
+  const ended = new Set(evaluations.map((e) => slotOf(e.program)));
+  const finals = [...evaluations.map((e) => e.program), ...programs.filter((p) => !ended.has(slotOf(p)))];
+  const replies = finals.map(designerReply).filter((r): r is DesignerReply => r !== undefined);
   const tokens = replies.map((r) => r.tokens).filter((t): t is number => typeof t === 'number');
   const replyWhy = programs.length === 0 ? 'the designer produced nothing this round' : 'the designer records no reply length (the reference designer writes no reply)';
   set('designerResponseTokens', tokens.length ? mean(tokens) : null, replyWhy);

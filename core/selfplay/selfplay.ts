@@ -14,7 +14,6 @@ import { DEFAULT_SKILLS_PER_ROUND, SKILL_NAMES, skillsForRound } from './skills.
 import type { HintWriter } from '../roles/llm-hint.js';
 import type { HintRecord } from '../results/journal.js';
 import { DEFAULTS } from '../config/options.js';
-import { slotPassed } from '../metrics/validity.js';
 import { evaluateEnvironment, type Evaluation, type EvaluationContext, type Evaluator } from '../run/evaluate.js';
 import { mapLimit } from '../run/concurrency.js';
 import { deriveSeed } from '../run/random.js';
@@ -218,7 +217,6 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
       designerReward: mean(played.map((e) => e.summary.designerReward ?? 0)),
       ...(slotErrors.length ? { errored: slotErrors.length } : {}),
       log: roundLog(programs, done),
-      passRate: done.length ? done.filter((e) => slotPassed(e.summary)).length / done.length : null,
     };
     rounds.push(summary);
     if (signal?.aborted) break; // a partial round is reported, but not journaled as finished

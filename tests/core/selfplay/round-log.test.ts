@@ -94,4 +94,17 @@ test('what a round cannot give is null with a reason, never 0; every figure has 
   assert.is(empty.figures.validationPassRate, null);
 });
 
+test("a slot designed afresh: the reply it ended with counts, and a slot that errored is out of the pass rate", () => {
+  // Slot 0's first design was cut at its token limit and rejected; its second design was played.
+  const first: EnvironmentProgram = { id: 'r0-e0', language: 'javascript', source: '', meta: { params: { designerReply: { tokens: 16384, finishReason: 'length' } } } };
+  const resampled = evaluation('r0-e0-s2', [play(1, false), play(0, false)], {}, { repairOf: 'r0-e0', repairAttempt: 1, designerReply: { tokens: 700, finishReason: 'stop' } });
+  // Slot 1 was designed (its reply recorded) but its hint call errored: no result.
+  const errored: EnvironmentProgram = { id: 'r0-e1', language: 'javascript', source: '', meta: { params: { designerReply: { tokens: 900, finishReason: 'stop' } } } };
+  const { figures } = roundLog([first, errored], [resampled]);
+  near(figures.designerResponseTokens, (700 + 900) / 2, 'mean reply tokens: the final replies');
+  near(figures.designerResponseTokensMax, 900, 'most reply tokens');
+  near(figures.designerTruncatedShare, 0, 'the cut reply was not the slot\'s last');
+  near(figures.validationPassRate, 1, 'the errored slot is left out');
+});
+
 test.run();
