@@ -315,6 +315,7 @@ export type RoundLogKey =
   | 'hardShare'
   | 'validationPassRate'
   | 'validatorRejectionRate'
+  | 'validatorRejectionRateRun'
   | 'designerResponseTokens'
   | 'designerResponseTokensMax'
   | 'designerTruncatedShare'
