@@ -4,7 +4,9 @@
  * (`spare-rl/spare-gpt55-static-corpus@e179a371bc7764dacf0bcee1f808100beb463137`, 7,872 games).
  * It is downloaded once through the dataset cache (benchmarks/download.ts): checksums.sha256
  * first, which lists every file to fetch, then each file, checked against its digest before it
- * is written to `<dataDir>/spade-pool/hf/<owner>__<name>/<revision>/`. Offline, only the cache
+ * is written to `<dataDir>/spade-pool/hf/<owner>__<name>/<revision>/`. A dataset without
+ * checksums.sha256 is read as SPADE's tool-use environment release, whose manifest.json lists
+ * its files (downloadRelease). Offline, only the cache
  * is used. The Hub's address is HF_ENDPOINT's when set (huggingface_hub's convention), and
  * HF_TOKEN is sent for gated datasets.
  */
@@ -14,6 +16,7 @@ import { CHECKSUMS_FILE, MANIFEST_FILE, insidePool, parseChecksums } from '../co
 import { DataError, UsageError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/results/fs.js';
 import { cachedPath, ensureDataFile, fetchBytes, isOffline, OFFLINE_ENV, type DataFile, type DataOptions } from './download.js';
+import { RELEASE_MANIFEST, releaseCandidates, releaseListing } from './spade-pool-layout.js';
 
 export const HF_HUB = 'https://huggingface.co';
 
@@ -46,10 +49,13 @@ export function hubPoolFolder(repo: string, revision: string, dataDir?: string):
 
 const hubSuite = (repo: string, revision: string): string => `spade-pool/hf/${repo.replace('/', '__')}/${revision.replace(/\//g, '__')}`;
 
-/** The files a cached copy lists, when every one of them is there (a complete copy). */
+/**
+ * The files a cached copy lists, when every one of them is there (a complete copy); a release's
+ * copy is complete once its manifest.json is written (the last file its download writes).
+ */
 function completeCopy(folder: string): boolean {
   const sums = path.join(folder, CHECKSUMS_FILE);
-  if (!existsSync(sums)) return false;
+  if (!existsSync(sums)) return existsSync(path.join(folder, RELEASE_MANIFEST));
   try {
     return parseChecksums(readFileSync(sums, 'utf8')).every((e) => existsSync(path.join(folder, e.file)));
   } catch {
@@ -81,8 +87,14 @@ export async function ensureHubPool(spec: string, options: HubPoolOptions = {}):
   try {
     sums = await fetchBytes(url(CHECKSUMS_FILE), download);
   } catch (error) {
+    // No checksums.sha256: SPADE's tool-use environment release, whose manifest.json lists its files.
+    if (/HTTP 404/.test((error as Error).message)) {
+      const release = await downloadRelease(url, folder, suite, download, options.downloads).catch((e: Error) => e);
+      if (!(release instanceof Error)) return folder;
+      if (!/HTTP 404/.test(release.message)) throw release;
+    }
     throw new UsageError(
-      `spade-pool:hf:${spec}: ${(error as Error).message}. The pool needs its ${CHECKSUMS_FILE} (the list of its files) from the Hub at ${base}: ` +
+      `spade-pool:hf:${spec}: ${(error as Error).message}. The pool needs its ${CHECKSUMS_FILE} (a pool's list of its files) or ${RELEASE_MANIFEST} (a release's) from the Hub at ${base}: ` +
         `check the name, the revision and the network (HF_ENDPOINT sets another address), or download the dataset yourself and use spade-pool:DIR.`,
     );
   }
@@ -110,4 +122,44 @@ export async function ensureHubPool(spec: string, options: HubPoolOptions = {}):
   // Written last: its presence (with every file it lists) marks the copy complete.
   writeFileAtomic(path.join(folder, CHECKSUMS_FILE), sums);
   return folder;
+}
+
+/**
+ * SPADE's tool-use environment release from the Hub: manifest.json first (it lists each file,
+ * under one of the paths the loader looks at, with its sha256 when given), then each file at the
+ * first of those paths the Hub has, checked against the manifest's digest; manifest.json is
+ * written last, marking the copy complete. A file the Hub has under none of the paths is left
+ * for the loader to report (or skip, with --skip-bad).
+ */
+async function downloadRelease(url: (file: string) => string, folder: string, suite: string, download: DataOptions, downloads = 8): Promise<void> {
+  const bytes = await fetchBytes(url(RELEASE_MANIFEST), download);
+  let listed: unknown[] | undefined;
+  try {
+    listed = releaseListing(JSON.parse(Buffer.from(bytes).toString('utf8')));
+  } catch (error) {
+    throw new DataError(url(RELEASE_MANIFEST), undefined, `not valid JSON (${(error as Error).message})`);
+  }
+  if (!listed) throw new DataError(url(RELEASE_MANIFEST), undefined, 'expected a JSON array of environments, or an object holding one');
+  const entries = listed.flatMap((entry) => {
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return [];
+    const record = entry as Record<string, unknown>;
+    const { candidates } = releaseCandidates(record);
+    return candidates ? [{ candidates, sha256: typeof record.sha256 === 'string' ? record.sha256.toLowerCase() : undefined }] : [];
+  });
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < entries.length) {
+      const { candidates, sha256 } = entries[next++]!;
+      for (const candidate of candidates) {
+        try {
+          await ensureDataFile({ suite, fileName: candidate, url: url(candidate), ...(sha256 ? { sha256 } : {}) }, download);
+          break;
+        } catch (error) {
+          if (!/HTTP 404/.test((error as Error).message)) throw error;
+        }
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(downloads, entries.length)) }, worker));
+  writeFileAtomic(path.join(folder, RELEASE_MANIFEST), bytes);
 }

@@ -119,7 +119,7 @@ export function createSpadePoolSuite(poolPath: string, options: SpadePoolOptions
     async load(dataDir) {
       if (hub !== undefined) {
         const folder = await ensureHubPool(hub, { dataDir: options.dataDir ?? dataDir, offline: options.offline, hubUrl: options.hubUrl, fetch: options.fetch });
-        return loadPoolLayout(folder, 'spade-pool', options);
+        return hasPoolLayout(folder) ? loadPoolLayout(folder, 'spade-pool', options) : loadReleaseLayout(folder, 'spade-pool', options);
       }
       const info = await stat(resolved).catch(() => {
         throw new UsageError(`spade-pool:${poolPath}: ${resolved} does not exist`);
