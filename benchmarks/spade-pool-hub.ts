@@ -31,15 +31,18 @@ export interface HubPoolOptions extends DataOptions {
 
 const REPO = /^[\w.-]+\/[\w.-]+$/;
 
-/** `OWNER/NAME@REVISION` (the revision defaults to `main`, which can change: pin a commit). */
-export function parseHubPool(spec: string): { repo: string; revision: string } {
+/**
+ * `OWNER/NAME@REVISION` (the revision defaults to `main`, which can change: pin a commit), or
+ * `OWNER/NAME@REVISION:FILE` for one table file of the dataset (such as the GPT-5.5 tool-use pool).
+ */
+export function parseHubPool(spec: string): { repo: string; revision: string; file?: string } {
   const at = spec.lastIndexOf('@');
   const repo = at < 0 ? spec : spec.slice(0, at);
-  const revision = at < 0 ? 'main' : spec.slice(at + 1);
-  if (!REPO.test(repo) || !/^[\w./-]+$/.test(revision) || revision.includes('..')) {
-    throw new UsageError(`spade-pool:hf:${spec}: expected spade-pool:hf:OWNER/NAME@REVISION, e.g. spade-pool:hf:spare-rl/spare-gpt55-static-corpus@e179a371bc7764dacf0bcee1f808100beb463137`);
+  const [revision = 'main', file] = at < 0 ? ['main'] : spec.slice(at + 1).split(/:(.*)/s, 2);
+  if (!REPO.test(repo) || !/^[\w./-]+$/.test(revision) || revision.includes('..') || (file !== undefined && (!/^[\w./-]+$/.test(file) || !insidePool(file)))) {
+    throw new UsageError(`spade-pool:hf:${spec}: expected spade-pool:hf:OWNER/NAME@REVISION, e.g. spade-pool:hf:spare-rl/spare-gpt55-static-corpus@e179a371bc7764dacf0bcee1f808100beb463137 (or ...@REVISION:FILE for one table file)`);
   }
-  return { repo, revision };
+  return { repo, revision, ...(file !== undefined ? { file } : {}) };
 }
 
 /** The cache folder of one revision of a pool. */
@@ -63,12 +66,28 @@ function completeCopy(folder: string): boolean {
   }
 }
 
-/** The local folder of the pool `spec`, downloading what the cache does not hold yet. */
+/** fetch with HF_TOKEN (or the given token) sent as a bearer token. */
+function authorisedFetch(options: HubPoolOptions): typeof fetch {
+  const token = options.token ?? process.env.HF_TOKEN;
+  const baseFetch = options.fetch ?? fetch;
+  return token ? (input, init) => baseFetch(input, { ...init, headers: { Authorization: `Bearer ${token}` } }) : baseFetch;
+}
+
+/** The local folder of the pool `spec` (its local file, for `...:FILE`), downloading what the cache does not hold yet. */
 export async function ensureHubPool(spec: string, options: HubPoolOptions = {}): Promise<string> {
-  const { repo, revision } = parseHubPool(spec);
+  const { repo, revision, file } = parseHubPool(spec);
   const base = (options.hubUrl ?? process.env.HF_ENDPOINT ?? HF_HUB).replace(/\/+$/, '');
   const folder = hubPoolFolder(repo, revision, options.dataDir);
   const url = (file: string): string => `${base}/datasets/${repo}/resolve/${encodeURIComponent(revision)}/${file.split('/').map(encodeURIComponent).join('/')}`;
+  if (file !== undefined) {
+    // One table file: its rows carry each program's sha256, which the loader checks.
+    try {
+      return await ensureDataFile({ suite: hubSuite(repo, revision), fileName: file, url: url(file) }, { ...options, fetch: authorisedFetch(options) });
+    } catch (error) {
+      if (error instanceof UsageError && !isOffline(options.offline)) throw new UsageError(`spade-pool:hf:${spec}: ${error.message}. Check the name, the revision, the file and the network (HF_ENDPOINT sets another address).`);
+      throw error;
+    }
+  }
   if (completeCopy(folder)) return folder;
   if (isOffline(options.offline)) {
     throw new UsageError(
@@ -77,10 +96,7 @@ export async function ensureHubPool(spec: string, options: HubPoolOptions = {}):
         `(hf download ${repo} --repo-type dataset --revision ${revision} --local-dir DIR) and use spade-pool:DIR.`,
     );
   }
-  const token = options.token ?? process.env.HF_TOKEN;
-  const baseFetch = options.fetch ?? fetch;
-  const authorised: typeof fetch = token ? (input, init) => baseFetch(input, { ...init, headers: { Authorization: `Bearer ${token}` } }) : baseFetch;
-  const download: DataOptions = { ...options, fetch: authorised, offline: false };
+  const download: DataOptions = { ...options, fetch: authorisedFetch(options), offline: false };
   const suite = hubSuite(repo, revision);
 
   let sums: Uint8Array;

@@ -207,4 +207,25 @@ test('spade-pool:hf: downloads the tool-use release as its manifest.json lists i
   }
 });
 
+test('spade-pool:hf:OWNER/NAME@REV:FILE downloads one table of the dataset (the GPT-5.5 tool-use pool), its rows checked', async () => {
+  const table = path.join(released, 'gpt55-tool-use/pool.json');
+  const server = await startFileServer({ '/datasets/spade-rl/gpt55-tool-use/resolve/r1/data/pool.json': readFileSync(table) });
+  try {
+    const cache = tempDir();
+    const local = await createSpadePoolSuite(table).tasks({});
+    const hub = await createSpadePoolSuite('hf:spade-rl/gpt55-tool-use@r1:data/pool.json', { dataDir: cache, hubUrl: server.url, offline: false }).tasks({});
+    assert.ok(hub.length > 0);
+    assert.equal(hub.map((t) => [t.program.id, t.program.source, t.program.meta?.skill]), local.map((t) => [t.program.id, t.program.source, t.program.meta?.skill]));
+    const before = server.requests.length;
+    assert.is((await createSpadePoolSuite('hf:spade-rl/gpt55-tool-use@r1:data/pool.json', { dataDir: cache, offline: true }).tasks({})).length, hub.length);
+    assert.is(server.requests.length, before, 'offline: the cached table');
+    // A file the dataset does not have: a clear error naming it; a path leaving the dataset: refused.
+    const missing = await createSpadePoolSuite('hf:spade-rl/gpt55-tool-use@r1:data/other.json', { dataDir: cache, hubUrl: server.url, offline: false }).tasks({}).then(() => undefined, (e: Error) => e);
+    assert.match(String(missing), /spade-pool:hf:spade-rl\/gpt55-tool-use@r1:data\/other\.json: cannot download .*HTTP 404/);
+    assert.throws(() => createSpadePoolSuite('hf:spade-rl/gpt55-tool-use@r1:../x.json'), /expected spade-pool:hf:OWNER\/NAME@REVISION/);
+  } finally {
+    await server.close();
+  }
+});
+
 test.run();
