@@ -165,6 +165,21 @@ const RELEASE_LIST_FIELDS = ['environments', 'games', 'entries'] as const;
 /** What an entry says of its run, kept in the program's meta.params. */
 const RELEASE_PARAMS = ['source_run', 'model_scale', 'recipe', 'step', 'generation', 'difficulty'] as const;
 
+/** The list of environments in a parsed release manifest: the array itself, or the one an object holds. */
+export function releaseListing(parsed: unknown): unknown[] | undefined {
+  return Array.isArray(parsed)
+    ? parsed
+    : RELEASE_LIST_FIELDS.map((f) => (parsed as Record<string, unknown> | null)?.[f]).find((v): v is unknown[] => Array.isArray(v));
+}
+
+/** Where a release entry's file may be, in the order looked at (undefined when it names none inside the release). */
+export function releaseCandidates(record: Record<string, unknown>): { named?: string; candidates?: string[] } {
+  const named = RELEASE_FILE_FIELDS.map((f) => record[f]).find((v): v is string => typeof v === 'string' && v !== '');
+  if (!named || !insidePool(named)) return { named };
+  const run = typeof record.source_run === 'string' && insidePool(record.source_run) ? record.source_run : undefined;
+  return { named, candidates: [named, `${RELEASE_FOLDER}/${named}`, ...(run ? [`${RELEASE_FOLDER}/${run}/${named}`] : [])] };
+}
+
 /** The tasks of SPADE's tool-use environment release at `root`, in the manifest's order. */
 export async function loadReleaseLayout(root: string, prefix: string, options: LayoutOptions): Promise<LoadedTasks> {
   const manifestFile = path.join(root, RELEASE_MANIFEST);
@@ -174,9 +189,7 @@ export async function loadReleaseLayout(root: string, prefix: string, options: L
   } catch (error) {
     throw new DataError(manifestFile, undefined, `not valid JSON (${(error as Error).message})`);
   }
-  const listed = Array.isArray(parsed)
-    ? parsed
-    : RELEASE_LIST_FIELDS.map((f) => (parsed as Record<string, unknown> | null)?.[f]).find((v): v is unknown[] => Array.isArray(v));
+  const listed = releaseListing(parsed);
   if (!listed) throw new DataError(manifestFile, undefined, `expected a JSON array of environments, or an object holding one under ${RELEASE_LIST_FIELDS.join(', ')}`);
   const loaded: LoadedTasks = { tasks: [], skipped: 0 };
   const skip = (where: string, problem: string): void => {
@@ -192,13 +205,11 @@ export async function loadReleaseLayout(root: string, prefix: string, options: L
       continue;
     }
     const record = entry as Record<string, unknown>;
-    const named = RELEASE_FILE_FIELDS.map((f) => record[f]).find((v): v is string => typeof v === 'string' && v !== '');
-    if (!named || !insidePool(named)) {
+    const { named, candidates } = releaseCandidates(record);
+    if (!named || !candidates) {
       skip(where, named ? `the path ${JSON.stringify(named)} leaves the release's folder` : `no file (expected one of ${RELEASE_FILE_FIELDS.join(', ')})`);
       continue;
     }
-    const run = typeof record.source_run === 'string' && insidePool(record.source_run) ? record.source_run : undefined;
-    const candidates = [named, `${RELEASE_FOLDER}/${named}`, ...(run ? [`${RELEASE_FOLDER}/${run}/${named}`] : [])];
     const relative = candidates.find((c) => existsSync(path.join(root, c)) && LANGUAGE_OF[path.extname(c)]);
     if (!relative) {
       skip(where, `its file ${JSON.stringify(named)} is missing`);

@@ -110,7 +110,7 @@ async function loadRows(file: string, options: SpadePoolOptions): Promise<Loaded
 export function createSpadePoolSuite(poolPath: string, options: SpadePoolOptions = {}): StaticSuite {
   if (!poolPath) throw new UsageError('spade-pool: expected spade-pool:PATH (a pool folder, a released folder with manifest.json, a folder of .py files, or a JSON Lines, JSON or Parquet table) or spade-pool:hf:OWNER/NAME@REVISION');
   const hub = poolPath.startsWith('hf:') ? poolPath.slice(3) : undefined;
-  if (hub !== undefined) parseHubPool(hub); // a malformed name stops the run before anything starts
+  const hubFile = hub !== undefined ? parseHubPool(hub).file : undefined; // a malformed name stops the run before anything starts
   const resolved = path.resolve(options.cwd ?? process.cwd(), poolPath);
   return defineStaticSuite({
     id: `spade-pool:${poolPath}`,
@@ -119,7 +119,8 @@ export function createSpadePoolSuite(poolPath: string, options: SpadePoolOptions
     async load(dataDir) {
       if (hub !== undefined) {
         const folder = await ensureHubPool(hub, { dataDir: options.dataDir ?? dataDir, offline: options.offline, hubUrl: options.hubUrl, fetch: options.fetch });
-        return loadPoolLayout(folder, 'spade-pool', options);
+        if (hubFile !== undefined) return loadRows(folder, options);
+        return hasPoolLayout(folder) ? loadPoolLayout(folder, 'spade-pool', options) : loadReleaseLayout(folder, 'spade-pool', options);
       }
       const info = await stat(resolved).catch(() => {
         throw new UsageError(`spade-pool:${poolPath}: ${resolved} does not exist`);

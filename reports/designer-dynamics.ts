@@ -20,7 +20,7 @@ const CHARTS: { title: string; y: string; asPercent: boolean; keys: RoundLogKey[
   { title: 'Regret: mean reward with and without the hint', y: 'mean episode reward', asPercent: false, keys: ['rHint', 'rNoHint', 'meanRegret'] },
   { title: 'Regret floored, plays that timed out', y: 'share of played environments', asPercent: true, keys: ['flooredShare', 'stepTimeoutShare'] },
   { title: 'Difficulty bands (mean reward without the hint)', y: 'share of played environments', asPercent: true, keys: ['easyShare', 'mediumShare', 'hardShare'] },
-  { title: 'Validation and the LLM validator', y: 'share', asPercent: true, keys: ['validationPassRate', 'validatorRejectionRate'] },
+  { title: 'Validation and the LLM validator', y: 'share', asPercent: true, keys: ['validationPassRate', 'validatorRejectionRate', 'validatorRejectionRateRun'] },
   { title: 'Designer reply length', y: 'output tokens', asPercent: false, keys: ['designerResponseTokens', 'designerResponseTokensMax'] },
   { title: 'Designer replies cut at the token limit', y: 'share of replies', asPercent: true, keys: ['designerTruncatedShare'] },
   { title: 'Play groups with nothing to learn from', y: 'share of played environments', asPercent: true, keys: ['zeroVarianceShare', 'allZeroShare', 'allPositiveShare'] },

@@ -292,12 +292,6 @@ export interface RoundSummary {
   designerReward: number;
   /** Design slots whose design, repair, review or hint call failed: not in `proposed`, neither valid nor invalid. */
   errored?: number;
-  /**
-   * Share of the round's slots (`proposed`) that ended with a program proved valid and not
-   * rejected by the LLM reviewer, after their repairs and fresh designs: SPADE's
-   * env_validation_pass_rate, logged each step (null when no slot was proposed).
-   */
-  passRate?: number | null;
   /** Vendi score (q = 1) of the round's accepted task texts. */
   diversity?: number;
   /**
@@ -321,6 +315,7 @@ export type RoundLogKey =
   | 'hardShare'
   | 'validationPassRate'
   | 'validatorRejectionRate'
+  | 'validatorRejectionRateRun'
   | 'designerResponseTokens'
   | 'designerResponseTokensMax'
   | 'designerTruncatedShare'

@@ -2,7 +2,8 @@
  * The LLM designer: a provider writes environment programs with SPADE-style prompts, in
  * Python (SPADE's format, run in the pyodide sandbox) or JavaScript, optionally grounded on a
  * corpus document per environment, conditioned on the environment memory and the agent's
- * recent solve rates. It can repair a program the gate rejected, with the reason fed back.
+ * recent solve rates. It can repair a program the gate rejected, with the reason fed back
+ * (except under SPADE's designer protocol, where a rejected slot is designed afresh instead).
  *
  * A reply with no program in it is the model's answer: its slot yields a program whose source
  * is a comment saying what went wrong, which the gate rejects (`load` or `syntax`), so the
@@ -82,9 +83,6 @@ export function createLLMDesigner(provider: Provider, options: LLMDesignerOption
     return { source: failedDesignSource(language, why, text), error: why, reply };
   }
 
-  /** The memory of the latest round designed (SPADE's new attempts at a slot are shown it too). */
-  let lastMemory: DesignRequest['spadeMemory'];
-
   /** SPADE's prompt and sampling of each slot, built in one run of SPADE's code. */
   async function spadePrompts(request: DesignRequest, slots: number[]): Promise<Map<number, SpadeMessages & { line?: number }>> {
     const spade = options.spade!;
@@ -153,27 +151,6 @@ export function createLLMDesigner(provider: Provider, options: LLMDesignerOption
     return program;
   }
 
-  /**
-   * SPADE does not repair a rejected design: it designs the slot again from a fresh prompt (and,
-   * with a corpus, a fresh document). A "repair" under its protocol is that new attempt.
-   */
-  async function redesignSpade(program: EnvironmentProgram, request: RepairRequest): Promise<EnvironmentProgram> {
-    const match = /^r(\d+)-e(\d+)/.exec(request.originalId);
-    const round = match ? Number(match[1]) : request.round;
-    const index = match ? Number(match[2]) : 0;
-    const skill = program.meta?.skill;
-    const seed = deriveSeed(request.seed, 'attempt', request.attempt);
-    const prompts = await spadePrompts({ round, count: index + 1, seed, memory: [], recentSolveRates: [], skills: Array.from({ length: index + 1 }, () => skill ?? 'Pattern Recognition'), ...(lastMemory ? { spadeMemory: lastMemory } : {}) }, [index]);
-    const prompt = prompts.get(index)!;
-    const written = await writeSpade(prompt, deriveSeed(request.seed, 'repair', program.id, request.attempt), request.signal);
-    const params: Record<string, unknown> = { ...program.meta?.params, repairOf: request.originalId, repairAttempt: request.attempt, designerReply: written.reply };
-    delete params.designError;
-    if (prompt.line !== undefined) params.documentLine = prompt.line;
-    else delete params.documentLine;
-    if (written.error) params.designError = written.error;
-    return { id: `${request.originalId}-fix${request.attempt}`, language: program.language, source: written.source, meta: { ...program.meta, origin: provider.id, params } };
-  }
-
   return {
     id: provider.id,
     label: options.label ?? `LLM designer (${provider.id}, ${language}${options.spade ? ", SPADE's protocol" : ''})`,
@@ -182,7 +159,6 @@ export function createLLMDesigner(provider: Provider, options: LLMDesignerOption
     async design(request: DesignRequest): Promise<EnvironmentProgram[]> {
       const slots = request.slots ? request.slots.filter((i) => i >= 0 && i < request.count) : Array.from({ length: request.count }, (_, i) => i);
       // SPADE's code failing to build a prompt is a fault of the run's setup, not of a slot: it throws.
-      if (options.spade) lastMemory = request.spadeMemory;
       const spadePrompt = options.spade ? await spadePrompts(request, slots) : undefined;
       const programs = await mapLimit(slots, options.requestsInFlight ?? options.concurrency ?? provider.requestsInFlight ?? 4, async (i) => {
         if (spadePrompt) return designSpade(request, i, spadePrompt.get(i)!);
@@ -230,18 +206,22 @@ export function createLLMDesigner(provider: Provider, options: LLMDesignerOption
       });
       return programs.filter((p): p is EnvironmentProgram => p !== undefined);
     },
-    async repair(program: EnvironmentProgram, verdict: GateVerdict, request: RepairRequest): Promise<EnvironmentProgram> {
-      if (options.spade) return redesignSpade(program, request);
-      const written = await write(repairMessages(program.language, program, verdict, options.systemPrompt), deriveSeed(request.seed, 'repair', program.id, request.attempt), request.signal);
-      const params: Record<string, unknown> = { ...program.meta?.params, repairOf: request.originalId, repairAttempt: request.attempt, designerReply: written.reply };
-      delete params.designError;
-      if (written.error) params.designError = written.error;
-      return {
-        id: `${request.originalId}-fix${request.attempt}`,
-        language: program.language,
-        source: written.source,
-        meta: { ...program.meta, origin: provider.id, params },
-      };
-    },
+    // Under SPADE's protocol there is no repair: a rejected slot is designed afresh (the
+    // self-play loop's slot resampling, SPADE's independent re-sampling with env_repair_turns 0).
+    ...(options.spade ? {} : { repair }),
   };
+
+  /** spade-bench's repair: the program and the gate's reason fed back, the reply a new program of the slot. */
+  async function repair(program: EnvironmentProgram, verdict: GateVerdict, request: RepairRequest): Promise<EnvironmentProgram> {
+    const written = await write(repairMessages(program.language, program, verdict, options.systemPrompt), deriveSeed(request.seed, 'repair', program.id, request.attempt), request.signal);
+    const params: Record<string, unknown> = { ...program.meta?.params, repairOf: request.originalId, repairAttempt: request.attempt, designerReply: written.reply };
+    delete params.designError;
+    if (written.error) params.designError = written.error;
+    return {
+      id: `${request.originalId}-fix${request.attempt}`,
+      language: program.language,
+      source: written.source,
+      meta: { ...program.meta, origin: provider.id, params },
+    };
+  }
 }

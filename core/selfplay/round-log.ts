@@ -9,8 +9,12 @@
  * - a round is one regeneration step, its environments played once (SPADE logs every training
  *   step, replaying the current games);
  * - errored plays are left out of the means, as everywhere in spade-bench;
- * - the validator rejection rate is the round's own (SPADE's counters run from the start of the
- *   run), over the final review of each slot.
+ * - the validator rejection rate is given twice: the round's own, over the final review of each
+ *   slot, and SPADE's (validatorRejectionRateRun: every rejection, a slot's resampled ones and the
+ *   reset gate's included, of every check since the run began);
+ * - the pass rate and the reply figures leave out slots that errored (SPADE counts a failed
+ *   generation call as a failed attempt); the reply figures take every slot's final reply, where
+ *   SPADE's take only the replies of the games it trains on.
  */
 import type { RoundLog, RoundLogKey } from '../results/results.js';
 import type { Evaluation } from '../run/evaluate.js';
@@ -28,7 +32,8 @@ export const ROUND_LOG_FIGURES: Record<RoundLogKey, { spade: string; label: stri
   mediumShare: { spade: 'env/game_difficulty/medium_pct', label: 'medium share', unit: 'share' },
   hardShare: { spade: 'env/game_difficulty/hard_pct', label: 'hard share (mean reward < 0.2)', unit: 'share' },
   validationPassRate: { spade: 'env_validation_pass_rate', label: 'designs that passed validation', unit: 'share' },
-  validatorRejectionRate: { spade: 'env_validator/rejection_rate', label: 'LLM validator rejection rate', unit: 'share' },
+  validatorRejectionRate: { spade: 'env_validator/rejection_rate (this round)', label: 'LLM validator rejection rate', unit: 'share' },
+  validatorRejectionRateRun: { spade: 'env_validator/rejection_rate', label: 'LLM validator rejection rate since the run began (as SPADE counts it)', unit: 'share' },
   designerResponseTokens: { spade: 'rollout/env_mean_response_len', label: 'designer reply, mean tokens', unit: 'tokens' },
   designerResponseTokensMax: { spade: 'rollout/env_response_len_max', label: 'designer reply, most tokens', unit: 'tokens' },
   designerTruncatedShare: { spade: 'rollout/env_truncated_pct', label: 'designer replies cut at the token limit', unit: 'share' },
@@ -49,6 +54,9 @@ export interface DesignerReply {
   finishReason?: string;
 }
 
+/** The slot a program belongs to: its own id, or for a repair or fresh design the id of the slot's first program. */
+const slotOf = (p: EnvironmentProgram): string => (typeof p.meta?.params?.repairOf === 'string' ? p.meta.params.repairOf : p.id);
+
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 const designerReply = (p: EnvironmentProgram): DesignerReply | undefined => {
@@ -56,12 +64,42 @@ const designerReply = (p: EnvironmentProgram): DesignerReply | undefined => {
   return reply && typeof reply === 'object' ? (reply as DesignerReply) : undefined;
 };
 
+/** SPADE's validator counters (orchestrator.py): programs the LLM validator accepted, and those it or the reset gate rejected. */
+export interface ValidatorCounts {
+  accepted: number;
+  rejected: number;
+}
+
+/**
+ * A round's additions to SPADE's validator counters: every review the round's slots got,
+ * the rejections their fresh designs followed included, and every reset-gate rejection (SPADE
+ * counts those as the validator's too).
+ */
+export function validatorCounts(evaluations: readonly Evaluation[]): ValidatorCounts {
+  let accepted = 0;
+  let rejected = 0;
+  for (const { summary } of evaluations) {
+    for (const r of summary.repairs ?? []) if (r.reason === 'review' || r.reason === 'reset-gate') rejected++;
+    if (summary.review) {
+      if (summary.review.accepted) accepted++;
+      else rejected++;
+    } else if (summary.reason === 'reset-gate') rejected++;
+  }
+  return { accepted, rejected };
+}
+
 /**
  * The log of one round: `programs`, the slots the designer was asked for (their first programs,
  * errored ones included); `evaluations`, what the round evaluated (repaired programs in place of
  * their slots'). `hinted`: whether the round plays with the hint at all (a curriculum pool does not).
+ * `validator`, given when the run has an LLM validator: SPADE's counters over the run until this
+ * round ended (validatorCounts of every round so far, this one included).
  */
-export function roundLog(programs: readonly EnvironmentProgram[], evaluations: readonly Evaluation[], { hinted = true }: { hinted?: boolean } = {}): RoundLog {
+export function roundLog(
+  programs: readonly EnvironmentProgram[],
+  evaluations: readonly Evaluation[],
+  { hinted = true, validator }: { hinted?: boolean; validator?: ValidatorCounts } = {},
+): RoundLog {
   const figures = Object.fromEntries(ROUND_LOG_KEYS.map((k) => [k, null])) as Record<RoundLogKey, number | null>;
   const missing: Partial<Record<RoundLogKey, string>> = {};
   const set = (key: RoundLogKey, value: number | null, why: string): void => {
@@ -96,18 +134,27 @@ export function roundLog(programs: readonly EnvironmentProgram[], evaluations: r
   set('hardShare', band(rated.filter((m) => m < 0.2).length), bandWhy);
   set('mediumShare', band(rated.filter((m) => m >= 0.2 && m <= 0.8).length), bandWhy);
 
-  // Validation: SPADE's pass rate is games produced over games requested.
-  const slots = programs.filter((p) => !p.designError);
-  set('validationPassRate', slots.length ? accepted.length / slots.length : null, 'the designer produced no program this round');
+  // Validation: SPADE's pass rate is games produced over games requested; here over the slots
+  // that reached a result (a slot whose call errored is left out, as everywhere in spade-bench).
+  set('validationPassRate', evaluations.length ? accepted.length / evaluations.length : null, programs.some((p) => !p.designError) ? 'every slot of the round errored' : 'the designer produced no program this round');
   const reviewed = evaluations.filter((e) => e.summary.review);
   set(
     'validatorRejectionRate',
     reviewed.length ? reviewed.filter((e) => !e.summary.review!.accepted).length / reviewed.length : null,
     evaluations.length ? 'no LLM validator reviewed this round (no --reviewer)' : 'nothing of the round reached the validator',
   );
+  const checked = validator ? validator.accepted + validator.rejected : 0;
+  set(
+    'validatorRejectionRateRun',
+    validator && checked ? validator.rejected / checked : null,
+    validator ? 'nothing has reached the validator since the run began' : 'no LLM validator in this run (no --reviewer)',
+  );
 
-  // The designer's replies, as its programs record them.
-  const replies = programs.map(designerReply).filter((r): r is DesignerReply => r !== undefined);
+  // The designer's replies, as its programs record them: the reply each slot ended with (its
+  // last fresh design or repair when it took several), the first reply of a slot with no result.
+  const ended = new Set(evaluations.map((e) => slotOf(e.program)));
+  const finals = [...evaluations.map((e) => e.program), ...programs.filter((p) => !ended.has(slotOf(p)))];
+  const replies = finals.map(designerReply).filter((r): r is DesignerReply => r !== undefined);
   const tokens = replies.map((r) => r.tokens).filter((t): t is number => typeof t === 'number');
   const replyWhy = programs.length === 0 ? 'the designer produced nothing this round' : 'the designer records no reply length (the reference designer writes no reply)';
   set('designerResponseTokens', tokens.length ? mean(tokens) : null, replyWhy);

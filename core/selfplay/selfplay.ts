@@ -9,12 +9,11 @@ import type { ReviewRecord, RoundSummary } from '../results/results.js';
 import type { DesignRequest, Designer, EnvironmentProgram, EnvironmentRecord } from '../types.js';
 import { designerReward, LearningPotential, learningPotentialRewards, ROUND_LEVEL_REWARDS, type DesignerRewardName, type PlateauOptions } from './rewards.js';
 import { playReward } from '../run/evaluate.js';
-import { roundLog } from './round-log.js';
+import { roundLog, validatorCounts, type ValidatorCounts } from './round-log.js';
 import { DEFAULT_SKILLS_PER_ROUND, SKILL_NAMES, skillsForRound } from './skills.js';
 import type { HintWriter } from '../roles/llm-hint.js';
 import type { HintRecord } from '../results/journal.js';
 import { DEFAULTS } from '../config/options.js';
-import { slotPassed } from '../metrics/validity.js';
 import { evaluateEnvironment, type Evaluation, type EvaluationContext, type Evaluator } from '../run/evaluate.js';
 import { mapLimit } from '../run/concurrency.js';
 import { deriveSeed } from '../run/random.js';
@@ -96,6 +95,8 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
   let designed = 0;
   // SPADE's learning-potential trackers, one per skill, carried from round to round.
   const trackers = new Map<string, LearningPotential>();
+  // SPADE's validator counters, from the run's start.
+  const validator: ValidatorCounts = { accepted: 0, rejected: 0 };
   const { signal } = options.context;
   for (let round = 0; round < options.rounds && !signal?.aborted; round++) {
     let programs = options.context.prior?.designed(options.context.suite, round);
@@ -207,6 +208,9 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
     // An environment the LLM reviewer rejected is not counted as accepted.
     const accepted = done.filter((e) => e.summary.verdict !== 'invalid' && e.summary.review?.accepted !== false);
     const played = accepted.filter((e) => e.summary.solveRate !== undefined);
+    const counted = validatorCounts(done);
+    validator.accepted += counted.accepted;
+    validator.rejected += counted.rejected;
     const summary: RoundSummary = {
       round,
       // A slot that errored proposed nothing: it is counted apart.
@@ -217,8 +221,7 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
       meanDifficulty: mean(done.map((e) => e.summary.difficulty).filter((d): d is number => d !== undefined)),
       designerReward: mean(played.map((e) => e.summary.designerReward ?? 0)),
       ...(slotErrors.length ? { errored: slotErrors.length } : {}),
-      log: roundLog(programs, done),
-      passRate: done.length ? done.filter((e) => slotPassed(e.summary)).length / done.length : null,
+      log: roundLog(programs, done, options.reviewer ? { validator: { ...validator } } : {}),
     };
     rounds.push(summary);
     if (signal?.aborted) break; // a partial round is reported, but not journaled as finished

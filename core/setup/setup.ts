@@ -283,6 +283,11 @@ export async function resolveRunParts(registry: PluginRegistry, config: SpadeCon
   if (config.designerProtocol === 'spade' && ownPrompts.length) {
     throw new UsageError(`prompts.${ownPrompts.join(', prompts.')}: these replace spade-bench's own prompts; under --designer-protocol spade the designer side sends SPADE's (drop them, or use --designer-protocol default)`);
   }
+  // SPADE either designs a rejected slot afresh (its paper runs) or repairs it, never both; its
+  // repair turns are not reproduced, and a repair here would be one more fresh design.
+  if (config.designerProtocol === 'spade' && designer.kind === 'llm' && (config.selfplay.repairs ?? 0) > 0) {
+    throw new UsageError("--repairs: under --designer-protocol spade a rejected slot is designed afresh (--slot-attempts, 5 by default), never repaired (drop --repairs, or use --designer-protocol default)");
+  }
   if (config.selfplay.memory === 'spade' && config.designerProtocol !== 'spade' && designer.kind === 'llm') {
     throw new UsageError("--memory spade is SPADE's selection shown in SPADE's prompt: it needs --designer-protocol spade (or use --memory own or off)");
   }

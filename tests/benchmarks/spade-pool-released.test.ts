@@ -6,7 +6,7 @@
 // pool exported with hints and memory loads back with the same verdicts.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DataError } from '../../core/errors.js';
 import { createSpadePoolSuite } from '../../benchmarks/spade-pool.js';
@@ -15,6 +15,8 @@ import { readResults } from '../../core/results/results-file.js';
 import { MEMORY_SNIPPET_CHARS, parseChecksums, sha256Hex, type MemoryRecord } from '../../core/results/pool-layout.js';
 import { checkJail } from '../../plugins/sandboxes/cpython/jail.js';
 import { repoRoot, runCli, tempDir } from '../helpers/cli.js';
+import { hubPoolFolder } from '../../benchmarks/spade-pool-hub.js';
+import { startFileServer } from './file-server.js';
 
 const released = path.join(repoRoot, 'tests/fixtures/released');
 const spadeFormat = path.join(repoRoot, 'tests/fixtures/spade-format');
@@ -171,5 +173,59 @@ if (jailProblem) {
     }
   });
 }
+
+test('spade-pool:hf: downloads the tool-use release as its manifest.json lists it, checked, then works offline', async () => {
+  // The release's files, served as the Hub serves a dataset revision; a second revision with one file changed.
+  const files = (dir: string, at = ''): string[] => readdirSync(path.join(dir, at), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(dir, path.join(at, e.name)) : [path.join(at, e.name).split(path.sep).join('/')]));
+  const routes: Record<string, Uint8Array> = {};
+  for (const file of files(release)) {
+    const bytes = readFileSync(path.join(release, file));
+    routes[`/datasets/spade-rl/tool-use/resolve/r1/${file}`] = bytes;
+    routes[`/datasets/spade-rl/tool-use/resolve/changed/${file}`] = file.endsWith('game_00008_001_state_modification.py') ? Buffer.concat([bytes, Buffer.from('# changed\n')]) : bytes;
+  }
+  const server = await startFileServer(routes);
+  try {
+    const cache = tempDir();
+    const local = await createSpadePoolSuite(release).tasks({});
+    const hub = await createSpadePoolSuite('hf:spade-rl/tool-use@r1', { dataDir: cache, hubUrl: server.url, offline: false }).tasks({});
+    assert.equal(hub.map((t) => [t.program.id, t.program.source, t.program.meta?.skill, t.program.meta?.params]), local.map((t) => [t.program.id, t.program.source, t.program.meta?.skill, t.program.meta?.params]));
+    assert.ok(hub.length > 0);
+    // The pool's list first (absent: a release), then the release's manifest, then only the files it lists.
+    const asked = server.requests.map((r) => r.replace('/datasets/spade-rl/tool-use/resolve/r1/', ''));
+    assert.equal(asked.slice(0, 2), ['checksums.sha256', 'manifest.json']);
+    assert.not.ok(asked.some((r) => r.includes('not_listed')), 'a file the manifest does not list is not fetched');
+    // Offline, the cached copy loads and the server is asked nothing.
+    const before = server.requests.length;
+    assert.is((await createSpadePoolSuite('hf:spade-rl/tool-use@r1', { dataDir: cache, offline: true }).tasks({})).length, hub.length);
+    assert.is(server.requests.length, before);
+    // A file that does not match the manifest's sha256 is refused, and the copy is not marked complete.
+    const changed = await createSpadePoolSuite('hf:spade-rl/tool-use@changed', { dataDir: cache, hubUrl: server.url, offline: false }).tasks({}).then(() => undefined, (e: Error) => e);
+    assert.ok(changed instanceof DataError && /game_00008_001_state_modification\.py/.test(changed.message) && /sha256|checksum|digest/i.test(changed.message), String(changed));
+    assert.not.ok(existsSync(path.join(hubPoolFolder('spade-rl/tool-use', 'changed', cache), 'manifest.json')));
+  } finally {
+    await server.close();
+  }
+});
+
+test('spade-pool:hf:OWNER/NAME@REV:FILE downloads one table of the dataset (the GPT-5.5 tool-use pool), its rows checked', async () => {
+  const table = path.join(released, 'gpt55-tool-use/pool.json');
+  const server = await startFileServer({ '/datasets/spade-rl/gpt55-tool-use/resolve/r1/data/pool.json': readFileSync(table) });
+  try {
+    const cache = tempDir();
+    const local = await createSpadePoolSuite(table).tasks({});
+    const hub = await createSpadePoolSuite('hf:spade-rl/gpt55-tool-use@r1:data/pool.json', { dataDir: cache, hubUrl: server.url, offline: false }).tasks({});
+    assert.ok(hub.length > 0);
+    assert.equal(hub.map((t) => [t.program.id, t.program.source, t.program.meta?.skill]), local.map((t) => [t.program.id, t.program.source, t.program.meta?.skill]));
+    const before = server.requests.length;
+    assert.is((await createSpadePoolSuite('hf:spade-rl/gpt55-tool-use@r1:data/pool.json', { dataDir: cache, offline: true }).tasks({})).length, hub.length);
+    assert.is(server.requests.length, before, 'offline: the cached table');
+    // A file the dataset does not have: a clear error naming it; a path leaving the dataset: refused.
+    const missing = await createSpadePoolSuite('hf:spade-rl/gpt55-tool-use@r1:data/other.json', { dataDir: cache, hubUrl: server.url, offline: false }).tasks({}).then(() => undefined, (e: Error) => e);
+    assert.match(String(missing), /spade-pool:hf:spade-rl\/gpt55-tool-use@r1:data\/other\.json: cannot download .*HTTP 404/);
+    assert.throws(() => createSpadePoolSuite('hf:spade-rl/gpt55-tool-use@r1:../x.json'), /expected spade-pool:hf:OWNER\/NAME@REVISION/);
+  } finally {
+    await server.close();
+  }
+});
 
 test.run();

@@ -1,7 +1,7 @@
 // `spade-bench run --gate spade --agent-protocol spade --slot-attempts 3` against a local
 // OpenAI-compatible server: a slot whose first design is rejected is designed afresh, the second
 // design is read as SPADE reads it (first python block, brace repair) and passes; validity per
-// slot, first try and per program are in the results with the round's pass rate; the agent's
+// slot, first try and per program are in the results with the round's pass rate (its log's validationPassRate); the agent's
 // requests carry SPADE's budgets, and a reply cut at its budget truncates its episode as a loss.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -47,7 +47,7 @@ test('a slot designed afresh under SPADE\'s gate, validity three ways, and SPADE
     assert.equal([validity.firstTry!.valid, validity.firstTry!.proposed], [0, 1]);
     assert.equal([validity.perSlot!.valid, validity.perSlot!.slots], [1, 1]);
     assert.equal([validity.perProgram!.valid, validity.perProgram!.programs], [1, 2]);
-    assert.is(suite.rounds[0]!.passRate, 1);
+    assert.is(suite.rounds[0]!.log!.figures.validationPassRate, 1);
 
     // The agent's requests: SPADE's template, sampling and budget.
     const agentRequests = server.requests.filter((q) => String((q.body.messages as { content: string }[])[0]!.content).startsWith('You are playing a language game.'));

@@ -81,6 +81,17 @@ test("a tool-use design: SPADE's multi-turn variant with its rotation, grounded 
     assert.match(expected.designs.toolUse!.messages.at(-1)!.content, '[Document truncated at ~4000 words]');
   }));
 
+test("SPADE's designer records its reply's length and stop reason, and has no repair (a rejected slot is designed afresh)", () =>
+  withServer(async (server, provider) => {
+    server.script({ kind: 'reply', text: expected.reply, outputTokens: 321, finishReason: 'length' });
+    const corpus = await loadCorpus(path.join(here, 'corpus.jsonl'));
+    const designer = createLLMDesigner(provider, { corpus, spade: { code, maxTurns: 25 } });
+    const [designed] = await designer.design({ round: 0, count: 1, seed: 5, skills: ['Data Retrieval'], memory: [], recentSolveRates: [] });
+    assert.equal(designed!.meta?.params?.designerReply, { tokens: 321, finishReason: 'length' });
+    assert.is(designer.repair, undefined);
+    assert.type(createLLMDesigner(provider, { corpus }).repair, 'function');
+  }));
+
 test("a design shown SPADE's memory: same skill, two seeds from the top by regret in [0.15, 0.85], one negative by file name", () =>
   withServer(async (server, provider) => {
     server.script({ kind: 'reply', text: expected.reply });

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ROUND_LOG_FIGURES, ROUND_LOG_KEYS, roundLog } from '../../../core/selfplay/round-log.js';
+import { ROUND_LOG_FIGURES, ROUND_LOG_KEYS, roundLog, validatorCounts } from '../../../core/selfplay/round-log.js';
 import type { Evaluation } from '../../../core/run/evaluate.js';
 import type { EnvironmentProgram, EpisodeResult } from '../../../core/types.js';
 import type { EnvironmentSummary } from '../../../core/results/results.js';
@@ -92,6 +92,45 @@ test('what a round cannot give is null with a reason, never 0; every figure has 
   assert.is(empty.figures.meanTurns, null);
   assert.is(empty.figures.easyShare, null);
   assert.is(empty.figures.validationPassRate, null);
+});
+
+test("a slot designed afresh: the reply it ended with counts, and a slot that errored is out of the pass rate", () => {
+  // Slot 0's first design was cut at its token limit and rejected; its second design was played.
+  const first: EnvironmentProgram = { id: 'r0-e0', language: 'javascript', source: '', meta: { params: { designerReply: { tokens: 16384, finishReason: 'length' } } } };
+  const resampled = evaluation('r0-e0-s2', [play(1, false), play(0, false)], {}, { repairOf: 'r0-e0', repairAttempt: 1, designerReply: { tokens: 700, finishReason: 'stop' } });
+  // Slot 1 was designed (its reply recorded) but its hint call errored: no result.
+  const errored: EnvironmentProgram = { id: 'r0-e1', language: 'javascript', source: '', meta: { params: { designerReply: { tokens: 900, finishReason: 'stop' } } } };
+  const { figures } = roundLog([first, errored], [resampled]);
+  near(figures.designerResponseTokens, (700 + 900) / 2, 'mean reply tokens: the final replies');
+  near(figures.designerResponseTokensMax, 900, 'most reply tokens');
+  near(figures.designerTruncatedShare, 0, 'the cut reply was not the slot\'s last');
+  near(figures.validationPassRate, 1, 'the errored slot is left out');
+});
+
+test("SPADE's validator rejection rate: every check since the run began, resampled rejections and the reset gate's included", () => {
+  const review = (accepted: boolean) => ({ accepted, reason: accepted ? 'ok' : 'unwinnable', by: 'm' });
+  // Round 0: one slot rejected by the validator twice, then accepted; one rejected at the end.
+  const round0 = [
+    evaluation('r0-e0-s3', [play(1, false)], { review: review(true), repairs: [{ id: 'r0-e0', reason: 'review', resampled: true }, { id: 'r0-e0-s2', reason: 'review', resampled: true }] }),
+    evaluation('r0-e1', [], { review: review(false) }),
+  ];
+  // Round 1: one accepted after a reset-gate rejection; one ended on the reset gate (no review); one gate failure (not the validator's).
+  const round1 = [
+    evaluation('r1-e0-s2', [play(0, false)], { review: review(true), repairs: [{ id: 'r1-e0', reason: 'reset-gate', resampled: true }] }),
+    evaluation('r1-e1', [], { verdict: 'invalid', reason: 'reset-gate' }),
+    evaluation('r1-e2', [], { verdict: 'invalid', reason: 'syntax' }),
+  ];
+  assert.equal(validatorCounts(round0), { accepted: 1, rejected: 3 });
+  assert.equal(validatorCounts(round1), { accepted: 1, rejected: 2 });
+  const first = roundLog(round0.map((e) => e.program), round0, { validator: { accepted: 1, rejected: 3 } });
+  near(first.figures.validatorRejectionRateRun, 3 / 4, 'round 0, SPADE\'s count');
+  near(first.figures.validatorRejectionRate, 1 / 2, 'round 0, final reviews');
+  const second = roundLog(round1.map((e) => e.program), round1, { validator: { accepted: 2, rejected: 5 } });
+  near(second.figures.validatorRejectionRateRun, 5 / 7, 'round 1, since the run began');
+  near(second.figures.validatorRejectionRate, 0, 'round 1, its one final review accepted');
+  // No validator in the run: null, saying so; one with nothing checked yet: null, saying that.
+  assert.match(roundLog([], []).missing.validatorRejectionRateRun!, /--reviewer/);
+  assert.match(roundLog([], [], { validator: { accepted: 0, rejected: 0 } }).missing.validatorRejectionRateRun!, /nothing has reached/);
 });
 
 test.run();

@@ -105,21 +105,28 @@ test('a slot that never passes stops at its last design, with every earlier one 
   assert.equal([validity.perSlot!.valid, validity.perSlot!.slots, validity.perProgram!.programs], [0, 1, 4]);
 });
 
-test('the LLM reviewer\'s rejection samples the slot again, as SPADE\'s validator does', async () => {
+test('the LLM reviewer\'s rejection samples the slot again, as SPADE\'s validator does, and counts in its rejection rate', async () => {
   server.script(
     { kind: 'reply', text: fixture('single-answer') },
     { kind: 'reply', text: 'The task cannot be won. \\boxed{REJECT}' },
     { kind: 'reply', text: fixture('single-answer') },
     { kind: 'reply', text: 'Fine. \\boxed{ACCEPT}' },
+    // Round 1: accepted at the first design.
+    { kind: 'reply', text: fixture('single-answer') },
+    { kind: 'reply', text: 'Fine. \\boxed{ACCEPT}' },
   );
-  const result = await runSelfPlay(options({ slotAttempts: 3, reviewer: createLLMReviewer(provider) }));
+  const result = await runSelfPlay(options({ rounds: 2, slotAttempts: 3, reviewer: createLLMReviewer(provider) }));
   const [evaluation] = result.evaluations;
   assert.is(evaluation!.summary.id, 'r0-e0-s2');
   assert.equal(evaluation!.summary.repairs, [{ id: 'r0-e0', reason: 'review', detail: 'The task cannot be won.', resampled: true }]);
   assert.is(evaluation!.summary.review!.accepted, true);
   assert.is(evaluation!.episodes.length, 2, 'played');
   const validity = validityOf(result);
-  assert.equal([validity.firstTry!.valid, validity.perSlot!.valid, validity.perProgram!.valid, validity.perProgram!.programs], [0, 1, 1, 2]);
+  assert.equal([validity.firstTry!.valid, validity.perSlot!.valid, validity.perProgram!.valid, validity.perProgram!.programs], [1, 2, 2, 3]);
+  // The validator's rejection rate: each round's final reviews (none rejected), and SPADE's count
+  // from the run's start (round 0: 1 rejection of 2 checks; after round 1: 1 of 3).
+  assert.equal(result.rounds.map((r) => r.log!.figures.validatorRejectionRate), [0, 0]);
+  assert.equal(result.rounds.map((r) => r.log!.figures.validatorRejectionRateRun), [1 / 2, 1 / 3]);
 });
 
 test('a resumed run takes the slot\'s fresh designs from the journal instead of asking again', async () => {
