@@ -297,7 +297,7 @@ export const RUN_OPTIONS = {
     corpus: optional({ schema: str, flag: 'corpus', arg: 'FILE', shown: 'none', describe: 'JSON Lines or Parquet file of documents (SPADE\'s reading: the "orig_doc" field, else "text"); one sampled document grounds each LLM design' }),
     repairs: fallback({
       schema: nonNegInt, flag: 'repairs', arg: 'N', parse: 'number', fallback: 1, shown: '1; 0 with --designer-protocol spade',
-      describe: "Repairs of a rejected program, with the gate's reason fed back to the designer (SPADE's runs repair nothing: they design the slot again, --slot-attempts)",
+      describe: "Repairs of a rejected program, with the gate's reason fed back to the designer; refused above 0 under --designer-protocol spade, whose runs repair nothing and design the slot again (--slot-attempts)",
     }),
     slotAttempts: optional({
       schema: posInt, flag: 'slot-attempts', arg: 'N', parse: 'number', shown: '1; 5 with --designer-protocol spade',
