@@ -8,7 +8,6 @@
  * SPADE's own source at run time, not copied into spade-bench.
  */
 import { existsSync } from 'node:fs';
-import * as tar from 'tar';
 import { createHash } from 'node:crypto';
 import { DataError } from '../../core/errors.js';
 import { ensureDataFile, type DataFile, type DataOptions } from '../download.js';
@@ -38,6 +37,8 @@ export function archiveFile(archive: PinnedArchive): DataFile {
 export async function readArchive(local: string, keep: (path: string) => boolean): Promise<Map<string, Buffer>> {
   const files = new Map<string, Buffer>();
   const pending: Promise<void>[] = [];
+  // tar is loaded only when an archive is read: most runs never read one.
+  const tar = await import('tar');
   await tar.t({
     file: local,
     onReadEntry: (entry) => {

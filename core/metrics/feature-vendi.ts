@@ -197,29 +197,30 @@ function normalised(ids: Int32Array, values: Float64Array): SparseUnit {
 }
 
 /**
- * The inner products of m vectors, G[a * m + b] for b < a (and mirrored): each vector a is
- * scattered once into a dense array, and every earlier vector b is read against it. Over b's
- * features in ascending order, the sum takes the same products in the same order as a merge of
- * the two sparse vectors (a feature of b alone adds 0 x value, which leaves the sum as it is).
+ * The inner products of m vectors, G[a * m + b] for b < a (and mirrored): each pair's sum over
+ * their shared features, walking both id lists (ascending) together. No array as wide as the
+ * feature space is made: an equal-size resample of 64 texts would otherwise make one of the
+ * whole pool's tens of thousands of features for each of its replicates.
  */
 function innerProducts(vectors: readonly SparseUnit[]): Float64Array {
   const m = vectors.length;
   const inner = new Float64Array(m * m);
-  let width = 0;
-  for (const vector of vectors) if (vector.ids.length > 0) width = Math.max(width, vector.ids[vector.ids.length - 1]! + 1);
-  const dense = new Float64Array(width);
   for (let a = 1; a < m; a++) {
-    const { ids, values } = vectors[a]!;
-    for (let k = 0; k < ids.length; k++) dense[ids[k]!] = values[k]!;
-    for (let b = 0; b < a; b++) {
-      const other = vectors[b]!;
-      let sum = 0;
-      for (let k = 0; k < other.ids.length; k++) sum += dense[other.ids[k]!]! * other.values[k]!;
-      inner[a * m + b] = inner[b * m + a] = sum;
-    }
-    for (let k = 0; k < ids.length; k++) dense[ids[k]!] = 0;
+    const x = vectors[a]!;
+    for (let b = 0; b < a; b++) inner[a * m + b] = inner[b * m + a] = dot(x, vectors[b]!);
   }
   return inner;
+}
+
+/** The inner product of two sparse vectors, their products summed in the order of `y`'s ids. */
+function dot(x: SparseUnit, y: SparseUnit): number {
+  let sum = 0;
+  for (let i = 0, k = 0; i < x.ids.length && k < y.ids.length;) {
+    if (x.ids[i]! < y.ids[k]!) i++;
+    else if (x.ids[i]! > y.ids[k]!) k++;
+    else sum += x.values[i++]! * y.values[k++]!;
+  }
+  return sum;
 }
 
 /** Eigenvalues of K/n, K[i][j] = <x_i, x_j>. */

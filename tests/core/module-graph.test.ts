@@ -71,4 +71,16 @@ test('no file imports one that imports it back, inside core/ or anywhere in the 
   assert.equal(probe, [['tests/fixtures/module-graph/a.ts', 'tests/fixtures/module-graph/b.ts']]);
 });
 
+/** The packages `file` loads when it starts, through static imports (a dynamic import() waits until a run uses it). */
+const packagesLoadedBy = (file: string): string[] => [
+  ...new Set([file, ...reachable(file)].flatMap((f) => importsOf(f).filter((e) => !e.typeOnly && !e.dynamic && !e.to.endsWith('.ts') && !e.to.startsWith('node:')).map((e) => e.to))),
+].sort();
+
+test('the command line loads a package that only some runs use (a sandbox, an SDK, parquet, tar, a queue) only when a run uses it', () => {
+  const onDemand = ['@anthropic-ai/sdk', 'openai', 'isolated-vm', 'vm2', 'pyodide', 'playwright', 'hyparquet', 'tar', 'bullmq', 'ioredis'];
+  assert.equal(packagesLoadedBy('core/cli/main.ts').filter((name) => onDemand.includes(name)), []);
+  // The check sees a package where one is loaded up front: RLVE's gym writes its archives with tar.
+  assert.ok(packagesLoadedBy('benchmarks/rlve/gym.ts').includes('tar'));
+});
+
 test.run();
