@@ -140,6 +140,8 @@ export const PROVIDER_DEFAULTS = {
 export const GATE_READINGS = ['strict', 'spade'] as const;
 /** How an LLM agent talks to its model (core/roles/agent-protocol.ts). */
 export const AGENT_PROTOCOLS = ['default', 'spade'] as const;
+/** How much of each episode's conversation the journal keeps (`--transcripts`). */
+export const TRANSCRIPTS = ['full', 'last', 'none'] as const;
 /** The roles whose prompts and sampling a config may set. */
 export const ROLES = ['designer', 'hint', 'agent', 'reviewer'] as const;
 export type RoleName = (typeof ROLES)[number];
@@ -269,6 +271,10 @@ export const RUN_OPTIONS = {
   gate: kept({
     schema: oneOf(GATE_READINGS), flag: 'gate', arg: 'READING', default: 'strict',
     describe: "Which reading of the validation gate decides what is played: strict (SPADE's own checks, then spade-bench's) or spade (exactly SPADE's own checks); results and reports show both",
+  }),
+  transcripts: kept({
+    schema: oneOf(TRANSCRIPTS), flag: 'transcripts', arg: 'WHICH', default: 'full',
+    describe: "How much of each episode's conversation the journal keeps (what `export` writes): full, last (the last prompt and reply) or none; results are the same whichever",
   }),
   agentProtocol: kept({
     schema: oneOf(AGENT_PROTOCOLS), flag: 'agent-protocol', arg: 'P', default: 'default',

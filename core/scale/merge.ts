@@ -12,7 +12,7 @@ import type { EnvironmentSummary, GateVerdict, RunResults, SuiteResult } from '.
 import { SCHEMA_VERSION } from '../results/results.js';
 import { readResults } from '../results/results-file.js';
 import type { Evaluation } from '../run/evaluate.js';
-import { readJournal, Journal, JOURNAL_FILE, type JournalRecord } from '../results/journal.js';
+import { hasJournal, readJournal, Journal, JOURNAL_FILE, type JournalRecord } from '../results/journal.js';
 import { suiteResult, writeOutputs } from '../run/run.js';
 import type { ReportRenderer } from '../run/run-setup.js';
 import { addEqualSizeDiversity } from '../metrics/index.js';
@@ -131,14 +131,14 @@ export async function mergeShardRuns(dirs: readonly string[], outDir: string, op
     suites,
   };
   if (results.run.finishedAt === undefined) delete results.run.finishedAt;
-  writeMergedJournal(outDir, shards, results);
+  await writeMergedJournal(outDir, shards, results);
   await writeOutputs(outDir, results, options.renderReport);
   return results;
 }
 
 /** One journal for the merged run: the first shard's start, every shard's work, one end. */
-function writeMergedJournal(outDir: string, shards: ShardRun[], results: RunResults): void {
-  if (existsSync(path.join(outDir, 'journal.jsonl')) || existsSync(path.join(outDir, 'results.json'))) {
+async function writeMergedJournal(outDir: string, shards: ShardRun[], results: RunResults): Promise<void> {
+  if (hasJournal(outDir) || existsSync(path.join(outDir, 'results.json'))) {
     throw new UsageError(`${outDir} already holds a run: choose another -o`);
   }
   mkdirSync(outDir, { recursive: true });
@@ -148,4 +148,5 @@ function writeMergedJournal(outDir: string, shards: ShardRun[], results: RunResu
   for (const shard of shards) for (const r of shard.records) if (r.type !== 'start' && r.type !== 'resume' && r.type !== 'end') journal.append(r);
   journal.append({ type: 'end', finishedAt: results.run.finishedAt ?? new Date().toISOString(), complete: results.run.complete });
   journal.close();
+  await journal.settled();
 }
