@@ -12,7 +12,7 @@ import type { EnvironmentSummary, GateVerdict, RunResults, SuiteResult } from '.
 import { SCHEMA_VERSION } from '../results/results.js';
 import { readResults } from '../results/results-file.js';
 import type { Evaluation } from '../run/evaluate.js';
-import { hasJournal, readJournal, Journal, JOURNAL_FILE, type JournalRecord } from '../results/journal.js';
+import { hasJournal, journalRecords, Journal, JOURNAL_FILE, type JournalRecord } from '../results/journal.js';
 import { suiteResult, writeOutputs } from '../run/run.js';
 import type { ReportRenderer } from '../run/run-setup.js';
 import { addEqualSizeDiversity } from '../metrics/index.js';
@@ -70,7 +70,17 @@ function readShardRun(dir: string): ShardRun {
   if (!shard) throw new UsageError(`${dir} is not a shard of a run (no shard.json): run it with --shard i/n`);
   const file = path.join(dir, 'results.json');
   if (!existsSync(file)) throw new UsageError(`${dir} holds no results.json: finish (or --resume) that shard first`);
-  return { dir, shard, results: readResults(file), records: readJournal(dir) };
+  // What the metrics need of the journal (verdicts, designs, episodes without their transcripts and
+  // trajectories); the merged journal is copied from the shards' segments as a stream.
+  const records: JournalRecord[] = [];
+  for (const r of journalRecords(dir)) {
+    if (r.type === 'episode') {
+      const { messages, steps, firstObservation, ...episode } = r.episode;
+      void messages, steps, firstObservation;
+      records.push({ type: 'episode', episode });
+    } else if (r.type === 'verdict' || r.type === 'designed') records.push(r);
+  }
+  return { dir, shard, results: readResults(file), records };
 }
 
 /** The shards, in index order, after checking they are the n slices of one run. */
@@ -143,9 +153,19 @@ async function writeMergedJournal(outDir: string, shards: ShardRun[], results: R
   }
   mkdirSync(outDir, { recursive: true });
   const journal = new Journal(outDir);
-  const start = shards[0]!.records.find((r) => r.type === 'start');
-  if (start) journal.append(start);
-  for (const shard of shards) for (const r of shard.records) if (r.type !== 'start' && r.type !== 'resume' && r.type !== 'end') journal.append(r);
+  for (const r of journalRecords(shards[0]!.dir)) {
+    if (r.type !== 'start') continue;
+    journal.append(r);
+    break;
+  }
+  for (const shard of shards) {
+    for (const r of journalRecords(shard.dir)) {
+      if (r.type === 'start' || r.type === 'resume' || r.type === 'end') continue;
+      journal.append(r);
+      // Written a segment's worth at a time, not the shards' whole journals at once.
+      journal.flush();
+    }
+  }
   journal.append({ type: 'end', finishedAt: results.run.finishedAt ?? new Date().toISOString(), complete: results.run.complete });
   journal.close();
   await journal.settled();
