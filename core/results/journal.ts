@@ -56,8 +56,11 @@ export type JournalRecord =
 export const JOURNAL_FILE = 'journal.jsonl';
 /** The folder of the closed segments, beside the open one. */
 export const SEGMENTS_DIR = 'journal';
-/** The size past which the open segment is closed and a new one begun. */
-export const SEGMENT_BYTES = 32 * 2 ** 20;
+/**
+ * The size past which the open segment is closed and a new one begun: 32 MiB, or
+ * SPADE_BENCH_JOURNAL_SEGMENT_BYTES (tests make it small, to close segments often).
+ */
+export const SEGMENT_BYTES = Number(process.env.SPADE_BENCH_JOURNAL_SEGMENT_BYTES) > 0 ? Number(process.env.SPADE_BENCH_JOURNAL_SEGMENT_BYTES) : 32 * 2 ** 20;
 
 const segmentName = (index: number): string => `${String(index).padStart(6, '0')}.jsonl`;
 
