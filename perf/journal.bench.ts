@@ -171,8 +171,14 @@ try {
     child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
     const samples: { sec: number; episodes: number; rssMb: number }[] = [];
     const timer = setInterval(() => samples.push({ sec: (performance.now() - started) / 1000, episodes: requests, rssMb: treeRssMb(child.pid!) }), SAMPLE_MS);
+    // A line every 30 s while it plays: a long row shows its course before its table.
+    const progress = setInterval(() => {
+      const last = samples.at(-1);
+      if (last) console.log(`  ${episodes} row: ${last.episodes} episodes at ${Math.round(last.sec)} s, ${Math.round(last.rssMb)} MiB (peak so far ${Math.round(Math.max(...samples.map((s) => s.rssMb)))} MiB)`);
+    }, 30_000);
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     clearInterval(timer);
+    clearInterval(progress);
     const wallSec = (performance.now() - started) / 1000;
     if (code !== 0) throw new Error(`spade-bench exited with ${code}: ${stderr}`);
     const out = path.join(cwd, 'out');
