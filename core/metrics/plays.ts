@@ -115,3 +115,29 @@ export interface WithPlays {
 
 /** The tally of an environment given either way. */
 export const playsOf = (environment: WithPlays): PlayTally => environment.plays ?? tallyPlays(environment.episodes ?? []);
+
+/** A tally as JSON (the journal keeps one per environment, so that merging shards folds tallies, not episodes). */
+export interface PlayTallyJson extends Omit<PlayTally, 'byHorizon' | 'wonTurns'> {
+  /** [horizon, won, decided] */
+  byHorizon: [number, number, number][];
+  /** [turns, won plays] */
+  wonTurns: [number, number][];
+}
+
+export function tallyToJson(tally: PlayTally): PlayTallyJson {
+  return {
+    ...tally,
+    byHorizon: [...tally.byHorizon].map(([horizon, { won, decided }]) => [horizon, won, decided]),
+    wonTurns: [...tally.wonTurns],
+  };
+}
+
+export function tallyFromJson(json: PlayTallyJson): PlayTally {
+  return {
+    ...json,
+    plain: { ...json.plain },
+    hinted: { ...json.hinted },
+    byHorizon: new Map(json.byHorizon.map(([horizon, won, decided]) => [horizon, { won, decided }])),
+    wonTurns: new Map(json.wonTurns),
+  };
+}

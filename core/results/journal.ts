@@ -25,6 +25,7 @@ import { createGzip, gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import type { GateVerdict, ReviewRecord, RoundSummary, SlotError, UsageMetrics } from './results.js';
 import type { JournaledEnvironment } from './results-file.js';
+import type { PlayTallyJson } from '../metrics/plays.js';
 
 /** The hint the designer model wrote for a program without hint() (`by`: its provider id), or why there is none. */
 export interface HintRecord {
@@ -45,6 +46,8 @@ export type JournalRecord =
   | { type: 'code'; suite: string; key: string; code: string }
   | { type: 'environment'; suite: string; round?: number; environment: JournaledEnvironment }
   | { type: 'episode'; episode: EpisodeResult }
+  /** An environment's plays folded (core/metrics/plays.ts), journaled with its environment line: merge reads these, not the episodes. */
+  | { type: 'plays'; suite: string; id: string; plays: PlayTallyJson }
   /** A self-play slot whose repair, review or hint call failed (a design call's failure is in its `designed` record). */
   | { type: 'errored'; suite: string; error: SlotError }
   /** The model usage of a suite in this invocation so far (cumulative): a resumed run adds it to its own. */

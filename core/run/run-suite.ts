@@ -22,7 +22,7 @@ import { addUsage, usageBetween } from '../providers/stats.js';
 import { episodeErrorClass, type ErrorTally } from './error-class.js';
 import type { SlotError } from '../selfplay/slot-error.js';
 import { computeMetrics, type EvaluatedEnvironment } from '../metrics/table.js';
-import { tallyPlays } from '../metrics/plays.js';
+import { tallyPlays, tallyToJson } from '../metrics/plays.js';
 import { Reservoir } from '../metrics/reservoir.js';
 import { journalEnvironment } from '../results/results-file.js';
 import { shareDataHeader } from '../results/data-header.js';
@@ -159,6 +159,8 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
   const sandboxCalls = new Reservoir();
   const keptOf = new WeakMap<Evaluation, KeptEvaluation>();
   const played = await plan.play(books.context(suite), (e) => {
+    const kept = keptEvaluation(e, { episodes: plan.scores !== undefined, sandboxCalls });
+    keptOf.set(e, kept);
     // The summary reads its source from its program when asked: a program that makes its source
     // when read (a dataset's task) is then never kept as a whole string per environment.
     const { program } = e;
@@ -172,12 +174,13 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
       }
       books.journal.append({ type: 'environment', suite, round: e.summary.round, environment });
     }
+    // Its plays folded, for merge (the last line of an environment counts: a resumed run that
+    // redoes errored plays journals it again).
+    books.journal.append({ type: 'plays', suite, id: e.program.id, plays: tallyToJson(kept.plays!) });
     // The journal has the agent's conversations; the suite's metrics need none of them.
     for (const episode of e.episodes) delete episode.messages;
     journalUsage();
     books.emit({ type: 'environment', suite, verdict: e.verdict.verdict });
-    const kept = keptEvaluation(e, { episodes: plan.scores !== undefined, sandboxCalls });
-    keptOf.set(e, kept);
     return kept;
   });
   const { rounds, errored = [] } = played;
