@@ -142,6 +142,8 @@ export const MEMORY_MODES = ['spade', 'own', 'off'] as const;
 /** Plays per environment under SPADE's designer protocol: 16 hinted against 8 plain (its regeneration step). */
 export const SPADE_HINTED_ATTEMPTS = 16;
 export const SPADE_PLAIN_ATTEMPTS = 8;
+/** How much of each episode's conversation the journal keeps (`--transcripts`). */
+export const TRANSCRIPTS = ['full', 'last', 'none'] as const;
 /** The roles whose prompts and sampling a config may set. */
 export const ROLES = ['designer', 'hint', 'agent', 'reviewer'] as const;
 export type RoleName = (typeof ROLES)[number];
@@ -346,6 +348,10 @@ export const RUN_OPTIONS = {
   gate: kept({
     schema: oneOf(GATE_READINGS), flag: 'gate', arg: 'READING', default: 'strict',
     describe: "Which reading of the validation gate decides what is played: strict (SPADE's own checks, then spade-bench's) or spade (exactly SPADE's own checks); results and reports show both",
+  }),
+  transcripts: kept({
+    schema: oneOf(TRANSCRIPTS), flag: 'transcripts', arg: 'WHICH', default: 'full',
+    describe: "How much of each episode's conversation the journal keeps (what `export` writes): full, last (the last prompt and reply) or none; results are the same whichever",
   }),
   agentProtocol: kept({
     schema: oneOf(AGENT_PROTOCOLS), flag: 'agent-protocol', arg: 'P', default: 'default',

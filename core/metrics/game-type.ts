@@ -2,15 +2,15 @@
  * A pool split by game type (single-turn, multi-turn, tool-use): validity and the agent's
  * success on each, measured as the whole pool's are (no-hint episodes; errored ones apart).
  */
-import type { EpisodeResult, GameType } from '../types.js';
+import type { GameType } from '../types.js';
+import { playsOf, type WithPlays } from './plays.js';
 import type { GameTypeMetrics, Verdict } from '../results/results.js';
 import { GAME_TYPES } from '../run/game-type.js';
 import { wilsonInterval } from './intervals.js';
 
-export interface GameTypedEnvironment {
+export interface GameTypedEnvironment extends WithPlays {
   gameType: GameType;
   verdict: Verdict;
-  episodes: readonly EpisodeResult[];
 }
 
 /** One entry per game type present, in the order single-turn, multi-turn, tool-use. */
@@ -19,19 +19,30 @@ export function gameTypeMetrics(environments: readonly GameTypedEnvironment[]): 
   for (const type of GAME_TYPES) {
     const ofType = environments.filter((e) => e.gameType === type);
     if (ofType.length === 0) continue;
-    const played = ofType.flatMap((e) => e.episodes.filter((episode) => !episode.withHint));
-    const decided = played.filter((episode) => episode.outcome !== 'errored');
-    const won = decided.filter((episode) => episode.outcome === 'won').length;
+    let played = 0;
+    let decided = 0;
+    let won = 0;
+    let turns = 0;
+    let toolCalls = 0;
+    let counted = 0;
+    for (const e of ofType) {
+      const tally = playsOf(e);
+      played += tally.plain.won + tally.plain.lost + tally.plain.errored;
+      decided += tally.plain.won + tally.plain.lost;
+      won += tally.plain.won;
+      turns += tally.decidedTurns;
+      toolCalls += tally.toolCalls;
+      counted += tally.toolCounted;
+    }
     const entry: GameTypeMetrics = {
       environments: ofType.length,
       valid: ofType.filter((e) => e.verdict === 'valid').length,
-      episodes: played.length,
-      successRate: decided.length === 0 ? null : won / decided.length,
-      interval: wilsonInterval(won, decided.length),
-      meanTurns: decided.length === 0 ? 0 : decided.reduce((sum, episode) => sum + episode.turns, 0) / decided.length,
+      episodes: played,
+      successRate: decided === 0 ? null : won / decided,
+      interval: wilsonInterval(won, decided),
+      meanTurns: decided === 0 ? 0 : turns / decided,
     };
-    const counted = decided.filter((episode) => episode.toolCalls !== undefined);
-    if (counted.length > 0) entry.toolCallsPerEpisode = counted.reduce((sum, episode) => sum + episode.toolCalls!, 0) / counted.length;
+    if (counted > 0) entry.toolCallsPerEpisode = toolCalls / counted;
     out[type] = entry;
   }
   return out;

@@ -5,46 +5,48 @@
  * and the share whose plays all got the same reward.
  */
 import type { DifficultyBands, EnvironmentSummary, SkillMetrics } from '../results/results.js';
-import type { EpisodeResult } from '../types.js';
+import { decided, playsOf, type WithPlays } from './plays.js';
 
 /** One environment as these metrics read it: its summary and its plays. */
-export interface PlayedEnvironment {
+export interface PlayedEnvironment extends WithPlays {
   summary: Pick<EnvironmentSummary, 'skill' | 'verdict'>;
-  episodes: readonly EpisodeResult[];
 }
 
 const EASY_ABOVE = 0.8;
 const HARD_BELOW = 0.2;
 
-/** The decided plays without the hint. */
-const decidedPlain = (episodes: readonly EpisodeResult[]): EpisodeResult[] => episodes.filter((e) => !e.withHint && e.outcome !== 'errored');
 
 /** Per skill, in order of first appearance; undefined when no environment has a skill. */
 export function skillMetrics(environments: readonly PlayedEnvironment[]): SkillMetrics[] | undefined {
   const bySkill = new Map<string, { environments: number; valid: number; won: number; decided: number }>();
-  for (const { summary, episodes } of environments) {
+  for (const environment of environments) {
+    const { summary } = environment;
     if (!summary.skill) continue;
     const row = bySkill.get(summary.skill) ?? { environments: 0, valid: 0, won: 0, decided: 0 };
     row.environments++;
     if (summary.verdict !== 'invalid') row.valid++;
-    const decided = decidedPlain(episodes);
-    row.decided += decided.length;
-    row.won += decided.filter((e) => e.outcome === 'won').length;
+    const tally = playsOf(environment);
+    row.decided += decided(tally);
+    row.won += tally.plain.won;
     bySkill.set(summary.skill, row);
   }
   if (bySkill.size === 0) return undefined;
   return [...bySkill].map(([skill, r]) => ({ skill, environments: r.environments, valid: r.valid, episodes: r.decided, successRate: r.decided ? r.won / r.decided : null }));
 }
 
-/** SPADE's bands over the environments with decided plays; `reward` reads a play as SPADE does. */
-export function difficultyBands(environments: readonly PlayedEnvironment[], reward: (e: EpisodeResult) => number): DifficultyBands | undefined {
+/**
+ * SPADE's bands over the environments with decided plays, each play's reward read as SPADE does
+ * (playReward: the tallies fold it as the plays end).
+ */
+export function difficultyBands(environments: readonly PlayedEnvironment[]): DifficultyBands | undefined {
   const means: number[] = [];
   let sameReward = 0;
-  for (const { episodes } of environments) {
-    const rewards = decidedPlain(episodes).map(reward);
-    if (rewards.length === 0) continue;
-    means.push(rewards.reduce((a, b) => a + b, 0) / rewards.length);
-    if (rewards.every((r) => r === rewards[0])) sameReward++;
+  for (const environment of environments) {
+    const tally = playsOf(environment);
+    const n = decided(tally);
+    if (n === 0) continue;
+    means.push(tally.rewardSum / n);
+    if (tally.sameReward) sameReward++;
   }
   const n = means.length;
   if (n === 0) return undefined;

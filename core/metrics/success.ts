@@ -6,6 +6,7 @@ import type { DifficultyBucket, HorizonBucket, PassAtKPoint, SuccessMetrics } fr
 import { wilsonInterval } from './intervals.js';
 import { passAtK, passHatK } from './pass-at-k.js';
 import { bootstrapMean } from './bootstrap.js';
+import { decided as decidedOf, playsOf, tallyByEnvironment, type PlayTally, type WithPlays } from './plays.js';
 
 /**
  * Success of the agent without privileged help: episodes played with the hint are left out
@@ -15,28 +16,27 @@ import { bootstrapMean } from './bootstrap.js';
  * (won or lost) episodes. successAtT and passAtK are described at their helpers below.
  */
 export function successMetrics(episodes: readonly EpisodeResult[]): SuccessMetrics {
+  return successOfTallies(tallyByEnvironment(episodes));
+}
+
+/** successMetrics() from the environments' tallies, in the pool's order. */
+export function successOfTallies(tallies: readonly PlayTally[]): SuccessMetrics {
   let won = 0;
   let lost = 0;
   let errored = 0;
   const byHorizon = new Map<number, { won: number; decided: number }>();
-  for (const episode of episodes) {
-    if (episode.withHint) continue;
-    if (episode.outcome === 'errored') {
-      errored++;
-      continue;
+  for (const tally of tallies) {
+    won += tally.plain.won;
+    lost += tally.plain.lost;
+    errored += tally.plain.errored;
+    for (const [horizon, bucket] of tally.byHorizon) {
+      const into = byHorizon.get(horizon) ?? { won: 0, decided: 0 };
+      into.won += bucket.won;
+      into.decided += bucket.decided;
+      byHorizon.set(horizon, into);
     }
-    const bucket = byHorizon.get(episode.horizon) ?? { won: 0, decided: 0 };
-    bucket.decided++;
-    if (episode.outcome === 'won') {
-      won++;
-      bucket.won++;
-    } else {
-      lost++;
-    }
-    byHorizon.set(episode.horizon, bucket);
   }
   const decided = won + lost;
-  const counted = episodes.filter((episode) => !episode.withHint && episode.outcome !== 'errored');
   return {
     episodes: won + lost + errored,
     won,
@@ -52,8 +52,8 @@ export function successMetrics(episodes: readonly EpisodeResult[]): SuccessMetri
         successRate: bucket.won / bucket.decided,
         interval: wilsonInterval(bucket.won, bucket.decided),
       })),
-    successAtT: successAtT(counted),
-    passAtK: passAtKCurve(counted),
+    successAtT: successAtTOf(tallies),
+    passAtK: passAtKOf(tallies),
   };
 }
 
@@ -62,14 +62,20 @@ export function successMetrics(episodes: readonly EpisodeResult[]): SuccessMetri
  * (the turn counts of won episodes) and at the longest horizon. Wilson intervals.
  */
 export function successAtT(decided: readonly EpisodeResult[]): NonNullable<SuccessMetrics['successAtT']> {
-  if (decided.length === 0) return [];
-  const maxHorizon = decided.reduce((max, episode) => Math.max(max, episode.horizon, episode.turns), 0);
-  const winTurns = decided.filter((episode) => episode.outcome === 'won').map((episode) => episode.turns).sort((a, b) => a - b);
-  const points = [...new Set([...winTurns, maxHorizon])].sort((a, b) => a - b);
-  let index = 0;
+  return successAtTOf(tallyByEnvironment(decided));
+}
+
+function successAtTOf(tallies: readonly PlayTally[]): NonNullable<SuccessMetrics['successAtT']> {
+  const total = tallies.reduce((sum, t) => sum + decidedOf(t), 0);
+  if (total === 0) return [];
+  const maxHorizon = tallies.reduce((max, t) => Math.max(max, t.longest), 0);
+  const wins = new Map<number, number>();
+  for (const t of tallies) for (const [turns, count] of t.wonTurns) wins.set(turns, (wins.get(turns) ?? 0) + count);
+  const points = [...new Set([...wins.keys(), maxHorizon])].sort((a, b) => a - b);
+  let within = 0;
   return points.map((turns) => {
-    while (index < winTurns.length && winTurns[index]! <= turns) index++;
-    return { turns, successRate: index / decided.length, interval: wilsonInterval(index, decided.length) };
+    within += wins.get(turns) ?? 0;
+    return { turns, successRate: within / total, interval: wilsonInterval(within, total) };
   });
 }
 
@@ -86,15 +92,11 @@ function reportedKs(maxAttempts: number): number[] {
  * are left out of that k. Intervals: 95% percentile bootstrap over environments (seeded).
  */
 export function passAtKCurve(decided: readonly EpisodeResult[]): PassAtKPoint[] {
-  const perEnvironment = new Map<string, { n: number; c: number }>();
-  for (const episode of decided) {
-    const key = `${episode.suite}\u0000${episode.round ?? ''}\u0000${episode.environmentId}`;
-    const counts = perEnvironment.get(key) ?? { n: 0, c: 0 };
-    counts.n++;
-    if (episode.outcome === 'won') counts.c++;
-    perEnvironment.set(key, counts);
-  }
-  const environments = [...perEnvironment.values()];
+  return passAtKOf(tallyByEnvironment(decided));
+}
+
+function passAtKOf(tallies: readonly PlayTally[]): PassAtKPoint[] {
+  const environments = tallies.filter((t) => decidedOf(t) > 0).map((t) => ({ n: decidedOf(t), c: t.plain.won }));
   const maxAttempts = environments.reduce((max, { n }) => Math.max(max, n), 0);
   return reportedKs(maxAttempts).map((k) => {
     const eligible = environments.filter(({ n }) => n >= k);
@@ -118,16 +120,15 @@ export function passAtKCurve(decided: readonly EpisodeResult[]): PassAtKPoint[] 
  * episodes of the environments at each difficulty, ascending, with Wilson intervals. Empty when
  * no environment has a difficulty.
  */
-export function successByDifficulty(environments: readonly { difficulty?: number; episodes: readonly EpisodeResult[] }[]): DifficultyBucket[] {
+export function successByDifficulty(environments: readonly ({ difficulty?: number } & WithPlays)[]): DifficultyBucket[] {
   const buckets = new Map<number, { won: number; decided: number }>();
-  for (const { difficulty, episodes } of environments) {
+  for (const environment of environments) {
+    const { difficulty } = environment;
     if (difficulty === undefined) continue;
     const bucket = buckets.get(difficulty) ?? { won: 0, decided: 0 };
-    for (const episode of episodes) {
-      if (episode.withHint || episode.outcome === 'errored') continue;
-      bucket.decided++;
-      if (episode.outcome === 'won') bucket.won++;
-    }
+    const tally = playsOf(environment);
+    bucket.decided += decidedOf(tally);
+    bucket.won += tally.plain.won;
     buckets.set(difficulty, bucket);
   }
   return [...buckets]

@@ -8,30 +8,31 @@
  * Adding a metric: its file under core/metrics/ (a function of one pool's evidence), one row
  * here, and its test. docs/plugins.md walks through it.
  */
-import type { EpisodeResult } from '../types.js';
 import type { EnvironmentSummary, GateVerdict, SuiteResult, UsageMetrics } from '../results/results.js';
 import { gameTypeOf } from '../run/game-type.js';
-import { playReward } from '../run/evaluate.js';
+import { playsOf, type PlayTally, type WithPlays } from './plays.js';
 import type { ProgramForStructure } from './structure.js';
 import { firstTryValidity, slotValidity, validityMetrics } from './validity.js';
 import { diversityMetrics, type PreparedDiversity } from './diversity.js';
 import { rememberDiversityPool } from './equal-size.js';
 import { throughputMetrics } from './throughput.js';
-import { successByDifficulty, successMetrics } from './success.js';
+import { successByDifficulty, successOfTallies } from './success.js';
 import { gameTypeMetrics } from './game-type.js';
 import { difficultyBands, skillMetrics } from './skills-bands.js';
-import { turnsToWin } from './turns-to-win.js';
+import { turnsToWinOf } from './turns-to-win.js';
 
 // ---------------------------------------------------------------------------------------------
 // The shape of a row
 // ---------------------------------------------------------------------------------------------
 
-/** One environment of a pool as the gate judged it and the agent played it. */
-export interface EvaluatedEnvironment {
+/**
+ * One environment of a pool as the gate judged it and the agent played it. Its plays are given
+ * as their tally (a run folds each environment's plays as it ends: core/metrics/plays.ts) or as
+ * the episodes themselves; the rows read them through playsOf().
+ */
+export interface EvaluatedEnvironment extends WithPlays {
   program: ProgramForStructure;
   verdict: GateVerdict;
-  /** Every play, with the hint and without. */
-  episodes: readonly EpisodeResult[];
   summary: EnvironmentSummary;
   /** Wall time (ms) of each sandboxed call made while playing. */
   sandboxCallMs?: readonly number[];
@@ -47,6 +48,10 @@ export interface PoolEvidence {
   usage: UsageMetrics;
   /** Wall time (ms) of each model call over the pool's span. */
   providerCallMs: readonly number[];
+  /** Wall time (ms) of the pool's sandboxed calls (a bounded sample: core/metrics/reservoir.ts); absent: the environments' own. */
+  sandboxCallMs?: readonly number[];
+  /** Sandboxed calls made, when sandboxCallMs is a sample of them. */
+  sandboxCalls?: number;
 }
 
 /**
@@ -110,7 +115,7 @@ export function defineMetric<T>(row: MetricRow<T>): MetricRow<T> {
 // ---------------------------------------------------------------------------------------------
 
 const accepted = (pool: PoolEvidence): EvaluatedEnvironment[] => pool.environments.filter((e) => e.verdict.verdict !== 'invalid');
-const allEpisodes = (pool: PoolEvidence): EpisodeResult[] => pool.environments.flatMap((e) => [...e.episodes]);
+const tallies = (pool: PoolEvidence): PlayTally[] => pool.environments.map(playsOf);
 
 /** A share whose whole may be 0 (nothing measured): n/a then, with no interval. */
 const share = (part: number, whole: number, rate: number | null | undefined, interval: readonly [number, number] | undefined): Figure =>
@@ -183,11 +188,13 @@ export const METRICS = [
     describe: 'Environment steps (and episodes, environments, tokens) per second of the pool\'s wall time, every episode counted, errored and hinted ones too; the latencies (p50, p95) of model and sandbox calls.',
     compute: (pool) => {
       const valid = accepted(pool).length;
-      return throughputMetrics(allEpisodes(pool), pool.wallSec, pool.kind === 'static' ? undefined : pool.environments.length, {
+      const played = tallies(pool).reduce((sum, t) => ({ episodes: sum.episodes + t.episodes, steps: sum.steps + t.steps }), { episodes: 0, steps: 0 });
+      return throughputMetrics(played, pool.wallSec, pool.kind === 'static' ? undefined : pool.environments.length, {
         valid,
         tokens: pool.usage.inputTokens + pool.usage.outputTokens,
         providerCallMs: pool.providerCallMs,
-        sandboxCallMs: pool.environments.flatMap((e) => [...(e.sandboxCallMs ?? [])]),
+        sandboxCallMs: pool.sandboxCallMs ?? pool.environments.flatMap((e) => [...(e.sandboxCallMs ?? [])]),
+        ...(pool.sandboxCallMs && { sandboxCalls: pool.sandboxCalls }),
       });
     },
     // No step taken (every episode errored before its first step): no rate to show, not 0.
@@ -203,8 +210,8 @@ export const METRICS = [
     describe: 'Episodes won without the hint, of those decided: won / (won + lost), with its Wilson 95% interval (errored episodes are counted apart, never as losses); by horizon, by difficulty, within T turns, and pass@k / pass^k over environments.',
     compute: (pool) => {
       // Success is measured without the hint, the way the agent meets the task.
-      const success = successMetrics(allEpisodes(pool).filter((e) => !e.withHint));
-      const byDifficulty = successByDifficulty(pool.environments.map((e) => ({ difficulty: e.summary.difficulty, episodes: e.episodes })));
+      const success = successOfTallies(tallies(pool));
+      const byDifficulty = successByDifficulty(pool.environments.map((e) => ({ difficulty: e.summary.difficulty, plays: playsOf(e) })));
       if (byDifficulty.length) success.byDifficulty = byDifficulty;
       return success;
     },
@@ -219,7 +226,7 @@ export const METRICS = [
     key: 'turnsToWin',
     label: 'turns to win',
     describe: 'Mean turns of the episodes won without the hint, with its 95% bootstrap interval: how directly the agent reaches a win.',
-    compute: (pool) => turnsToWin(pool.environments.flatMap((e) => e.episodes)),
+    compute: (pool) => turnsToWinOf(tallies(pool)),
     headline: (m) => ({ value: m.mean, ...(m.interval && { interval: m.interval }), note: `${m.won.toLocaleString('en-US')} won` }),
     format: 'number',
     shows: ['console', 'markdown', 'html'],
@@ -231,7 +238,7 @@ export const METRICS = [
     compute: (pool) => gameTypeMetrics(pool.environments.map((e) => ({
       gameType: e.summary.gameType ?? gameTypeOf(e.program, { horizon: e.summary.horizon }),
       verdict: e.verdict.verdict,
-      episodes: e.episodes,
+      plays: playsOf(e),
     }))),
     shows: [],
   }),
@@ -253,7 +260,7 @@ export const METRICS = [
     key: 'bands',
     label: 'difficulty bands',
     describe: 'SPADE\'s bands over the played environments: the share whose mean episode reward without the hint is above 0.8 (easy), below 0.2 (hard) or between, and the share whose plays all got the same reward.',
-    compute: (pool) => difficultyBands(pool.environments, playReward),
+    compute: (pool) => difficultyBands(pool.environments),
     shows: [],
   }),
 ] as const satisfies readonly MetricRow<any>[];

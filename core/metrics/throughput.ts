@@ -12,15 +12,17 @@ export interface ThroughputExtras {
   tokens?: number;
   /** Wall time of each provider call, in milliseconds. */
   providerCallMs?: readonly number[];
-  /** Wall time of each sandbox method call, in milliseconds. */
+  /** Wall time of each sandbox method call, in milliseconds (or of a sample of them: see sandboxCalls). */
   sandboxCallMs?: readonly number[];
+  /** Sandbox calls made, when sandboxCallMs is a sample of them. */
+  sandboxCalls?: number;
 }
 
-/** Median and 95th percentile of call latencies; undefined when there were no calls. */
-export function latencySummary(durationsMs: readonly number[] | undefined): LatencySummary | undefined {
+/** Median and 95th percentile of call latencies (`calls` of them, when the latencies are a sample); undefined when there were no calls. */
+export function latencySummary(durationsMs: readonly number[] | undefined, calls = durationsMs?.length ?? 0): LatencySummary | undefined {
   if (!durationsMs || durationsMs.length === 0) return undefined;
   const [p50Ms, p95Ms] = percentiles(durationsMs, [50, 95]);
-  return { calls: durationsMs.length, p50Ms: p50Ms!, p95Ms: p95Ms! };
+  return { calls, p50Ms: p50Ms!, p95Ms: p95Ms! };
 }
 
 /**
@@ -29,18 +31,19 @@ export function latencySummary(durationsMs: readonly number[] | undefined): Late
  * too: they cost time. A zero wall time gives rates of 0, not Infinity.
  */
 export function throughputMetrics(
-  episodes: readonly EpisodeResult[],
+  episodes: readonly EpisodeResult[] | { episodes: number; steps: number },
   wallSec: number,
   designed?: number,
   extras: ThroughputExtras = {},
 ): ThroughputMetrics {
   if (!(wallSec >= 0)) throw new RangeError(`wallSec must be >= 0, got ${wallSec}`);
-  const steps = episodes.reduce((sum, episode) => sum + episode.turns, 0);
+  const played = Array.isArray(episodes) ? { episodes: episodes.length, steps: episodes.reduce((sum, episode) => sum + episode.turns, 0) } : (episodes as { episodes: number; steps: number });
+  const { steps } = played;
   const rate = (count: number) => (wallSec > 0 ? count / wallSec : 0);
   const metrics: ThroughputMetrics = {
-    episodes: episodes.length,
+    episodes: played.episodes,
     steps,
-    episodesPerSec: rate(episodes.length),
+    episodesPerSec: rate(played.episodes),
     stepsPerSec: rate(steps),
     wallSec,
   };
@@ -57,7 +60,7 @@ export function throughputMetrics(
     metrics.tokensPerSec = rate(extras.tokens);
   }
   const providerCall = latencySummary(extras.providerCallMs);
-  const sandboxCall = latencySummary(extras.sandboxCallMs);
+  const sandboxCall = latencySummary(extras.sandboxCallMs, extras.sandboxCalls);
   if (providerCall || sandboxCall) metrics.latency = { ...(providerCall && { providerCall }), ...(sandboxCall && { sandboxCall }) };
   return metrics;
 }

@@ -13,8 +13,8 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { EnvironmentSummary } from './results.js';
 import type { ChatMessage, EpisodeResult } from '../types.js';
-import { readJournal, JOURNAL_FILE, type JournalRecord } from './journal.js';
-import { writeFileAtomic } from './fs.js';
+import { hasJournal, journalRecords, JOURNAL_FILE, type JournalRecord } from './journal.js';
+import { AtomicFile, writeFileAtomic } from './fs.js';
 import { UsageError } from '../errors.js';
 import { SELFPLAY_SUITE } from '../run/run.js';
 import { CHECKSUMS_FILE, GAMES_FOLDER, HINT_SUFFIX, MANIFEST_FILE, MEMORY_FILE, MEMORY_MAX_RECORDS, MEMORY_SNIPPET_CHARS, checksumLine, gameFileName, gameFileText, sha256Hex, type MemoryRecord, type PoolManifestLine } from './pool-layout.js';
@@ -63,74 +63,126 @@ const key = (suite: string, id: string): string => `${suite}\u0000${id}`;
 interface RunRecords {
   runId: string | null;
   environments: Map<string, { suite: string; summary: EnvironmentSummary }>;
-  episodes: EpisodeResult[];
   /** The hints the designer model wrote, by suite and id. */
   hints: Map<string, string>;
 }
 
-function collect(records: readonly JournalRecord[]): RunRecords {
-  const run: RunRecords = { runId: null, environments: new Map(), episodes: [], hints: new Map() };
-  const episodes = new Map<string, EpisodeResult>();
+const episodeKey = (e: EpisodeResult): string => `${key(e.suite, e.environmentId)}\u0000${e.attempt}\u0000${e.withHint}`;
+
+/**
+ * What the episodes' lines need beside the episodes: the run's id, the environments' summaries,
+ * and which record of each play is its last (a play done again with --retry-errored is
+ * journaled twice; the last counts). One pass, without the episodes' transcripts.
+ */
+function scan(records: Iterable<JournalRecord>): RunRecords & { first: Map<string, number>; last: Map<string, number> } {
+  let runId: string | null = null;
+  const first = new Map<string, number>();
+  const last = new Map<string, number>();
+  let ordinal = 0;
+  const environmentLines: JournalRecord[] = [];
+  const hints = new Map<string, string>();
   for (const r of records) {
-    if (r.type === 'start') run.runId ??= r.runId;
-    else if (r.type === 'hint' && r.hint.hint !== undefined) run.hints.set(key(r.suite, r.id), r.hint.hint);
+    ordinal++;
+    if (r.type === 'start') runId ??= r.runId;
+    else if (r.type === 'hint' && r.hint.hint !== undefined) hints.set(key(r.suite, r.id), r.hint.hint);
     else if (r.type === 'episode') {
-      const e = r.episode;
-      episodes.set(`${key(e.suite, e.environmentId)}\u0000${e.attempt}\u0000${e.withHint}`, e);
-    }
+      const k = episodeKey(r.episode);
+      if (!first.has(k)) first.set(k, ordinal);
+      last.set(k, ordinal);
+      // Only the sample trajectory of an environment is kept (journaledEnvironments reads it).
+      if (r.episode.attempt === 0 && !r.episode.withHint && r.episode.steps) environmentLines.push({ type: 'episode', episode: { ...r.episode, messages: undefined } });
+    } else if (r.type === 'code' || r.type === 'verdict' || r.type === 'environment') environmentLines.push(r);
   }
-  run.episodes = [...episodes.values()];
-  run.environments = journaledEnvironments(records);
-  return run;
+  return { runId, first, last, hints, environments: journaledEnvironments(environmentLines) };
 }
 
 function readRun(runDir: string): RunRecords {
-  if (!existsSync(path.join(runDir, JOURNAL_FILE))) throw new UsageError(`${runDir} holds no run: ${JOURNAL_FILE} not found`);
-  return collect(readJournal(runDir));
+  if (!hasJournal(runDir)) throw new UsageError(`${runDir} holds no run: ${JOURNAL_FILE} not found`);
+  return scan(journalRecords(runDir));
+}
+
+/** The line of one episode. */
+function episodeLine(run: RunRecords, e: EpisodeResult): EpisodeLine {
+  const s = run.environments.get(key(e.suite, e.environmentId))?.summary;
+  const rewards = e.rewards ?? e.steps?.map((step) => step.reward) ?? [];
+  return {
+    run_id: run.runId,
+    suite: e.suite,
+    round: e.round ?? null,
+    environment_id: e.environmentId,
+    code_hash: s ? codeHash(s.source) : null,
+    language: s?.language ?? null,
+    game_type: s?.gameType ?? null,
+    attempt: e.attempt,
+    with_hint: e.withHint,
+    seed: e.seed,
+    horizon: e.horizon,
+    messages: e.messages ?? [],
+    rewards,
+    total_reward: e.totalReward,
+    terminated: e.terminated ?? e.outcome === 'won',
+    truncated: e.truncated ?? false,
+    outcome: e.outcome,
+    turns: e.turns,
+    tool_calls: e.toolCalls ?? null,
+    error: e.error ?? null,
+    designer_reward: s?.designerReward ?? null,
+    solve_rate: s?.solveRate ?? null,
+    hint_solve_rate: s?.hintSolveRate ?? null,
+    input_tokens: e.usage?.inputTokens ?? 0,
+    output_tokens: e.usage?.outputTokens ?? 0,
+  };
+}
+
+/**
+ * The line of every play, in the order of their first records, each from its last record (a
+ * play done again with --retry-errored is journaled twice; the last counts). `records` is read
+ * two or three times (a journal's stream, or an array): for the summaries and where each play's
+ * records are, for the last records of the plays journaled twice (only those are kept), and for
+ * the lines. Of the transcripts, one episode at a time is in memory.
+ */
+function* linesOf(records: () => Iterable<JournalRecord>): Generator<EpisodeLine> {
+  const run = scan(records());
+  const again = new Map<string, EpisodeResult>();
+  if ([...run.first].some(([k, at]) => run.last.get(k) !== at)) {
+    let ordinal = 0;
+    for (const r of records()) {
+      ordinal++;
+      if (r.type !== 'episode') continue;
+      const k = episodeKey(r.episode);
+      if (run.last.get(k) === ordinal && run.first.get(k) !== ordinal) again.set(k, r.episode);
+    }
+  }
+  let ordinal = 0;
+  for (const r of records()) {
+    ordinal++;
+    if (r.type !== 'episode') continue;
+    const k = episodeKey(r.episode);
+    if (run.first.get(k) === ordinal) yield episodeLine(run, again.get(k) ?? r.episode);
+  }
 }
 
 /** One line per journaled episode. */
 export function episodeLines(records: readonly JournalRecord[]): EpisodeLine[] {
-  const run = collect(records);
-  return run.episodes.map((e) => {
-    const s = run.environments.get(key(e.suite, e.environmentId))?.summary;
-    const rewards = e.rewards ?? e.steps?.map((step) => step.reward) ?? [];
-    return {
-      run_id: run.runId,
-      suite: e.suite,
-      round: e.round ?? null,
-      environment_id: e.environmentId,
-      code_hash: s ? codeHash(s.source) : null,
-      language: s?.language ?? null,
-      game_type: s?.gameType ?? null,
-      attempt: e.attempt,
-      with_hint: e.withHint,
-      seed: e.seed,
-      horizon: e.horizon,
-      messages: e.messages ?? [],
-      rewards,
-      total_reward: e.totalReward,
-      terminated: e.terminated ?? e.outcome === 'won',
-      truncated: e.truncated ?? false,
-      outcome: e.outcome,
-      turns: e.turns,
-      tool_calls: e.toolCalls ?? null,
-      error: e.error ?? null,
-      designer_reward: s?.designerReward ?? null,
-      solve_rate: s?.solveRate ?? null,
-      hint_solve_rate: s?.hintSolveRate ?? null,
-      input_tokens: e.usage?.inputTokens ?? 0,
-      output_tokens: e.usage?.outputTokens ?? 0,
-    };
-  });
+  return [...linesOf(() => records)];
 }
 
-/** Write the episodes of the run in `runDir` as JSON Lines to `file`; returns how many. */
+/** Write the episodes of the run in `runDir` as JSON Lines to `file` (atomically, streamed from the journal's segments); returns how many. */
 export function exportEpisodes(runDir: string, file: string): number {
-  if (!existsSync(path.join(runDir, JOURNAL_FILE))) throw new UsageError(`${runDir} holds no run: ${JOURNAL_FILE} not found`);
-  const lines = episodeLines(readJournal(runDir));
-  writeFileAtomic(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
-  return lines.length;
+  if (!hasJournal(runDir)) throw new UsageError(`${runDir} holds no run: ${JOURNAL_FILE} not found`);
+  const out = new AtomicFile(file);
+  let count = 0;
+  try {
+    for (const line of linesOf(() => journalRecords(runDir))) {
+      out.write(`${JSON.stringify(line)}\n`);
+      count++;
+    }
+  } catch (error) {
+    out.abort();
+    throw error;
+  }
+  out.commit();
+  return count;
 }
 
 /** A file name from an environment id: letters, digits, `-`, `_` and `.` kept, the rest `_`. */

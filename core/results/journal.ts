@@ -1,7 +1,17 @@
 /**
- * The run's append-only journal (`journal.jsonl`): every environment verdict, episode and
- * round is written as one JSON line the moment it completes, so nothing finished is lost
- * when a run dies. The lines of one turn of the event loop go out in one write() (flushed to
+ * The run's append-only journal: every environment verdict, episode and round is written as one
+ * JSON line the moment it completes, so nothing finished is lost when a run dies.
+ *
+ * It is kept in segments. The open one is `journal.jsonl`, plain text, appended and synced as
+ * described below. When it passes SEGMENT_BYTES it is closed: synced, hard-linked as
+ * `journal/NNNNNN.jsonl`, and `journal.jsonl` replaced (rename) by an empty file; then, in the
+ * background, the closed segment is gzipped to a temporary file, synced and renamed to
+ * `journal/NNNNNN.jsonl.gz`, and its plain copy removed. Every step leaves a readable journal: a
+ * killed run loses at most the open segment's unsynced tail, as with one file, and the next
+ * Journal opened on the folder finishes what a killed close left undone. Readers go through
+ * journalRecords(), which streams the segments in order, one segment in memory at a time; a
+ * run of one segment is the `journal.jsonl` earlier versions wrote, and reads as before.
+ * The lines of one turn of the event loop go out in one write() (flushed to
  * the OS) as soon as that turn ends, rather than one write() each: thousands of small writes
  * cost more than the work they record (a run killed mid-turn redoes at most that turn's work
  * on --resume). At checkpoints (end of a round or suite) the pending lines are written at once
@@ -9,10 +19,13 @@
  * the results files), not on the main thread: a suite's journal is megabytes, and the sync waits
  * for the disk. Closing syncs on the spot, so a closed journal is on disk.
  */
-import { closeSync, existsSync, fsync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, existsSync, fstatSync, fsync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { createGzip, gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import type { GateVerdict, ReviewRecord, RoundSummary, SlotError, UsageMetrics } from './results.js';
 import type { JournaledEnvironment } from './results-file.js';
+import type { PlayTallyJson } from '../metrics/plays.js';
 
 /** The hint the designer model wrote for a program without hint() (`by`: its provider id), or why there is none. */
 export interface HintRecord {
@@ -33,6 +46,8 @@ export type JournalRecord =
   | { type: 'code'; suite: string; key: string; code: string }
   | { type: 'environment'; suite: string; round?: number; environment: JournaledEnvironment }
   | { type: 'episode'; episode: EpisodeResult }
+  /** An environment's plays folded (core/metrics/plays.ts), journaled with its environment line: merge reads these, not the episodes. */
+  | { type: 'plays'; suite: string; id: string; plays: PlayTallyJson }
   /** A self-play slot whose repair, review or hint call failed (a design call's failure is in its `designed` record). */
   | { type: 'errored'; suite: string; error: SlotError }
   /** The model usage of a suite in this invocation so far (cumulative): a resumed run adds it to its own. */
@@ -42,6 +57,75 @@ export type JournalRecord =
   | { type: 'end'; finishedAt: string; complete: boolean };
 
 export const JOURNAL_FILE = 'journal.jsonl';
+/** The folder of the closed segments, beside the open one. */
+export const SEGMENTS_DIR = 'journal';
+/**
+ * The size past which the open segment is closed and a new one begun: 32 MiB, or
+ * SPADE_BENCH_JOURNAL_SEGMENT_BYTES (tests make it small, to close segments often).
+ */
+export const SEGMENT_BYTES = Number(process.env.SPADE_BENCH_JOURNAL_SEGMENT_BYTES) > 0 ? Number(process.env.SPADE_BENCH_JOURNAL_SEGMENT_BYTES) : 32 * 2 ** 20;
+
+const segmentName = (index: number): string => `${String(index).padStart(6, '0')}.jsonl`;
+
+/** The closed segments of a journal folder, by index: whether each is gzipped, plain, or both (a close cut short). */
+function closedSegments(segmentsDir: string): { index: number; gz: boolean; plain: boolean }[] {
+  if (!existsSync(segmentsDir)) return [];
+  const found = new Map<number, { index: number; gz: boolean; plain: boolean }>();
+  for (const name of readdirSync(segmentsDir)) {
+    const m = /^(\d{6})\.jsonl(\.gz)?$/.exec(name);
+    if (!m) continue;
+    const index = Number(m[1]);
+    const entry = found.get(index) ?? { index, gz: false, plain: false };
+    if (m[2]) entry.gz = true;
+    else entry.plain = true;
+    found.set(index, entry);
+  }
+  return [...found.values()].sort((a, b) => a.index - b.index);
+}
+
+/** True when `a` and `b` are one file under two names (a close killed between its link and its rename). */
+function sameFile(a: string, b: string): boolean {
+  try {
+    const x = statSync(a);
+    const y = statSync(b);
+    return x.ino === y.ino && x.dev === y.dev;
+  } catch {
+    return false;
+  }
+}
+
+/** Sync a folder, so that a rename or link in it survives a crash. */
+function syncDir(dir: string): void {
+  try {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // a file system that cannot sync folders: the files themselves are synced
+  }
+}
+
+/** Gzip a closed plain segment: temporary file, sync, rename, then the plain copy removed. */
+async function compressSegment(segmentsDir: string, index: number): Promise<void> {
+  const plain = path.join(segmentsDir, segmentName(index));
+  const gz = `${plain}.gz`;
+  const tmp = `${gz}.tmp`;
+  // Chunks of 1 MiB: each is one job of libuv's pool and one turn of the event loop, which a busy
+  // run gives rarely (chunks of 16 KiB, the default, left segments queued for minutes).
+  await pipeline(createReadStream(plain, { highWaterMark: 2 ** 20 }), createGzip({ chunkSize: 2 ** 20 }), createWriteStream(tmp, { highWaterMark: 2 ** 20 }));
+  const fd = openSync(tmp, 'r+');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, gz);
+  syncDir(segmentsDir);
+  rmSync(plain, { force: true });
+}
 
 /**
  * The last verdict given JSON and its text: the verdict cache stores a fresh verdict, and the
@@ -58,22 +142,48 @@ export function verdictJson(verdict: GateVerdict): string {
 
 export class Journal {
   private fd: number | undefined;
+  /** The open segment (`journal.jsonl` in the run folder). */
   readonly file: string;
+  private readonly segmentsDir: string;
+  private readonly segmentBytes: number;
+  /** Bytes in the open segment. */
+  private size: number;
+  /** The index the open segment takes when it is closed. */
+  private nextIndex: number;
   /** The first write that failed (ENOSPC, EIO...): later records are not written. */
   failure: NodeJS.ErrnoException | undefined;
   /** Lines appended in this turn of the event loop, not yet written. */
   private pending: string[] = [];
   private scheduled = false;
-  /** Checkpoint syncs still running on the pool: the descriptor is closed only after them. */
+  /** Checkpoint syncs still running on the pool: descriptors are closed only after them. */
   private syncing = 0;
-  private closeWhenSynced = false;
+  private closeAfterSyncs: number[] = [];
   private whenSynced: (() => void)[] = [];
+  /** Closed segments being gzipped, one after another. */
+  private compressing: Promise<void> = Promise.resolve();
 
-  /** `onFailure` is told once when a write fails; appending then does nothing, so a run can stop cleanly. */
-  constructor(dir: string, private readonly onFailure?: (error: NodeJS.ErrnoException) => void) {
+  /**
+   * `onFailure` is told once when a write fails; appending then does nothing, so a run can stop
+   * cleanly. `segmentBytes` (tests) sets the size past which the open segment is closed.
+   */
+  constructor(dir: string, private readonly onFailure?: (error: NodeJS.ErrnoException) => void, options: { segmentBytes?: number } = {}) {
     this.file = path.join(dir, JOURNAL_FILE);
+    this.segmentsDir = path.join(dir, SEGMENTS_DIR);
+    this.segmentBytes = options.segmentBytes ?? SEGMENT_BYTES;
+    const closed = closedSegments(this.segmentsDir);
+    const last = closed.at(-1);
+    // A close killed between its link and its rename: the open segment is already the last closed one.
+    if (last?.plain && sameFile(this.file, path.join(this.segmentsDir, segmentName(last.index)))) this.replaceOpenSegment();
+    this.nextIndex = last ? last.index + 1 : 0;
     dropTornLine(this.file);
     this.fd = openSync(this.file, 'a');
+    this.size = fstatSync(this.fd).size;
+    // Closes a killed run left half done: temporary files dropped, plain copies of gzipped segments removed, the rest gzipped.
+    for (const name of existsSync(this.segmentsDir) ? readdirSync(this.segmentsDir) : []) if (name.endsWith('.tmp')) rmSync(path.join(this.segmentsDir, name), { force: true });
+    for (const segment of closed) {
+      if (segment.gz && segment.plain) rmSync(path.join(this.segmentsDir, segmentName(segment.index)), { force: true });
+      else if (segment.plain) this.compressLater(segment.index);
+    }
   }
 
   append(record: JournalRecord): void {
@@ -98,13 +208,56 @@ export class Journal {
     }
   }
 
-  /** Write the lines appended so far. */
+  /** Write the lines appended so far (and close the open segment once it has grown past its size). */
   flush(): void {
     this.scheduled = false;
     if (this.fd === undefined || this.pending.length === 0) return;
     const text = this.pending.join('');
     this.pending = [];
-    if (!this.failure) this.guard(() => writeSync(this.fd!, text));
+    if (this.failure) return;
+    this.guard(() => writeSync(this.fd!, text));
+    this.size += Buffer.byteLength(text);
+    if (this.size >= this.segmentBytes && !this.failure) this.guard(() => this.closeSegment());
+  }
+
+  /**
+   * Close the open segment: sync it, link it into the segments folder under its index, put an
+   * empty open segment in its place, and gzip the closed one in the background.
+   */
+  private closeSegment(): void {
+    const fd = this.fd!;
+    fsyncSync(fd);
+    mkdirSync(this.segmentsDir, { recursive: true });
+    const index = this.nextIndex++;
+    linkSync(this.file, path.join(this.segmentsDir, segmentName(index)));
+    syncDir(this.segmentsDir);
+    this.replaceOpenSegment();
+    this.fd = openSync(this.file, 'a');
+    this.size = 0;
+    // A background sync may still hold the old descriptor.
+    if (this.syncing > 0) this.closeAfterSyncs.push(fd);
+    else closeSync(fd);
+    this.compressLater(index);
+  }
+
+  /** An empty `journal.jsonl` put in place at once (temporary file, rename). */
+  private replaceOpenSegment(): void {
+    const tmp = `${this.file}.tmp`;
+    closeSync(openSync(tmp, 'w'));
+    renameSync(tmp, this.file);
+    syncDir(path.dirname(this.file));
+  }
+
+  private compressLater(index: number): void {
+    this.compressing = this.compressing.then(() =>
+      compressSegment(this.segmentsDir, index).catch((error: NodeJS.ErrnoException) => {
+        // The plain segment stays and reads as well: the next journal opened here gzips it again.
+        if (!this.failure && error.code === 'ENOSPC') {
+          this.failure = error;
+          this.onFailure?.(error);
+        }
+      }),
+    );
   }
 
   /** Write what is pending and sync it to disk in the background. */
@@ -120,20 +273,21 @@ export class Journal {
         this.onFailure?.(error);
       }
       if (this.syncing > 0) return;
-      if (this.closeWhenSynced) {
+      for (const old of this.closeAfterSyncs.splice(0)) {
         try {
-          closeSync(fd);
+          closeSync(old);
         } catch {
-          // close() synced every line already: nothing is lost
+          // synced already: nothing is lost
         }
       }
       for (const resolve of this.whenSynced.splice(0)) resolve();
     });
   }
 
-  /** Resolves when the checkpoints' background syncs are done (their failure, if any, then told). */
-  settled(): Promise<void> {
-    return this.syncing === 0 ? Promise.resolve() : new Promise((resolve) => this.whenSynced.push(resolve));
+  /** Resolves when the checkpoints' background syncs and the closed segments' compression are done (a failure, if any, then told). */
+  async settled(): Promise<void> {
+    if (this.syncing > 0) await new Promise<void>((resolve) => this.whenSynced.push(resolve));
+    await this.compressing;
   }
 
   /** Write what is pending, sync it on the spot, and close (the descriptor once the background syncs are done). */
@@ -141,7 +295,7 @@ export class Journal {
     if (this.fd === undefined) return;
     this.flush();
     if (!this.failure) this.guard(() => fsyncSync(this.fd!));
-    if (this.syncing > 0) this.closeWhenSynced = true;
+    if (this.syncing > 0) this.closeAfterSyncs.push(this.fd);
     else closeSync(this.fd);
     this.fd = undefined;
   }
@@ -156,6 +310,25 @@ export class Journal {
   }
 }
 
+/** How much of an episode's conversation the journal keeps (`--transcripts`). */
+export type TranscriptKeep = 'full' | 'last' | 'none';
+
+/**
+ * An episode's journal record under `--transcripts`: its whole conversation (`full`), its last
+ * exchange (`last`: from the last user or tool message to the end, the final prompt and reply),
+ * or none. The episode itself is not changed.
+ */
+export function episodeRecord(episode: EpisodeResult, keep: TranscriptKeep = 'full'): JournalRecord {
+  const messages = episode.messages;
+  if (keep === 'full' || !messages) return { type: 'episode', episode };
+  const { messages: _all, ...rest } = episode;
+  void _all;
+  if (keep === 'none') return { type: 'episode', episode: rest };
+  let from = messages.length - 1;
+  while (from > 0 && messages[from]!.role !== 'user' && messages[from]!.role !== 'tool') from--;
+  return { type: 'episode', episode: { ...rest, messages: messages.slice(Math.max(0, from)) } };
+}
+
 /** A process killed mid-write can leave a last line without its newline: cut it before appending. */
 function dropTornLine(file: string): void {
   if (!existsSync(file)) return;
@@ -164,21 +337,52 @@ function dropTornLine(file: string): void {
   truncateSync(file, text.lastIndexOf(0x0a) + 1);
 }
 
-/** Read a journal; a torn last line (the process died mid-write) is ignored. */
-export function readJournal(dir: string): JournalRecord[] {
-  const file = path.join(dir, JOURNAL_FILE);
-  if (!existsSync(file)) return [];
-  const lines = readFileSync(file, 'utf8').split('\n');
-  const records: JournalRecord[] = [];
-  lines.forEach((line, i) => {
-    if (!line) return;
-    try {
-      records.push(upgrade(JSON.parse(line) as JournalRecord));
-    } catch (error) {
-      if (i < lines.length - 2) throw new Error(`${file}:${i + 1}: corrupt journal line: ${(error as Error).message}`);
+/** True when `dir` holds a journal (an open segment, or closed ones). */
+export function hasJournal(dir: string): boolean {
+  return existsSync(path.join(dir, JOURNAL_FILE)) || closedSegments(path.join(dir, SEGMENTS_DIR)).length > 0;
+}
+
+/**
+ * The journal's records in order, streamed: the closed segments (gzipped or plain), then the open
+ * one, one segment in memory at a time. A torn last line of the open segment (the process died
+ * mid-write) is ignored; a corrupt line anywhere else is an error naming its file and line.
+ */
+export function* journalRecords(dir: string): Generator<JournalRecord> {
+  const segmentsDir = path.join(dir, SEGMENTS_DIR);
+  const open = path.join(dir, JOURNAL_FILE);
+  const closed = closedSegments(segmentsDir);
+  const files = closed.map((s) => path.join(segmentsDir, segmentName(s.index) + (s.gz ? '.gz' : '')));
+  // A close killed between its link and its rename: the open segment is that closed one.
+  const openIsClosed = closed.length > 0 && !closed.at(-1)!.gz && sameFile(open, files.at(-1)!);
+  if (existsSync(open) && !openIsClosed) files.push(open);
+  for (const [n, file] of files.entries()) {
+    const raw = readFileSync(file);
+    const text = file.endsWith('.gz') ? gunzipSync(raw) : raw;
+    const last = n === files.length - 1;
+    let start = 0;
+    let line = 0;
+    while (start < text.length) {
+      const end = text.indexOf(0x0a, start);
+      line++;
+      const body = text.toString('utf8', start, end < 0 ? text.length : end);
+      start = end < 0 ? text.length : end + 1;
+      if (!body) continue;
+      let record: JournalRecord;
+      try {
+        record = JSON.parse(body) as JournalRecord;
+      } catch (error) {
+        // The last line of the open segment may be torn (the process died mid-write).
+        if (last && start >= text.length) return;
+        throw new Error(`${file}:${line}: corrupt journal line: ${(error as Error).message}`);
+      }
+      yield upgrade(record);
     }
-  });
-  return records;
+  }
+}
+
+/** Read a whole journal into memory (small journals; large ones are read with journalRecords()). */
+export function readJournal(dir: string): JournalRecord[] {
+  return [...journalRecords(dir)];
 }
 
 /**

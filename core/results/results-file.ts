@@ -239,11 +239,13 @@ export type EnvironmentLine =
  * code line, the gate's checks and the task from its verdict line, the sample trajectory from
  * its first no-hint episode. Keyed by suite and id; the last line of an environment wins.
  */
-export function journaledEnvironments(records: readonly EnvironmentLine[]): Map<string, { suite: string; summary: EnvironmentSummary }> {
+export function journaledEnvironments(records: Iterable<EnvironmentLine>): Map<string, { suite: string; summary: EnvironmentSummary }> {
   const codes = new Map<string, string>();
   const verdicts = new Map<string, GateVerdict>();
   const samples = new Map<string, NonNullable<EnvironmentSummary['sample']>>();
+  const environments = new Map<string, { suite: string; environment: JournaledEnvironment }>();
   const key = (suite: string, id: string): string => `${suite}\u0000${id}`;
+  // One pass (a journal is read as a stream): what the summaries need is kept, one entry per environment.
   for (const r of records) {
     if (r.type === 'code') {
       const line = r as Extract<EnvironmentLine, { type: 'code' }>;
@@ -254,12 +256,15 @@ export function journaledEnvironments(records: readonly EnvironmentLine[]): Map<
     } else if (r.type === 'episode') {
       const e = (r as Extract<EnvironmentLine, { type: 'episode' }>).episode;
       if (e.attempt === 0 && !e.withHint && e.steps) samples.set(key(e.suite, e.environmentId), { outcome: e.outcome, steps: e.steps });
+    } else if (r.type === 'environment') {
+      const line = r as Extract<EnvironmentLine, { type: 'environment' }>;
+      const k = key(line.suite, line.environment.id);
+      // The last line of an environment wins, in the place of its first.
+      environments.set(k, { suite: line.suite, environment: line.environment });
     }
   }
   const out = new Map<string, { suite: string; summary: EnvironmentSummary }>();
-  for (const r of records) {
-    if (r.type !== 'environment') continue;
-    const { suite, environment: e } = r as Extract<EnvironmentLine, { type: 'environment' }>;
+  for (const { suite, environment: e } of environments.values()) {
     const { code, data, ...rest } = e;
     const verdict = verdicts.get(key(suite, e.id));
     const source = e.source ?? (code !== undefined && codes.has(key(suite, code)) ? sourceFromParts(codes.get(key(suite, code))!, data ?? []) : '');

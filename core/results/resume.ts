@@ -43,7 +43,8 @@ export class PriorWork {
   readonly startedAt: string | undefined;
   readonly size: number;
 
-  constructor(records: readonly JournalRecord[] = [], options: PriorWorkOptions = {}) {
+  /** `records`: the journal's records in order (journalRecords() streams them), read once. */
+  constructor(records: Iterable<JournalRecord> = [], options: PriorWorkOptions = {}) {
     let config: Record<string, unknown> | undefined;
     let runId: string | undefined;
     let startedAt: string | undefined;
@@ -53,7 +54,9 @@ export class PriorWork {
       for (const [suite, usage] of invocationUsage) this.usages.set(suite, addUsage(this.usages.get(suite) ?? zeroUsage(), usage));
       invocationUsage = new Map();
     };
+    let size = 0;
     for (const r of records) {
+      size++;
       switch (r.type) {
         case 'start':
           closeInvocation();
@@ -85,6 +88,8 @@ export class PriorWork {
           const k = key(r.episode.suite, r.episode.environmentId);
           let m = this.episodeMap.get(k);
           if (!m) this.episodeMap.set(k, (m = new Map()));
+          // Its conversation was journaled for export; the resumed run needs the rest only.
+          delete r.episode.messages;
           m.set(episodeKey(r.episode), r.episode);
           break;
         }
@@ -108,7 +113,7 @@ export class PriorWork {
     this.config = config;
     this.runId = runId;
     this.startedAt = startedAt;
-    this.size = records.length;
+    this.size = size;
   }
 
   /** Forget the errored work journaled so far: it is done again. */

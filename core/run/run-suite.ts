@@ -22,7 +22,9 @@ import { privateEpisode, privateEvaluation, privateVerdict } from './private-tex
 import { addUsage, usageBetween } from '../providers/stats.js';
 import { episodeErrorClass, type ErrorTally } from './error-class.js';
 import type { SlotError } from '../selfplay/slot-error.js';
-import { computeMetrics } from '../metrics/table.js';
+import { computeMetrics, type EvaluatedEnvironment } from '../metrics/table.js';
+import { tallyPlays, tallyToJson } from '../metrics/plays.js';
+import { Reservoir } from '../metrics/reservoir.js';
 import { journalEnvironment } from '../results/results-file.js';
 import { shareDataHeader } from '../results/data-header.js';
 
@@ -35,18 +37,55 @@ export function bandOf(config: SpadeConfig): PlateauOptions {
 /** The id of the self-play pool among a run's suites. */
 export const SELFPLAY_SUITE = 'spade';
 
-/** Sum up one suite's evaluations into its metrics: every row of the metrics table (core/metrics/table.ts). */
+/**
+ * Sum up one suite's environments into its metrics: every row of the metrics table
+ * (core/metrics/table.ts). Each environment comes as its evaluation or as what a run keeps of
+ * it (keptEvaluation); `sandboxCalls`, the suite's sample of sandboxed call times, when kept apart.
+ */
 export function suiteResult(
   id: string,
   kind: SuiteResult['kind'],
-  evaluations: readonly Evaluation[],
+  evaluations: readonly EvaluatedEnvironment[],
   wallSec: number,
   rounds: RoundSummary[],
   usage: UsageMetrics,
   providerCallMs: number[] = [],
+  sandboxCalls?: Reservoir,
 ): SuiteResult {
   const environments: EnvironmentSummary[] = evaluations.map((e) => e.summary);
-  return { id, kind, metrics: computeMetrics({ kind, environments: evaluations, wallSec, usage, providerCallMs }), rounds, environments };
+  const sampled = sandboxCalls && { sandboxCallMs: sandboxCalls.values(), sandboxCalls: sandboxCalls.count };
+  return { id, kind, metrics: computeMetrics({ kind, environments: evaluations, wallSec, usage, providerCallMs, ...sampled }), rounds, environments };
+}
+
+/** An environment as a suite keeps it once played: its plays folded into a tally, their errors counted by class and message. */
+export interface KeptEvaluation extends EvaluatedEnvironment {
+  program: Evaluation['program'];
+  /** The errored plays' classes and messages, with how many of each, in the order first met. */
+  errors?: Map<string, { errorClass: string; message: string; count: number }>;
+}
+
+/**
+ * What a suite keeps of an evaluation: the program, verdict and summary (one per task), and its
+ * plays as a tally (core/metrics/plays.ts), never the episodes, unless `episodes` (a suite with
+ * its own score(), which reads each task's plays: its tasks are few) keeps them too, without their
+ * steps. Its sandboxed call times go into `sandboxCalls`.
+ */
+export function keptEvaluation(e: Evaluation, options: { episodes?: boolean; sandboxCalls?: Reservoir } = {}): KeptEvaluation {
+  const kept: KeptEvaluation = { program: e.program, verdict: e.verdict, summary: e.summary, plays: tallyPlays(e.episodes) };
+  if (options.episodes) kept.episodes = e.episodes;
+  for (const episode of e.episodes) {
+    if (episode.outcome !== 'errored') continue;
+    const errorClass = episodeErrorClass(episode);
+    const message = episode.error ?? 'errored';
+    kept.errors ??= new Map();
+    const k = `${errorClass}\u0000${message}`;
+    const entry = kept.errors.get(k);
+    if (entry) entry.count++;
+    else kept.errors.set(k, { errorClass, message, count: 1 });
+  }
+  if (options.sandboxCalls) for (const ms of e.sandboxCallMs ?? []) options.sandboxCalls.add(ms);
+  else if (e.sandboxCallMs) kept.sandboxCallMs = e.sandboxCallMs;
+  return kept;
 }
 
 /** One suite of a run, as runSuite() plays it: the self-play pool or a static suite. */
@@ -55,14 +94,18 @@ export interface SuitePlan {
   kind: SuiteResult['kind'];
   /** Load what the suite needs (a static suite's tasks); how many environments and episodes to expect. */
   start(): Promise<{ environments: number; episodes: number; notice?: string }>;
-  /** Evaluate the suite's environments, handing each to `record` the moment it is done. */
-  play(context: Omit<EvaluationContext, 'round' | 'withHint'>, record: (e: Evaluation) => void): Promise<{ evaluations: Evaluation[]; rounds: RoundSummary[]; errored?: SlotError[] }>;
+  /**
+   * Evaluate the suite's environments, handing each to `record` the moment it is done; `record`
+   * gives back what the suite keeps of it, which `evaluations` may list in its place (in the
+   * suite's order), so that the episodes are not held to the suite's end.
+   */
+  play(context: Omit<EvaluationContext, 'round' | 'withHint'>, record: (e: Evaluation) => KeptEvaluation | void): Promise<{ evaluations: (Evaluation | KeptEvaluation)[]; rounds: RoundSummary[]; errored?: SlotError[] }>;
   /** Malformed records the suite skipped (`--skip-bad`). */
   skipped?(): number;
   /** Tasks the suite left out because they cannot run here, by reason. */
   skippedTasks?(): Record<string, number>;
   /** A published benchmark's own figures from its evaluations (Suite.score). */
-  scores?(evaluations: readonly Evaluation[]): Record<string, SuiteScore>;
+  scores?(evaluations: readonly KeptEvaluation[]): Record<string, SuiteScore>;
   /** The sampling its model calls used (Suite.sampling), recorded in results. */
   sampling?: SuiteSampling;
   /** Its task text is recorded as hashes only. */
@@ -113,7 +156,12 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
   const mark = books.latencyMark();
   // Program code is journaled once per suite (core/results/results-file.ts).
   const journaledCodes = new Set<string>();
-  const { evaluations, rounds, errored = [] } = await plan.play(books.context(suite), (e) => {
+  // The suite's sample of sandboxed call times, and what it keeps of each evaluation, by evaluation.
+  const sandboxCalls = new Reservoir();
+  const keptOf = new WeakMap<Evaluation, KeptEvaluation>();
+  const played = await plan.play(books.context(suite), (e) => {
+    const kept = keptEvaluation(e, { episodes: plan.scores !== undefined, sandboxCalls });
+    keptOf.set(e, kept);
     // The summary reads its source from its program when asked: a program that makes its source
     // when read (a dataset's task) is then never kept as a whole string per environment.
     const { program } = e;
@@ -127,22 +175,28 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
       }
       books.journal.append({ type: 'environment', suite, round: e.summary.round, environment });
     }
+    // Its plays folded, for merge (the last line of an environment counts: a resumed run that
+    // redoes errored plays journals it again).
+    books.journal.append({ type: 'plays', suite, id: e.program.id, plays: tallyToJson(kept.plays!) });
     // The journal has the agent's conversations; the suite's metrics need none of them.
     for (const episode of e.episodes) delete episode.messages;
     journalUsage();
     books.emit({ type: 'environment', suite, verdict: e.verdict.verdict });
+    return kept;
   });
+  const { rounds, errored = [] } = played;
+  const evaluations = played.evaluations.map((e) => ('plays' in e && e.plays ? (e as KeptEvaluation) : keptOf.get(e as Evaluation) ?? keptEvaluation(e as Evaluation, { episodes: plan.scores !== undefined, sandboxCalls })));
   journalUsage();
   for (const e of evaluations) {
-    for (const episode of e.episodes) {
-      if (episode.outcome === 'errored') books.tally.add({ suite, stage: 'episode', errorClass: episodeErrorClass(episode), message: episode.error ?? 'errored' });
+    for (const { errorClass, message, count } of e.errors?.values() ?? []) {
+      for (let i = 0; i < count; i++) books.tally.add({ suite, stage: 'episode', errorClass, message });
     }
   }
   for (const e of errored) books.tally.add({ suite, stage: e.stage, errorClass: e.errorClass, message: e.message });
   const wallSec = (performance.now() - started) / 1000;
   // The last suite of a run: its metrics are computed without the threads and sandboxes that played it.
   await options.played?.();
-  const result = suiteResult(suite, plan.kind, evaluations, wallSec, rounds, suiteUsage(), books.latencySince(mark));
+  const result = suiteResult(suite, plan.kind, evaluations, wallSec, rounds, suiteUsage(), books.latencySince(mark), sandboxCalls);
   const skipped = plan.skipped?.() ?? 0;
   if (skipped) result.skippedRecords = skipped;
   const left = plan.skippedTasks?.() ?? {};
@@ -262,17 +316,17 @@ export function staticPlan(suite: Suite, config: SpadeConfig, evaluate: Evaluato
       const evaluations = await mapLimit(
         tasks,
         environmentsInFlight(config.environmentsInFlight, context.agent),
+        // What the suite keeps of each task, not its episodes, is held until the suite ends.
         async (task) => {
           const played = await evaluate(task.program, task.seed, context);
           const e = hidden ? privateEvaluation(played) : played;
-          record(e);
-          return e;
+          return record(e) ?? e;
         },
         () => base.signal?.aborted ?? false,
       );
-      return { evaluations: evaluations.filter((e): e is Evaluation => e !== undefined), rounds: [] };
+      return { evaluations: evaluations.filter((e) => e !== undefined), rounds: [] };
     },
-    scores: suite.score ? (evaluations) => suite.score!(evaluations.map((e) => ({ id: e.program.id, meta: e.program.meta, verdict: e.verdict.verdict, episodes: e.episodes }))) : undefined,
+    scores: suite.score ? (evaluations) => suite.score!(evaluations.map((e) => ({ id: e.program.id, meta: e.program.meta, verdict: e.verdict.verdict, episodes: e.episodes ?? [] }))) : undefined,
     sampling: suite.sampling,
     privateText: suite.privateText === true && config.showTaskText !== true,
     skipped: () => suite.skipped ?? 0,

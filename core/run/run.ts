@@ -9,7 +9,7 @@ import type { GateVerdict, RoundSummary, RunErrors, RunInfo, RunResults, SuiteRe
 import { SCHEMA_VERSION } from '../results/results.js';
 import type { SpadeConfig } from '../config/config.js';
 import { evaluateEnvironment, type Evaluator, type SandboxSet } from './evaluate.js';
-import { Journal } from '../results/journal.js';
+import { episodeRecord, Journal } from '../results/journal.js';
 import type { PriorWork } from '../results/resume.js';
 import { emptyUsage } from '../providers/stats.js';
 import type { EnvironmentReviewer } from '../roles/llm-reviewer.js';
@@ -127,7 +127,9 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
       plays: playSlots(setup.agent),
       onVerdict: (program, verdict) => journal.appendVerdict(suite, program.id, verdict),
       onEpisode: (episode) => {
-        journal.append({ type: 'episode', episode });
+        journal.append(episodeRecord(episode, config.transcripts));
+        // The journal has its conversation now: nothing in the run reads it again.
+        delete episode.messages;
         if (episode.outcome === 'errored') countError(episodeErrorClass(episode), episode.error ?? 'errored');
         else work++;
         emit({ type: 'episode', suite });

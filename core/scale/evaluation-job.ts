@@ -31,13 +31,16 @@ export interface JobOutcome {
   fresh: FreshWork[];
 }
 
-/** The Evaluation to send back: the program (and its source, twice) stay behind. */
+/**
+ * The Evaluation to send back: the program (and its source, twice) stay behind, and so do the
+ * episodes' conversations, which the fresh work carries to the journal once.
+ */
 export function packEvaluation(evaluation: Evaluation): PackedEvaluation {
-  const { program, summary, ...rest } = evaluation;
+  const { program, summary, episodes, ...rest } = evaluation;
   const { source, ...kept } = summary;
   void program;
   void source;
-  return { ...rest, summary: kept };
+  return { ...rest, episodes: episodes.map(({ messages, ...episode }) => (void messages, episode)), summary: kept };
 }
 
 /** The Evaluation of `program` from what a worker sent back. */

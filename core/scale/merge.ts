@@ -1,9 +1,10 @@
 /**
  * `spade-bench merge`: the shards of one run (`--shard i/n`) put back together into one run
  * folder whose results.json equals that of the unsharded run. Each suite's metrics are
- * recomputed from the shards' journals with the run's own `suiteResult`, over the environments
- * in the order the unsharded run would have had them (task index), so every estimate, interval
- * and bootstrap comes out the same.
+ * recomputed with the run's own `suiteResult` from the environments' tallies each shard
+ * journaled (core/metrics/plays.ts), folded over the environments in the order the unsharded
+ * run would have had them (task index), so every estimate, interval and bootstrap comes out the
+ * same.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -11,8 +12,9 @@ import type { EnvironmentProgram, EpisodeResult } from '../types.js';
 import type { EnvironmentSummary, GateVerdict, RunResults, SuiteResult } from '../results/results.js';
 import { SCHEMA_VERSION } from '../results/results.js';
 import { readResults } from '../results/results-file.js';
-import type { Evaluation } from '../run/evaluate.js';
-import { readJournal, Journal, JOURNAL_FILE, type JournalRecord } from '../results/journal.js';
+import type { KeptEvaluation } from '../run/run-suite.js';
+import { tallyFromJson, tallyPlays, type PlayTally } from '../metrics/plays.js';
+import { hasJournal, journalRecords, Journal, JOURNAL_FILE, type JournalRecord } from '../results/journal.js';
 import { suiteResult, writeOutputs } from '../run/run.js';
 import type { ReportRenderer } from '../run/run-setup.js';
 import { addEqualSizeDiversity } from '../metrics/index.js';
@@ -28,17 +30,20 @@ interface ShardRun {
 }
 
 /**
- * A suite's evaluations rebuilt from journal records, for the environments `summaries` lists
- * (in that order): the gate verdict and every episode as journaled, the program from the
+ * A suite's environments rebuilt from journal records, for the environments `summaries` lists
+ * (in that order): the gate verdict as journaled, the plays as their journaled tally (or, for a
+ * journal written before tallies were, folded from its episodes), the program from the
  * designer's record when there is one, else from the summary (id, language, source, meta).
  */
-export function evaluationsFromJournal(records: readonly JournalRecord[], suite: string, summaries: readonly EnvironmentSummary[]): Evaluation[] {
+export function evaluationsFromJournal(records: readonly JournalRecord[], suite: string, summaries: readonly EnvironmentSummary[]): KeptEvaluation[] {
   const verdicts = new Map<string, GateVerdict>();
+  const tallies = new Map<string, PlayTally>();
   const episodes = new Map<string, Map<string, EpisodeResult>>();
   const programs = new Map<string, EnvironmentProgram>();
   for (const r of records) {
     if (r.type === 'verdict' && r.suite === suite) verdicts.set(r.id, r.verdict);
     else if (r.type === 'designed' && r.suite === suite) for (const p of r.programs) programs.set(p.id, p);
+    else if (r.type === 'plays' && r.suite === suite) tallies.set(r.id, tallyFromJson(r.plays));
     else if (r.type === 'episode' && r.episode.suite === suite) {
       let byPlay = episodes.get(r.episode.environmentId);
       if (!byPlay) episodes.set(r.episode.environmentId, (byPlay = new Map()));
@@ -48,21 +53,40 @@ export function evaluationsFromJournal(records: readonly JournalRecord[], suite:
   return summaries.map((summary) => {
     const verdict = verdicts.get(summary.id);
     if (!verdict) throw new DataError(JOURNAL_FILE, undefined, `no gate verdict for ${suite}/${summary.id}`);
-    const played = [...(episodes.get(summary.id)?.values() ?? [])]
-      .sort((a, b) => Number(a.withHint) - Number(b.withHint) || a.attempt - b.attempt)
-      .map((journaled) => {
-        const { steps, firstObservation, ...episode } = journaled;
-        void steps, firstObservation;
-        return episode;
-      });
+    const plays = tallies.get(summary.id) ?? tallyPlays([...(episodes.get(summary.id)?.values() ?? [])].sort((a, b) => Number(a.withHint) - Number(b.withHint) || a.attempt - b.attempt));
     const program: EnvironmentProgram = programs.get(summary.id) ?? {
       id: summary.id,
       language: summary.language as EnvironmentProgram['language'],
       source: summary.source,
       meta: { family: summary.family, difficulty: summary.difficulty, horizon: summary.horizon },
     };
-    return { program, verdict, episodes: played, summary };
+    return { program, verdict, plays, summary };
   });
+}
+
+/**
+ * What merging needs of a shard's journal, read as a stream: verdicts, designs and the
+ * environments' tallies. Episodes are read (without their transcripts and trajectories) only
+ * from a journal written before tallies were journaled, to fold them here.
+ */
+function mergeRecords(dir: string): JournalRecord[] {
+  const records: JournalRecord[] = [];
+  let tallied = false;
+  for (const r of journalRecords(dir)) {
+    if (r.type === 'verdict' || r.type === 'designed') records.push(r);
+    else if (r.type === 'plays') {
+      tallied = true;
+      records.push(r);
+    }
+  }
+  if (tallied) return records;
+  for (const r of journalRecords(dir)) {
+    if (r.type !== 'episode') continue;
+    const { messages, steps, firstObservation, ...episode } = r.episode;
+    void messages, steps, firstObservation;
+    records.push({ type: 'episode', episode });
+  }
+  return records;
 }
 
 function readShardRun(dir: string): ShardRun {
@@ -70,7 +94,7 @@ function readShardRun(dir: string): ShardRun {
   if (!shard) throw new UsageError(`${dir} is not a shard of a run (no shard.json): run it with --shard i/n`);
   const file = path.join(dir, 'results.json');
   if (!existsSync(file)) throw new UsageError(`${dir} holds no results.json: finish (or --resume) that shard first`);
-  return { dir, shard, results: readResults(file), records: readJournal(dir) };
+  return { dir, shard, results: readResults(file), records: mergeRecords(dir) };
 }
 
 /** The shards, in index order, after checking they are the n slices of one run. */
@@ -131,21 +155,32 @@ export async function mergeShardRuns(dirs: readonly string[], outDir: string, op
     suites,
   };
   if (results.run.finishedAt === undefined) delete results.run.finishedAt;
-  writeMergedJournal(outDir, shards, results);
+  await writeMergedJournal(outDir, shards, results);
   await writeOutputs(outDir, results, options.renderReport);
   return results;
 }
 
 /** One journal for the merged run: the first shard's start, every shard's work, one end. */
-function writeMergedJournal(outDir: string, shards: ShardRun[], results: RunResults): void {
-  if (existsSync(path.join(outDir, 'journal.jsonl')) || existsSync(path.join(outDir, 'results.json'))) {
+async function writeMergedJournal(outDir: string, shards: ShardRun[], results: RunResults): Promise<void> {
+  if (hasJournal(outDir) || existsSync(path.join(outDir, 'results.json'))) {
     throw new UsageError(`${outDir} already holds a run: choose another -o`);
   }
   mkdirSync(outDir, { recursive: true });
   const journal = new Journal(outDir);
-  const start = shards[0]!.records.find((r) => r.type === 'start');
-  if (start) journal.append(start);
-  for (const shard of shards) for (const r of shard.records) if (r.type !== 'start' && r.type !== 'resume' && r.type !== 'end') journal.append(r);
+  for (const r of journalRecords(shards[0]!.dir)) {
+    if (r.type !== 'start') continue;
+    journal.append(r);
+    break;
+  }
+  for (const shard of shards) {
+    for (const r of journalRecords(shard.dir)) {
+      if (r.type === 'start' || r.type === 'resume' || r.type === 'end') continue;
+      journal.append(r);
+      // Written a segment's worth at a time, not the shards' whole journals at once.
+      journal.flush();
+    }
+  }
   journal.append({ type: 'end', finishedAt: results.run.finishedAt ?? new Date().toISOString(), complete: results.run.complete });
   journal.close();
+  await journal.settled();
 }

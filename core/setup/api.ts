@@ -18,7 +18,7 @@ import { withVerdictCache } from '../gate/verdict-cache.js';
 import { executeRun } from '../run/run.js';
 import type { ProgressEvent } from '../run/run-setup.js';
 import type { Evaluator } from '../run/evaluate.js';
-import { readJournal } from '../results/journal.js';
+import { hasJournal, journalRecords } from '../results/journal.js';
 import { PriorWork } from '../results/resume.js';
 import { versions } from '../results/versions.js';
 import { applyShard, parseShard } from '../scale/shard.js';
@@ -65,7 +65,7 @@ export interface RunStart {
 /** Create `dir` (or check it) and make sure files can be written in it; a folder that holds a run is refused unless resuming. */
 export function prepareOutDir(dir: string, { resume = false } = {}): void {
   if (existsSync(dir)) {
-    if (!resume && readdirSync(dir).some((f) => f === 'journal.jsonl' || f === 'results.json')) {
+    if (!resume && (hasJournal(dir) || readdirSync(dir).includes('results.json'))) {
       throw new UsageError(`${dir} already holds a run: use --resume to continue it, or choose another --out`);
     }
   } else {
@@ -113,7 +113,7 @@ export function resumedRun(
 ): { config: SpadeConfig; prior: PriorWork } {
   if (!out) throw new UsageError('--resume needs --out DIR, the folder of the run to continue');
   const outDir = path.resolve(cwd, out);
-  const prior = new PriorWork(readJournal(outDir), { retryErrored: options.retryErrored });
+  const prior = new PriorWork(journalRecords(outDir), { retryErrored: options.retryErrored });
   if (!prior.config) throw new UsageError(`${outDir} holds no journal of a run to resume`);
   // Keys added since the run started take their defaults.
   const config = resolveConfig({ ...validateConfig(prior.config, `${out}/journal.jsonl`), providers, out });

@@ -156,7 +156,7 @@ function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRou
     verdict: verdicts[i]!,
     episodes: typed[i]!.episodes,
     summary,
-    sandboxCallMs: typed[i]!.episodes.map((ep) => ep.wallMs / Math.max(1, ep.turns)),
+    sandboxCallMs: typed[i]!.episodes!.map((ep) => ep.wallMs / Math.max(1, ep.turns)),
   }));
   return {
     id: `${id}${payload}`,

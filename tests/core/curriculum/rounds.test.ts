@@ -77,7 +77,7 @@ test('rounds draw environments and difficulties, and the windows climb to where 
   assert.ok(played.rounds.at(-1)!.window!.meanHigh > 0, JSON.stringify(played.rounds.map((r) => r.window)));
   assert.is(played.rounds.reduce((n, r) => n + r.window!.promotions, 0) > 0, true);
   // Every attempt of an environment plays the one problem of its round.
-  assert.equal(played.evaluations[0]!.episodes.map((e) => e.seed), [0, 1, 2, 3].map(() => played.evaluations[0]!.episodes[0]!.seed));
+  assert.equal(played.evaluations[0]!.episodes!.map((e) => e.seed), [0, 1, 2, 3].map(() => played.evaluations[0]!.episodes![0]!.seed));
   assert.equal(events.filter((e) => e === 'round').length, 6);
   // An agent that never wins leaves every window at [0, 0].
   const never = await play(0);

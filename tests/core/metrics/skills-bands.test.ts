@@ -1,7 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { difficultyBands, skillMetrics, type PlayedEnvironment } from '../../../core/metrics/index.js';
-import { playReward } from '../../../core/run/evaluate.js';
 import type { EpisodeResult } from '../../../core/types.js';
 
 /** A play: its per-step rewards and whether it terminated (a win is a terminated play with a positive last reward). */
@@ -36,14 +35,14 @@ test('per skill: environments, accepted, and the no-hint success rate over decid
 
 test("SPADE's bands, hand-worked: easy above 0.8, hard below 0.2, the share whose plays all got the same reward", () => {
   // Means 0.875 (easy), 0.25 (medium), -1 (hard), 0 (hard); the invalid one has no plays.
-  const bands = difficultyBands(environments, playReward)!;
+  const bands = difficultyBands(environments)!;
   assert.is(bands.environments, 4);
   assert.is(bands.easy, 1 / 4);
   assert.is(bands.medium, 1 / 4);
   assert.is(bands.hard, 2 / 4);
   // Same reward: the Optimization one (-1, -1) and the static one (0, 0).
   assert.is(bands.sameReward, 2 / 4);
-  assert.is(difficultyBands([env('Optimization', 'invalid', [])], playReward), undefined);
+  assert.is(difficultyBands([env("Optimization", "invalid", [])]), undefined);
 });
 
 test.run();
