@@ -5,7 +5,7 @@
  * (`offline: true` or SPADE_BENCH_OFFLINE=1) uses only the cache and names what is missing.
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DataError, UsageError } from '../core/errors.js';
@@ -110,4 +110,29 @@ export async function ensureDataFile(file: DataFile, options: DataOptions = {}):
     throw new UsageError(`cannot write the download of ${file.url} to ${local}: ${(error as Error).message} (choose a writable --data-dir)`);
   }
   return local;
+}
+
+/**
+ * A folder made once and shared by later runs (an extracted source for the sandbox): written by
+ * `write` into a fresh staging folder beside it, then renamed into place. A copy already there
+ * that `trusted` accepts is used as it is; a place taken by anything else (another user's copy, a
+ * damaged one) is left alone and the staging copy is used apart.
+ */
+export function placeFolder(folder: string, write: (staging: string) => void, trusted: (folder: string) => boolean): string {
+  if (trusted(folder)) return folder;
+  mkdirSync(path.dirname(folder), { recursive: true });
+  const staging = mkdtempSync(`${folder}-`);
+  write(staging);
+  if (existsSync(folder)) return staging;
+  try {
+    renameSync(staging, folder);
+    return folder;
+  } catch {
+    // Another process renamed its copy into place first: use it when it is sound.
+    if (trusted(folder)) {
+      rmSync(staging, { recursive: true, force: true });
+      return folder;
+    }
+    return staging;
+  }
 }

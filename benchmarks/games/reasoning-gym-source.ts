@@ -11,11 +11,11 @@
  * them all: the tasks import their own module only, and each dataset's module is found here by
  * reading (never running) the sources for `register_dataset(...)`.
  */
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DataError, UsageError } from '../../core/errors.js';
-import type { DataOptions } from '../download.js';
+import { placeFolder, type DataOptions } from '../download.js';
 import { blobId, ensureArchive, readArchive, type PinnedArchive } from './pinned-source.js';
 import { REASONING_GYM_FILES } from './reasoning-gym-files.js';
 
@@ -123,21 +123,7 @@ function unreadable(folder: string): string | undefined {
 
 function extract(files: ReadonlyMap<string, Buffer>, base: string): string {
   const folder = path.join(base, `spade-bench-reasoning-gym-${REASONING_GYM_ARCHIVE.commit.slice(0, 8)}`);
-  if (trusted(folder)) return folder;
-  mkdirSync(base, { recursive: true });
-  const staging = mkdtempSync(`${folder}-`);
-  writeCopy(staging, files);
-  if (existsSync(folder)) return staging;
-  try {
-    renameSync(staging, folder);
-    return folder;
-  } catch {
-    if (trusted(folder)) {
-      rmSync(staging, { recursive: true, force: true });
-      return folder;
-    }
-    return staging;
-  }
+  return placeFolder(folder, (staging) => writeCopy(staging, files), trusted);
 }
 
 const loaded = new Map<string, Promise<ReasoningGym>>();

@@ -12,7 +12,7 @@
  *    data folder under /root is not readable by other users). Beside Gym/ it holds a stand-in
  *    `torch` module: Gym/environment.py imports torch only to seed it, and the sandbox has none.
  */
-import { chmodSync, createReadStream, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, createReadStream, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -20,7 +20,7 @@ import { create as createTar, Parser, type ReadEntry } from 'tar';
 import { DataError, UsageError } from '../../core/errors.js';
 import { defaultDataDir } from '../../core/config/options.js';
 import { writeFileAtomic } from '../../core/results/fs.js';
-import { cachedPath, isOffline, type DataFile, type DataOptions } from '../download.js';
+import { cachedPath, isOffline, placeFolder, type DataFile, type DataOptions } from '../download.js';
 import { blobId, treeId, type TreeFile } from './git-tree.js';
 
 export const RLVE_REPOSITORY = 'Zhiyuan-Zeng/RLVE';
@@ -239,21 +239,7 @@ function writeCopy(folder: string, files: GymFiles): void {
 /** The checked copy of Gym/ for the sandbox: reused when this user already made one. */
 function extract(files: GymFiles, base: string): string {
   const folder = path.join(base, `spade-bench-rlve-${GYM_TREE_ID.slice(0, 12)}`);
-  if (trusted(folder)) return folder;
-  mkdirSync(base, { recursive: true });
-  const staging = mkdtempSync(`${folder}-`);
-  writeCopy(staging, files);
-  if (existsSync(folder)) return staging; // someone else's, or damaged: keep ours apart
-  try {
-    renameSync(staging, folder);
-    return folder;
-  } catch {
-    if (trusted(folder)) {
-      rmSync(staging, { recursive: true, force: true });
-      return folder;
-    }
-    return staging;
-  }
+  return placeFolder(folder, (staging) => writeCopy(staging, files), trusted);
 }
 
 const loaded = new Map<string, Promise<Gym>>();

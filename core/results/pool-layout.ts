@@ -13,6 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { skillSlug } from '../selfplay/skills.js';
+import type { SpadeMemoryRecord } from '../concepts/roles.js';
 
 export const GAMES_FOLDER = 'games';
 export const MANIFEST_FILE = 'manifest.jsonl';
@@ -25,15 +26,7 @@ export const MEMORY_SNIPPET_CHARS = 2000;
 export const MEMORY_MAX_RECORDS = 200;
 
 /** One record of SPADE's env_memory.json (spade/core/env_memory.py's EnvironmentRecord). */
-export interface MemoryRecord {
-  game_file: string;
-  skill: string;
-  code_snippet: string;
-  actor_win_rate: number;
-  regret: number;
-  rollout_id: number;
-  metadata: Record<string, unknown>;
-}
+export type MemoryRecord = SpadeMemoryRecord;
 
 /** The first line SPADE writes in every game file, before a blank line and the program. */
 export const GAME_HEADER = '"""SPADE self-play generated game"""';

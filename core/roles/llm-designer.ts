@@ -13,7 +13,7 @@
  * by the run's stop is neither: design() rejects, and nothing of the round is kept.
  */
 import type { DesignerReply } from '../selfplay/round-log.js';
-import type { ChatMessage, Designer, DesignRequest, EnvironmentProgram, Language, Provider, RepairRequest } from '../types.js';
+import type { ChatMessage, ChatResponse, Designer, DesignRequest, EnvironmentProgram, Language, Provider, RepairRequest } from '../types.js';
 import type { GateVerdict } from '../results/results.js';
 import { deriveSeed } from '../run/random.js';
 import { mapLimit } from '../run/concurrency.js';
@@ -73,9 +73,12 @@ export function createLLMDesigner(provider: Provider, options: LLMDesignerOption
 
   /** One model call; the program in its reply, or a failed-design comment. A call that fails throws. */
   async function write(messages: ChatMessage[], seed: number, signal: AbortSignal | undefined): Promise<{ source: string; error?: string; reply: DesignerReply }> {
-    const response = await provider.chat({ messages, temperature, ...(options.topP !== undefined ? { topP: options.topP } : {}), maxTokens, seed }, { signal });
+    return readReply(await provider.chat({ messages, temperature, ...(options.topP !== undefined ? { topP: options.topP } : {}), maxTokens, seed }, { signal }));
+  }
+
+  /** The program in a designer's reply (or a failed-design comment), with the reply's length and stop reason for the round log (core/selfplay/round-log.ts). */
+  function readReply(response: ChatResponse): { source: string; error?: string; reply: DesignerReply } {
     const { text } = response;
-    // The reply's length and stop reason, for the round log (core/selfplay/round-log.ts).
     const reply: DesignerReply = { tokens: response.usage.outputTokens, ...(response.finishReason ? { finishReason: response.finishReason } : {}) };
     const source = extractProgramAs(options.extraction ?? 'own', text, language);
     if (source) return { source, reply };
@@ -123,12 +126,7 @@ export function createLLMDesigner(provider: Provider, options: LLMDesignerOption
       },
       { signal },
     );
-    const { text } = response;
-    const reply: DesignerReply = { tokens: response.usage.outputTokens, ...(response.finishReason ? { finishReason: response.finishReason } : {}) };
-    const source = extractProgramAs(options.extraction ?? 'own', text, language);
-    if (source) return { source, reply };
-    const why = `no ${language} program defining an environment class was found in the reply`;
-    return { source: failedDesignSource(language, why, text), error: why, reply };
+    return readReply(response);
   }
 
   /** One slot designed with SPADE's prompt. */
