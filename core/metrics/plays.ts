@@ -6,7 +6,7 @@
  * whose input order changes is turns to win's interval: see docs/metrics.md).
  */
 import type { EpisodeResult } from '../types.js';
-import { playReward } from '../run/evaluate.js';
+import { playReward } from '../selfplay/rewards.js';
 
 /** Won, lost and errored plays. */
 export interface OutcomeCounts {

@@ -7,7 +7,7 @@ import type { Agent, EnvironmentProgram, EpisodeResult, Language, LoadedEnvironm
 import { SandboxError } from '../errors.js';
 import type { PriorWork } from '../results/resume.js';
 import { validateEnvironment, type GateReading } from '../gate/gate.js';
-import { episodeReward } from '../selfplay/rewards.js';
+import { playReward } from '../selfplay/rewards.js';
 import { EpisodeAbortedError, playEpisode } from './episode.js';
 import { deriveSeed } from './random.js';
 import { yieldToEventLoop } from './concurrency.js';
@@ -95,10 +95,6 @@ const winRate = (episodes: EpisodeResult[]): number | undefined => {
   const decided = episodes.filter((e) => e.outcome !== 'errored');
   return decided.length ? decided.filter((e) => e.outcome === 'won').length / decided.length : undefined;
 };
-
-/** SPADE's reading of a play: its episode reward (journals without per-step rewards: 1 for a win). */
-export const playReward = (e: EpisodeResult): number =>
-  e.rewards ? episodeReward(e.rewards, e.terminated ?? false) : e.outcome === 'won' ? 1 : 0;
 
 /** The mean episode reward of the decided plays (errored ones are counted apart, as everywhere). */
 const meanReward = (episodes: EpisodeResult[]): number | undefined => {

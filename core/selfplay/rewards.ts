@@ -34,6 +34,10 @@ export function episodeReward(rewards: readonly number[], terminated: boolean): 
   return clip(rewards.at(-1)!, -1, 1);
 }
 
+/** SPADE's reading of a play: its episode reward (journals without per-step rewards: 1 for a win). */
+export const playReward = (e: { rewards?: readonly number[]; terminated?: boolean; outcome: string }): number =>
+  e.rewards ? episodeReward(e.rewards, e.terminated ?? false) : e.outcome === 'won' ? 1 : 0;
+
 /** SPADE's penalty for a designer whose environment hung a play (its regret reward's). */
 export const STEP_TIMEOUT_PENALTY = -0.5;
 

@@ -19,7 +19,7 @@
 import type { RoundLog, RoundLogKey } from '../results/results.js';
 import type { Evaluation } from '../run/evaluate.js';
 import type { EnvironmentProgram } from '../types.js';
-import { playReward } from '../run/evaluate.js';
+import { playReward } from './rewards.js';
 
 /** Each figure: SPADE's name for it in its logs, and what it is. */
 export const ROUND_LOG_FIGURES: Record<RoundLogKey, { spade: string; label: string; unit: 'reward' | 'share' | 'tokens' | 'turns' }> = {

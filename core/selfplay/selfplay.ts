@@ -7,8 +7,7 @@
  */
 import type { ReviewRecord, RoundSummary } from '../results/results.js';
 import type { DesignRequest, Designer, EnvironmentProgram, EnvironmentRecord } from '../types.js';
-import { designerReward, LearningPotential, learningPotentialRewards, ROUND_LEVEL_REWARDS, type DesignerRewardName, type PlateauOptions } from './rewards.js';
-import { playReward } from '../run/evaluate.js';
+import { designerReward, LearningPotential, learningPotentialRewards, playReward, ROUND_LEVEL_REWARDS, type DesignerRewardName, type PlateauOptions } from './rewards.js';
 import { roundLog, validatorCounts, type ValidatorCounts } from './round-log.js';
 import { DEFAULT_SKILLS_PER_ROUND, SKILL_NAMES, skillsForRound } from './skills.js';
 import type { HintWriter } from '../roles/llm-hint.js';

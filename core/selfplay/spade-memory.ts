@@ -13,7 +13,7 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SpadeMemoryRecord } from '../types.js';
 import type { Evaluation } from '../run/evaluate.js';
-import { playReward } from '../run/evaluate.js';
+import { playReward } from './rewards.js';
 import type { SpadeCode } from '../roles/spade-code.js';
 import { SPADE_MEMORY } from '../roles/spade-designer.js';
 

@@ -7,7 +7,7 @@ import { addPlay, emptyTally, tallyPlays } from '../../../core/metrics/plays.js'
 import { Reservoir } from '../../../core/metrics/reservoir.js';
 import { percentiles } from '../../../core/metrics/percentiles.js';
 import { mulberry32 } from '../../../core/run/random.js';
-import { playReward } from '../../../core/run/evaluate.js';
+import { playReward } from '../../../core/selfplay/rewards.js';
 import type { EpisodeOutcome, EpisodeResult } from '../../../core/types.js';
 import type { GateVerdict } from '../../../core/results/results.js';
 

@@ -10,7 +10,7 @@ import { mulberry32 } from '../../../core/run/random.js';
 import { readJournal } from '../../../core/results/journal.js';
 import { comparable } from '../../helpers/results.js';
 
-const args = ['--seed', '3', '--rounds', '1', '--envs-per-round', '4', '--attempts', '100', '--suites', 'procedural', '--limit', '20', '--concurrency', '2'];
+const args = ['--seed', '3', '--rounds', '1', '--envs-per-round', '4', '--attempts', '100', '--suites', 'procedural', '--limit', '20', '--environments-in-flight', '2'];
 const env = { ...process.env, SPADE_BENCH_JOURNAL_SEGMENT_BYTES: String(64 * 1024) };
 
 /** The episodes journaled in `dir`, as suite/environment/attempt/hint keys, sorted (duplicates kept). */
