@@ -9,6 +9,7 @@ import { countToolCalls } from '../core/run/tool-calls.js';
 import { escapeHtml, truncate } from './escape.js';
 import { percent } from './format.js';
 import { gameTypeOfSummary } from './game-types.js';
+import { DEFAULTS } from '../core/config/options.js';
 
 export interface BrowserLimits {
   /** Environments shown per pool. */
@@ -91,7 +92,7 @@ function environmentEntry(env: EnvironmentSummary, run: string, suite: string, l
   return `<details class="env" data-run="${escapeHtml(run)}" data-suite="${escapeHtml(suite)}" data-game-type="${escapeHtml(gameType)}" data-verdict="${escapeHtml(env.verdict)}">
 <summary><span class="badge ${escapeHtml(env.verdict)}">${escapeHtml(env.verdict)}${env.reason && env.reason !== env.verdict ? ` · ${escapeHtml(env.reason)}` : ''}</span> <span class="badge game-type">${escapeHtml(gameType)}</span> <code>${escapeHtml(env.id)}</code> <span class="muted">${escapeHtml(suite)}${facts.length ? ' · ' + facts.join(' · ') : ''}</span></summary>
 <div><p><strong>Task:</strong> ${env.task !== undefined ? escapeHtml(truncate(env.task, limits.textChars)) : '<span class="muted">none (did not reset)</span>'}</p>
-${env.readings ? `<p><strong>Readings</strong> <small class="muted">(${escapeHtml(env.gate ?? 'strict')} decides play)</small>: SPADE's checks <span class="badge ${escapeHtml(env.readings.spade.verdict)}">${escapeHtml(env.readings.spade.verdict)}</span>${readingWhy(env.readings.spade, limits)} · strict <span class="badge ${escapeHtml(env.readings.strict.verdict)}">${escapeHtml(env.readings.strict.verdict)}</span>${readingWhy(env.readings.strict, limits)}</p>` : ''}
+${env.readings ? `<p><strong>Readings</strong> <small class="muted">(${escapeHtml(env.gate ?? DEFAULTS.gate)} decides play)</small>: SPADE's checks <span class="badge ${escapeHtml(env.readings.spade.verdict)}">${escapeHtml(env.readings.spade.verdict)}</span>${readingWhy(env.readings.spade, limits)} · strict <span class="badge ${escapeHtml(env.readings.strict.verdict)}">${escapeHtml(env.readings.strict.verdict)}</span>${readingWhy(env.readings.strict, limits)}</p>` : ''}
 ${env.designerHint !== undefined ? `<p><strong>Hint</strong> <small class="muted">(written by the designer model)</small>: ${escapeHtml(truncate(env.designerHint, limits.textChars))}</p>` : env.hintError ? `<p><strong>Hint</strong>: <span class="muted">none (${escapeHtml(truncate(env.hintError, limits.textChars))})</span></p>` : ''}
 <p><strong>Gate checks</strong></p><ul>${checks || '<li class="muted">none recorded</li>'}</ul>
 ${trajectory}

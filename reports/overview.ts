@@ -15,6 +15,7 @@ import { lineLabel } from './summary.js';
 import { renderChart } from './charts.js';
 import { gameTypeSection } from './game-types.js';
 import { KIND_LABEL, metricsOf, type PoolRow } from './pools.js';
+import { DEFAULTS } from '../core/config/options.js';
 
 const VALIDITY = METRICS.find((row) => row.key === 'validity')!;
 
@@ -43,7 +44,7 @@ function readingsTable(rows: PoolRow[], multipleRuns: boolean): string {
     const m = row.suite.metrics.validity;
     const { spade, strict, spadeOnly } = m.readings!;
     return [
-      escapeHtml(m.gate ?? 'strict'),
+      escapeHtml(m.gate ?? DEFAULTS.gate),
       `${percent(spade.rate)} <small>${spade.valid} / ${m.proposed}</small>`,
       byCount(spade.reasons),
       `${percent(strict.rate)} / ${percent(strict.playedRate - strict.rate)} <small>${strict.valid} + ${strict.unproven} / ${m.proposed}</small>`,

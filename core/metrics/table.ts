@@ -20,6 +20,7 @@ import { successByDifficulty, successOfTallies } from './success.js';
 import { gameTypeMetrics } from './game-type.js';
 import { difficultyBands, skillMetrics } from './skills-bands.js';
 import { turnsToWinOf } from './turns-to-win.js';
+import { DEFAULTS } from '../config/options.js';
 
 // ---------------------------------------------------------------------------------------------
 // The shape of a row
@@ -150,7 +151,7 @@ export const METRICS = [
     headline: (m) => {
       const figure = share(m.valid, m.proposed, m.rate, m.interval);
       const r = m.readings;
-      const detail = r ? `SPADE's checks accept ${r.spade.valid}, strict ${r.strict.valid} valid + ${r.strict.unproven} unproven; --gate ${m.gate ?? 'strict'}` : undefined;
+      const detail = r ? `SPADE's checks accept ${r.spade.valid}, strict ${r.strict.valid} valid + ${r.strict.unproven} unproven; --gate ${m.gate ?? DEFAULTS.gate}` : undefined;
       const firstTry = (m as { firstTry?: FirstTry }).firstTry;
       const beside = [
         ...(firstTry ? [{ label: 'first try', figure: share(firstTry.valid, firstTry.proposed ?? m.proposed, firstTry.rate, firstTry.interval) }] : []),

@@ -5,6 +5,7 @@
  */
 import type { GateVerdict, ReadingValidity, ReadingVerdict, ValidityMetrics } from '../results/results.js';
 import { wilsonInterval } from './intervals.js';
+import { DEFAULTS } from '../config/options.js';
 
 /** Validity under one reading: valid, unproven, their rates, and the reason codes of the rest. */
 export function readingValidity(readings: readonly ReadingVerdict[]): ReadingValidity {
@@ -90,7 +91,7 @@ export function validityMetrics(verdicts: readonly GateVerdict[]): ValidityMetri
   };
   // Both readings, when every verdict has them (verdicts journaled before there were two do not).
   if (proposed > 0 && verdicts.every((v) => v.readings)) {
-    metrics.gate = verdicts[0]!.gate ?? 'strict';
+    metrics.gate = verdicts[0]!.gate ?? DEFAULTS.gate;
     const spade = readingValidity(verdicts.map((v) => v.readings!.spade));
     const strict = readingValidity(verdicts.map((v) => v.readings!.strict));
     const disagreements = verdicts.filter((v) => v.readings!.spade.verdict !== 'invalid' && v.readings!.strict.verdict === 'invalid');

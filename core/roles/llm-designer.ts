@@ -42,8 +42,6 @@ export interface LLMDesignerOptions {
   maxTokens?: number;
   /** Design calls in flight at once (the provider layer limits its requests too). Default: the provider's own limit (`requestsInFlight`), else 4. */
   requestsInFlight?: number;
-  /** @deprecated The old name of requestsInFlight. */
-  concurrency?: number;
   /** How a reply is read: spade-bench's (the environment class's block, the last) or SPADE's (the first python block). Default `own`. */
   extraction?: Extraction;
   /** Shown in reports. Default `LLM designer (<provider id>, <language>)`. */
@@ -153,12 +151,12 @@ export function createLLMDesigner(provider: Provider, options: LLMDesignerOption
     id: provider.id,
     label: options.label ?? `LLM designer (${provider.id}, ${language}${options.spade ? ", SPADE's protocol" : ''})`,
     kind: 'llm',
-    capacity: options.requestsInFlight ?? options.concurrency ?? provider.requestsInFlight ?? 4,
+    capacity: options.requestsInFlight ?? provider.requestsInFlight ?? 4,
     async design(request: DesignRequest): Promise<EnvironmentProgram[]> {
       const slots = request.slots ? request.slots.filter((i) => i >= 0 && i < request.count) : Array.from({ length: request.count }, (_, i) => i);
       // SPADE's code failing to build a prompt is a fault of the run's setup, not of a slot: it throws.
       const spadePrompt = options.spade ? await spadePrompts(request, slots) : undefined;
-      const programs = await mapLimit(slots, options.requestsInFlight ?? options.concurrency ?? provider.requestsInFlight ?? 4, async (i) => {
+      const programs = await mapLimit(slots, options.requestsInFlight ?? provider.requestsInFlight ?? 4, async (i) => {
         if (spadePrompt) return designSpade(request, i, spadePrompt.get(i)!);
         const document = options.corpus?.length ? sampleDocument(options.corpus, deriveSeed(request.seed, 'document', i)) : undefined;
         const skill = request.skills?.[i];

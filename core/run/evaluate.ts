@@ -14,6 +14,7 @@ import { yieldToEventLoop } from './concurrency.js';
 import { gameTypeOf } from './game-type.js';
 import { playConcurrently } from './play-schedule.js';
 import type { InFlightLimit } from '../providers/in-flight-limit.js';
+import { DEFAULTS } from '../config/options.js';
 
 /**
  * Sandboxes by language, created on first use (Pyodide starts only when Python appears); a
@@ -237,7 +238,7 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
   if (ctx.round !== undefined) summary.round = ctx.round;
   if (verdict.readings) {
     summary.readings = verdict.readings;
-    summary.gate = verdict.gate ?? 'strict';
+    summary.gate = verdict.gate ?? DEFAULTS.gate;
   }
   if (program.meta?.family) summary.family = program.meta.family;
   if (program.meta?.skill) summary.skill = program.meta.skill;

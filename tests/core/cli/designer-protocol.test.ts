@@ -39,6 +39,18 @@ const samplingOf = (r: RecordedRequest): Record<string, number> => {
 const same = (a: Message[], b: Message[]): boolean => JSON.stringify(a) === JSON.stringify(b);
 const jsonLines = <T>(file: string): T[] => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as T);
 
+/** Two rounds of one slot under SPADE's designer, agent and memory protocols, with an LLM reviewer and a corpus; the run's results. */
+async function spadeRun(cwd: string, baseURL: string, corpus: string): Promise<RunResults> {
+  const env = { OPENAI_API_KEY: 'sk-designer-protocol-0123456789', OPENAI_BASE_URL: baseURL, SPADE_BENCH_OFFLINE: '1' };
+  const r = await runCli([
+    'run', '--out', 'out', '--suites', 'spade', '--designer', 'openai:M', '--agent', 'openai:M', '--reviewer', 'openai:M',
+    '--designer-protocol', 'spade', '--agent-protocol', 'spade', '--memory', 'spade', '--corpus', corpus,
+    '--rounds', '2', '--envs-per-round', '1', '--skills', 'Pattern_Recognition', '--python-sandbox', 'pyodide', '--data-dir', path.resolve(repoRoot, '../shared/datasets'),
+  ], { cwd, env });
+  assert.is(r.code, 0, r.stderr);
+  return JSON.parse(readFileSync(path.join(cwd, 'out/results.json'), 'utf8')) as RunResults;
+}
+
 test('a run under SPADE\'s designer, agent and memory protocols sends what SPADE\'s code builds, plays 8 plain and 16 hinted', async () => {
   const server = await startWireServer('openai');
   const design = expected.designs.run!;
@@ -57,15 +69,8 @@ test('a run under SPADE\'s designer, agent and memory protocols sends what SPADE
   });
   const cwd = tempDir();
   writeFileSync(path.join(cwd, 'spade.config.json'), JSON.stringify({ cache: false }));
-  const env = { OPENAI_API_KEY: 'sk-designer-protocol-0123456789', OPENAI_BASE_URL: server.baseURL, SPADE_BENCH_OFFLINE: '1' };
   try {
-    const r = await runCli([
-      'run', '--out', 'out', '--suites', 'spade', '--designer', 'openai:M', '--agent', 'openai:M', '--reviewer', 'openai:M',
-      '--designer-protocol', 'spade', '--agent-protocol', 'spade', '--memory', 'spade', '--corpus', path.join(fixtures, 'corpus.jsonl'),
-      '--rounds', '2', '--envs-per-round', '1', '--skills', 'Pattern_Recognition', '--python-sandbox', 'pyodide', '--data-dir', path.resolve(repoRoot, '../shared/datasets'),
-    ], { cwd, env });
-    assert.is(r.code, 0, r.stderr);
-    const results = JSON.parse(readFileSync(path.join(cwd, 'out/results.json'), 'utf8')) as RunResults;
+    const results = await spadeRun(cwd, server.baseURL, path.join(fixtures, 'corpus.jsonl'));
     const config = results.run.config as unknown as { designerProtocol: string; selfplay: { plainAttempts: number; hintedAttempts: number; memory: string } };
     assert.is(config.designerProtocol, 'spade');
     assert.equal([config.selfplay.plainAttempts, config.selfplay.hintedAttempts, config.selfplay.memory], [8, 16, 'spade']);
@@ -157,15 +162,8 @@ test("a rejected slot is designed afresh as SPADE resamples it: a new SPADE prom
   // Many short documents, each one line, so each shows in SPADE's prompt as written.
   const documents = Array.from({ length: 200 }, (_, k) => `Reference note ${k}: ${Array.from({ length: 12 }, (_, w) => `term${(k * 7 + w * 3) % 50}`).join(' ')}.`);
   writeFileSync(path.join(cwd, 'corpus.jsonl'), `${documents.map((text) => JSON.stringify({ text })).join('\n')}\n`);
-  const env = { OPENAI_API_KEY: 'sk-designer-protocol-0123456789', OPENAI_BASE_URL: server.baseURL, SPADE_BENCH_OFFLINE: '1' };
   try {
-    const r = await runCli([
-      'run', '--out', 'out', '--suites', 'spade', '--designer', 'openai:M', '--agent', 'openai:M', '--reviewer', 'openai:M',
-      '--designer-protocol', 'spade', '--agent-protocol', 'spade', '--memory', 'spade', '--corpus', path.join(cwd, 'corpus.jsonl'),
-      '--rounds', '2', '--envs-per-round', '1', '--skills', 'Pattern_Recognition', '--python-sandbox', 'pyodide', '--data-dir', path.resolve(repoRoot, '../shared/datasets'),
-    ], { cwd, env });
-    assert.is(r.code, 0, r.stderr);
-    const results = JSON.parse(readFileSync(path.join(cwd, 'out/results.json'), 'utf8')) as RunResults;
+    const results = await spadeRun(cwd, server.baseURL, path.join(cwd, 'corpus.jsonl'));
     const config = results.run.config as unknown as { selfplay: { slotAttempts?: number; repairs?: number } };
     assert.is(config.selfplay.repairs ?? 0, 0, 'no repairs under SPADE\'s protocol');
 

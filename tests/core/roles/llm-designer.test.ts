@@ -30,7 +30,7 @@ async function withServer(fn: (server: WireServer, provider: Provider) => Promis
 test('writes one program per slot from the replies, ids r<round>-e<i>, origin the provider', () =>
   withServer(async (server, provider) => {
     server.script({ kind: 'reply', text: fixture('single-answer') }, { kind: 'reply', text: fixture('multi-turn-two-blocks') });
-    const designer = createLLMDesigner(provider, { concurrency: 1 });
+    const designer = createLLMDesigner(provider, { requestsInFlight: 1 });
     assert.is(designer.kind, 'llm');
     assert.match(designer.label, 'openai:designer-m');
     const programs = await designer.design(request());
@@ -81,7 +81,7 @@ test('corpus grounding: one document per design, the same for the same seed', as
   const grounded = async (seed: number): Promise<string[]> => {
     let docs: string[] = [];
     await withServer(async (server, provider) => {
-      await createLLMDesigner(provider, { corpus, concurrency: 1 }).design(request({ count: 3, seed }));
+      await createLLMDesigner(provider, { corpus, requestsInFlight: 1 }).design(request({ count: 3, seed }));
       docs = bodies(server).map((b) => /Document about (\w+)/.exec(b.messages[1]!.content)?.[1] ?? 'none');
     });
     return docs;
@@ -101,7 +101,7 @@ test('corpus grounding: one document per design, the same for the same seed', as
 test('a failed call is an errored slot; a reply without a program a commented slot that says why; not a crash', () =>
   withServer(async (server, provider) => {
     server.script({ kind: 'error', status: 400, message: 'context length exceeded' }, { kind: 'reply', text: fixture('prose-only') });
-    const programs = await createLLMDesigner(provider, { concurrency: 1 }).design(request());
+    const programs = await createLLMDesigner(provider, { requestsInFlight: 1 }).design(request());
     assert.is(programs.length, 2);
     assert.is(programs[0]!.source, '', 'no program for a failed call');
     assert.is(programs[0]!.designError?.errorClass, 'provider:client');

@@ -3,24 +3,20 @@
 // never writes a valid environment, the LLM reviewer's review, R-Zero's repetition penalty.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync } from 'node:fs';
 import { startWireServer, type WireServer } from '../../helpers/wire-servers.js';
+import { llmFixture, oneSlotOptions } from '../../helpers/llm-selfplay.js';
 import openai from '../../../plugins/providers/openai.js';
-import { createLLMDesigner } from '../../../core/roles/llm-designer.js';
 import { createLLMReviewer } from '../../../core/roles/llm-reviewer.js';
 import { runSelfPlay, type SelfPlayOptions } from '../../../core/selfplay/selfplay.js';
 import { createRegistry, createSandboxSet } from '../../../core/setup/setup.js';
 import { DEFAULT_CONFIG } from '../../../core/config/config.js';
 import { uncertaintyReward } from '../../../core/selfplay/rewards.js';
 import { repetitionPenalties } from '../../../core/selfplay/repetition-penalty.js';
-import type { Agent, EnvironmentProgram, Provider } from '../../../core/types.js';
+import type { EnvironmentProgram, Provider } from '../../../core/types.js';
 import type { JournalRecord } from '../../../core/results/journal.js';
 import { PriorWork } from '../../../core/results/resume.js';
 
-const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/llm/${name}.md`, import.meta.url), 'utf8');
 const sandboxes = createSandboxSet(createRegistry(), DEFAULT_CONFIG);
-/** An agent that always answers 0 (loses every task here). */
-const zeroAgent: Agent = { id: 'zero', label: 'zero', kind: 'reference', start: () => ({ act: async () => ({ reply: '\\boxed{0}' }) }) };
 
 let server: WireServer;
 let provider: Provider;
@@ -31,20 +27,10 @@ test.before.each(async () => {
 test.after.each(() => server.close());
 test.after(() => sandboxes.close());
 
-function options(extra: Partial<SelfPlayOptions>): SelfPlayOptions {
-  return {
-    designer: createLLMDesigner(provider, { concurrency: 1 }),
-    rounds: 1,
-    envsPerRound: 1,
-    reward: 'spade',
-    concurrency: 2,
-    context: { suite: 'spade', sandboxes, agent: zeroAgent, limits: {}, attempts: 1, runSeed: 4 },
-    ...extra,
-  };
-}
+const options = (extra: Partial<SelfPlayOptions>): SelfPlayOptions => oneSlotOptions(provider, sandboxes, extra);
 
 test('a rejected program is repaired with the gate\'s reason, and the repair is gated, journaled and played', async () => {
-  server.script({ kind: 'reply', text: fixture('answer-leak') }, { kind: 'reply', text: fixture('single-answer') });
+  server.script({ kind: 'reply', text: llmFixture('answer-leak') }, { kind: 'reply', text: llmFixture('single-answer') });
   const designed: EnvironmentProgram[][] = [];
   const result = await runSelfPlay(options({ onDesigned: (_, programs) => designed.push(programs) }));
   const [evaluation] = result.evaluations;
@@ -61,8 +47,8 @@ test('a rejected program is repaired with the gate\'s reason, and the repair is 
 });
 
 test('a designer that never writes a valid environment: the round ends with every slot rejected, with reasons', async () => {
-  server.setDefault({ kind: 'reply', text: fixture('prose-only') });
-  server.script({ kind: 'reply', text: fixture('syntax-error') });
+  server.setDefault({ kind: 'reply', text: llmFixture('prose-only') });
+  server.script({ kind: 'reply', text: llmFixture('syntax-error') });
   const result = await runSelfPlay(options({ envsPerRound: 2, repairs: 2 }));
   assert.equal(result.rounds[0]!.proposed, 2);
   assert.equal(result.rounds[0]!.valid, 0);
@@ -78,7 +64,7 @@ test('a designer that never writes a valid environment: the round ends with ever
 });
 
 test('the LLM reviewer\'s rejection is recorded apart from the gate and keeps the environment out of play', async () => {
-  server.script({ kind: 'reply', text: fixture('single-answer') }, { kind: 'reply', text: 'The hint gives it away. \\boxed{REJECT}' });
+  server.script({ kind: 'reply', text: llmFixture('single-answer') }, { kind: 'reply', text: 'The hint gives it away. \\boxed{REJECT}' });
   const result = await runSelfPlay(options({ reviewer: createLLMReviewer(provider) }));
   const [evaluation] = result.evaluations;
   assert.is(evaluation!.summary.verdict, 'valid', 'the gate\'s verdict stands');
@@ -88,7 +74,7 @@ test('the LLM reviewer\'s rejection is recorded apart from the gate and keeps th
 });
 
 test('the reviewer\'s review is journaled, and a resumed run takes it from the journal instead of asking again', async () => {
-  server.script({ kind: 'reply', text: fixture('single-answer') }, { kind: 'reply', text: 'The hint gives it away. \\boxed{REJECT}' });
+  server.script({ kind: 'reply', text: llmFixture('single-answer') }, { kind: 'reply', text: 'The hint gives it away. \\boxed{REJECT}' });
   const records: JournalRecord[] = [];
   const first = await runSelfPlay(options({
     reviewer: createLLMReviewer(provider),
@@ -106,7 +92,7 @@ test('the reviewer\'s review is journaled, and a resumed run takes it from the j
 });
 
 test('uncertainty reward: each played environment pays R-Zero\'s repetition penalty for its round', async () => {
-  server.script({ kind: 'reply', text: fixture('single-answer') }, { kind: 'reply', text: fixture('single-answer') });
+  server.script({ kind: 'reply', text: llmFixture('single-answer') }, { kind: 'reply', text: llmFixture('single-answer') });
   const reported: number[] = [];
   const result = await runSelfPlay(options({ envsPerRound: 2, reward: 'uncertainty', onEvaluation: (e) => reported.push(e.summary.repetitionPenalty!) }));
   const tasks = result.evaluations.map((e) => e.summary.task!);

@@ -5,8 +5,8 @@
 // environments gated in the pyodide sandbox.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync } from 'node:fs';
 import { startWireServer, type WireServer } from '../../helpers/wire-servers.js';
+import { llmFixture, oneSlotOptions } from '../../helpers/llm-selfplay.js';
 import openai from '../../../plugins/providers/openai.js';
 import { createLLMDesigner } from '../../../core/roles/llm-designer.js';
 import { createLLMReviewer } from '../../../core/roles/llm-reviewer.js';
@@ -15,13 +15,11 @@ import { createRegistry, createSandboxSet } from '../../../core/setup/setup.js';
 import { DEFAULT_CONFIG } from '../../../core/config/config.js';
 import { slotAttempts, slotRepairs, SPADE_SLOT_ATTEMPTS } from '../../../core/config/options.js';
 import { computeMetrics, headlineOf, METRICS } from '../../../core/metrics/table.js';
-import type { Agent, EnvironmentProgram, Provider } from '../../../core/types.js';
+import type { EnvironmentProgram, Provider } from '../../../core/types.js';
 import type { JournalRecord } from '../../../core/results/journal.js';
 import { PriorWork } from '../../../core/results/resume.js';
 
-const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/llm/${name}.md`, import.meta.url), 'utf8');
 const sandboxes = createSandboxSet(createRegistry(), DEFAULT_CONFIG);
-const zeroAgent: Agent = { id: 'zero', label: 'zero', kind: 'reference', start: () => ({ act: async () => ({ reply: '\\boxed{0}' }) }) };
 
 let server: WireServer;
 let provider: Provider;
@@ -32,18 +30,7 @@ test.before.each(async () => {
 test.after.each(() => server.close());
 test.after(() => sandboxes.close());
 
-function options(extra: Partial<SelfPlayOptions>): SelfPlayOptions {
-  return {
-    designer: createLLMDesigner(provider, { concurrency: 1 }),
-    rounds: 1,
-    envsPerRound: 1,
-    reward: 'spade',
-    concurrency: 2,
-    repairs: 0,
-    context: { suite: 'spade', sandboxes, agent: zeroAgent, limits: {}, attempts: 1, runSeed: 4 },
-    ...extra,
-  };
-}
+const options = (extra: Partial<SelfPlayOptions>): SelfPlayOptions => oneSlotOptions(provider, sandboxes, { repairs: 0, ...extra });
 
 const validityOf = (result: Awaited<ReturnType<typeof runSelfPlay>>) =>
   computeMetrics({
@@ -70,7 +57,7 @@ test('repairs: 1 by default, none under SPADE\'s designer protocol (it designs t
 });
 
 test('a rejected slot is designed afresh until a design passes: each a new sample, all on record, validity per slot, first try and per program', async () => {
-  server.script({ kind: 'reply', text: fixture('answer-leak') }, { kind: 'reply', text: fixture('syntax-error') }, { kind: 'reply', text: fixture('single-answer') });
+  server.script({ kind: 'reply', text: llmFixture('answer-leak') }, { kind: 'reply', text: llmFixture('syntax-error') }, { kind: 'reply', text: llmFixture('single-answer') });
   const designed: EnvironmentProgram[][] = [];
   const result = await runSelfPlay(options({ slotAttempts: 5, onDesigned: (_, programs) => designed.push(programs) }));
   assert.is(server.requests.length, 3, 'three designs, no more once one passed');
@@ -94,7 +81,7 @@ test('a rejected slot is designed afresh until a design passes: each a new sampl
 });
 
 test('a slot that never passes stops at its last design, with every earlier one on record; each design gets its repairs first', async () => {
-  server.setDefault({ kind: 'reply', text: fixture('syntax-error') });
+  server.setDefault({ kind: 'reply', text: llmFixture('syntax-error') });
   const result = await runSelfPlay(options({ slotAttempts: 2, repairs: 1 }));
   assert.is(server.requests.length, 4, 'two designs, one repair each');
   const [evaluation] = result.evaluations;
@@ -107,12 +94,12 @@ test('a slot that never passes stops at its last design, with every earlier one 
 
 test('the LLM reviewer\'s rejection samples the slot again, as SPADE\'s validator does, and counts in its rejection rate', async () => {
   server.script(
-    { kind: 'reply', text: fixture('single-answer') },
+    { kind: 'reply', text: llmFixture('single-answer') },
     { kind: 'reply', text: 'The task cannot be won. \\boxed{REJECT}' },
-    { kind: 'reply', text: fixture('single-answer') },
+    { kind: 'reply', text: llmFixture('single-answer') },
     { kind: 'reply', text: 'Fine. \\boxed{ACCEPT}' },
     // Round 1: accepted at the first design.
-    { kind: 'reply', text: fixture('single-answer') },
+    { kind: 'reply', text: llmFixture('single-answer') },
     { kind: 'reply', text: 'Fine. \\boxed{ACCEPT}' },
   );
   const result = await runSelfPlay(options({ rounds: 2, slotAttempts: 3, reviewer: createLLMReviewer(provider) }));
@@ -130,11 +117,11 @@ test('the LLM reviewer\'s rejection samples the slot again, as SPADE\'s validato
 });
 
 test('a resumed run takes the slot\'s fresh designs from the journal instead of asking again', async () => {
-  server.script({ kind: 'reply', text: fixture('answer-leak') }, { kind: 'reply', text: fixture('single-answer') });
+  server.script({ kind: 'reply', text: llmFixture('answer-leak') }, { kind: 'reply', text: llmFixture('single-answer') });
   const records: JournalRecord[] = [];
   const first = await runSelfPlay(options({ slotAttempts: 3, onDesigned: (round, programs) => records.push({ type: 'designed', suite: 'spade', round, programs }) }));
   const asked = server.requests.length;
-  server.setDefault({ kind: 'reply', text: fixture('prose-only') });
+  server.setDefault({ kind: 'reply', text: llmFixture('prose-only') });
   const resumed = await runSelfPlay(options({ slotAttempts: 3, context: { ...options({}).context, prior: new PriorWork(records) } }));
   assert.is(server.requests.length, asked, 'no design request on resume');
   assert.is(resumed.evaluations[0]!.summary.id, first.evaluations[0]!.summary.id);
@@ -142,7 +129,7 @@ test('a resumed run takes the slot\'s fresh designs from the journal instead of 
 });
 
 test('a fresh design whose call fails makes the slot errored, not invalid', async () => {
-  server.script({ kind: 'reply', text: fixture('answer-leak') }, { kind: 'error', status: 400, message: 'bad request' });
+  server.script({ kind: 'reply', text: llmFixture('answer-leak') }, { kind: 'error', status: 400, message: 'bad request' });
   const errored: string[] = [];
   const result = await runSelfPlay(options({ slotAttempts: 3, onErrored: (e) => errored.push(`${e.id} ${e.stage}`) }));
   assert.is(result.evaluations.length, 0);
@@ -152,14 +139,14 @@ test('a fresh design whose call fails makes the slot errored, not invalid', asyn
 
 /** The single-answer fixture with an f-string field that is not an expression (a syntax error SPADE's brace repair fixes), then a second block. */
 const bracesReply = (): string => {
-  const broken = fixture('single-answer').replace('return f"Split it: ', 'return f"{first step} Split it: ');
+  const broken = llmFixture('single-answer').replace('return f"Split it: ', 'return f"{first step} Split it: ');
   return `${broken}\n\nA helper, for completeness:\n\n\`\`\`python\ndef helper():\n    return 1\n\`\`\`\n`;
 };
 
 test('under SPADE\'s gate: the first python block, repaired by the Python sandbox, is the program gated and played', async () => {
   assert.match(bracesReply(), 'return f"{first step} Split it: ');
   server.setDefault({ kind: 'reply', text: bracesReply() });
-  const designer = createLLMDesigner(provider, { concurrency: 1, extraction: 'spade' });
+  const designer = createLLMDesigner(provider, { requestsInFlight: 1, extraction: 'spade' });
   const repaired = await runSelfPlay(options({ designer, repairBraces: true, context: { ...options({}).context, gate: 'spade' } }));
   const [evaluation] = repaired.evaluations;
   assert.is(evaluation!.summary.verdict, 'valid');
