@@ -58,7 +58,7 @@ export async function playConcurrently<T, R>(
         // would otherwise run a whole suite in microtasks, with signals, timers and the journal's
         // writes waiting until it ends.
         await yieldToEventLoop();
-        if (signal?.aborted) return;
+        if (signal?.aborted || failures.size) return;
         results[index] = await play(items[index]!, index);
       } catch (error) {
         failures.set(index, error);
