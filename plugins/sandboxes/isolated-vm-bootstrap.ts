@@ -129,7 +129,11 @@ ${TOOL_USE_BASE_ENV_SOURCE}
     }
   };
 
+  // The host passes a long string wrapped in an array (see isolated-vm.ts); nothing else it
+  // passes is an array.
   return function dispatch(method, argument, maxChars, data) {
+    if (isArray(argument)) argument = argument[0];
+    if (isArray(data)) data = data[0];
     state = own;
     try {
       return run(method, argument, maxChars, data);

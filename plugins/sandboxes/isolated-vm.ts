@@ -52,7 +52,23 @@ const PROTECTIONS = [
   'seeded Math.random, fixed Date',
 ] as const;
 
-type Dispatch = ivm.Reference<(method: string, argument: unknown, maxChars: number, data?: string) => string>;
+type Dispatch = ivm.Reference<(method: string, argument: unknown, maxChars: number, data?: unknown) => string>;
+
+/**
+ * Strings of at least this many characters go into the isolate wrapped in an array. isolated-vm
+ * hands a string of 1 KiB or more (512 two-byte characters) to the isolate as an external string
+ * backed by memory outside its heap, which the isolate frees only when a full GC collects the
+ * string; its small heap seldom runs one, so a model's replies (an action of 20 KB per step)
+ * piled up there by the tens of MiB toward its memory limit. An array is copied by serializing it
+ * (ExternalCopy) and rebuilt on the isolate's own heap, where a young GC frees it; the bootstrap
+ * unwraps it (isolated-vm-bootstrap.ts). Shorter strings are passed as they are, which is cheaper.
+ */
+const WRAP_CHARS = 512;
+
+/** `value` as the isolate gets it: a long string wrapped in an array, copied onto its heap. */
+function intoIsolate<T>(value: T): T | ivm.Copy<string[]> {
+  return typeof value === 'string' && value.length >= WRAP_CHARS ? new ivm.ExternalCopy([value]).copyInto({ release: true }) : value;
+}
 type Maker = ivm.Reference<() => unknown>;
 
 /** A compiled program; `factory`: its factory function in the isolate's shared context, once made. */
@@ -188,7 +204,7 @@ class IsolatedVmEnvironment extends DispatchedEnvironment {
     this.calls++;
     let reply: unknown;
     try {
-      reply = this.dispatch.applySync(undefined, [method, argument, this.limits.maxOutputBytes * 2 + 1024], {
+      reply = this.dispatch.applySync(undefined, [method, intoIsolate(argument), this.limits.maxOutputBytes * 2 + 1024], {
         timeout: this.limits.callTimeoutMs,
       });
     } catch (error) {
@@ -244,7 +260,7 @@ export function createIsolatedVmSandbox(options: IsolatedVmSandboxOptions = {}):
       }
       let reply: unknown;
       try {
-        reply = dispatch.applySync(undefined, ['create', factory.derefInto(), 0, data], { timeout });
+        reply = dispatch.applySync(undefined, ['create', factory.derefInto(), 0, intoIsolate(data)], { timeout });
       } finally {
         if (own) factory.release();
       }

@@ -95,6 +95,87 @@ test('playConcurrently: results in item order, at most the slots at once, nothin
   assert.is(finished, 3);
 });
 
+/** Resolves after `turns` turns of the event loop. */
+const turns = async (turns: number): Promise<void> => {
+  for (let i = 0; i < turns; i++) await new Promise((resolve) => setImmediate(resolve));
+};
+
+test('playConcurrently: a play starts only once it holds a slot, one waiter per caller on the limit', async () => {
+  const slots = new InFlightLimit(3);
+  let mostQueued = 0;
+  let mostActive = 0;
+  let active = 0;
+  const results = await playConcurrently(Array.from({ length: 500 }, (_, i) => i), slots, async (n, i) => {
+    mostQueued = Math.max(mostQueued, slots.queued);
+    mostActive = Math.max(mostActive, ++active);
+    await turns(1 + (n % 3));
+    active--;
+    return i * 2;
+  });
+  assert.equal(results, Array.from({ length: 500 }, (_, i) => i * 2));
+  assert.is(mostActive, 3);
+  // Every item waiting on the limit at once would be 497 waiters, each a suspended call with its abort listener.
+  assert.ok(mostQueued <= 1, `${mostQueued} waiters on the limit`);
+  assert.is(slots.queued, 0);
+  assert.is(slots.inFlight, 0);
+});
+
+test('playConcurrently: callers sharing slots go by turn, so the first to begin ends first', async () => {
+  const slots = new InFlightLimit(3);
+  const log: string[] = [];
+  let mostQueued = 0;
+  // Three environments, each beginning a little after the one before, as they pass their gates.
+  const caller = async (name: string, delay: number): Promise<void> => {
+    await turns(delay);
+    await playConcurrently(Array.from({ length: 60 }, (_, i) => i), slots, async (i) => {
+      log.push(`${name} starts`);
+      mostQueued = Math.max(mostQueued, slots.queued);
+      await turns(1 + ((i * 7) % 4));
+    });
+    log.push(`${name} ends`);
+  };
+  await Promise.all([caller('first', 0), caller('second', 2), caller('third', 4)]);
+  const thirdBefore = (end: string) => log.slice(0, log.indexOf(end)).filter((entry) => entry === 'third starts').length;
+  assert.equal(log.filter((entry) => entry.endsWith('ends')), ['first ends', 'second ends', 'third ends']);
+  // A freed slot goes to the earliest caller still playing: the third waits for the first's end.
+  assert.ok(thirdBefore('first ends') <= 2, `the third started ${thirdBefore('first ends')} plays before the first ended`);
+  assert.ok(mostQueued <= 3, `${mostQueued} waiters on the limit for 3 callers`);
+});
+
+test('playConcurrently: no play starts after a failure, and every started one settles before it is passed on', async () => {
+  const slots = new InFlightLimit(3);
+  let started = 0;
+  let settled = 0;
+  const failing = playConcurrently(Array.from({ length: 500 }, (_, i) => i), slots, async (i) => {
+    started++;
+    try {
+      await turns(1 + (i % 3));
+      if (i === 10) throw new Error('boom');
+      return i;
+    } finally {
+      settled++;
+    }
+  });
+  await failing.then(() => assert.unreachable('should fail'), (error: Error) => assert.is(error.message, 'boom'));
+  // Items 0-10, and at most the two others holding a slot when item 10 failed.
+  assert.ok(started <= 13, `${started} plays started`);
+  assert.is(settled, started);
+  assert.is(slots.inFlight, 0);
+  // Nor after an abort: a waiter leaves the limit, and nothing more starts.
+  const stop = new AbortController();
+  let played = 0;
+  const results = await playConcurrently(Array.from({ length: 100 }, (_, i) => i), slots, async (i) => {
+    if (++played === 5) stop.abort();
+    await turns(1);
+    return i;
+  }, stop.signal);
+  assert.ok(played <= 7, `${played} plays started`);
+  assert.equal(results.slice(0, 4), [0, 1, 2, 3]);
+  assert.ok(results.slice(played).every((r) => r === undefined));
+  assert.is(slots.queued, 0);
+  assert.is(slots.inFlight, 0);
+});
+
 test('environments in flight: --concurrency for an offline agent, enough for the capacity of a model-driven one', () => {
   assert.is(environmentsInFlight(8, {}), 8);
   assert.is(environmentsInFlight(8, { capacity: 32 }), 32);

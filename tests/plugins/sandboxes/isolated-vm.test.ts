@@ -226,6 +226,40 @@ test("programs of spade-bench's own code share a context, each with its own inst
   await Promise.all([a.dispose(), b.dispose()]);
 });
 
+test('long actions and data arrive whole, and thousands of 20 KB actions leave memory where it was', async () => {
+  // A memory limit well above what the actions below add up to (8,000 x 20 KB = 156 MiB would
+  // reach it): strings of 1 KiB or more that reached the isolate as external strings stayed
+  // until a full GC, which came only near the limit, and the process grew by about as much.
+  const roomy = createIsolatedVmSandbox({ limits: { callTimeoutMs: 5000, memoryMb: 128 } });
+  const words = 'so the total is then we add each of the numbers '.repeat(420).slice(0, 20 * 1024);
+  try {
+    const long = 'é'.repeat(600) + 'x'.repeat(1500);
+    const echo = await roomy.load(program('echo', `const LONG = ${JSON.stringify(long)};\nexport default class Echo {
+      reset(seed) { return [String(LONG.length) + LONG.slice(0, 3), {}]; }
+      step(a) { return [typeof a + ' ' + a.length + ' ' + a.slice(0, 2) + a.slice(-2), 0, false, false, {}]; }
+    }\n`));
+    assert.is((await echo.reset(1)).observation, '2100ééé', 'a long data header value');
+    assert.is((await echo.step(long)).observation, 'string 2100 ééxx', 'a long two-byte action');
+    assert.is((await echo.step('short')).observation, 'string 5 shrt');
+    await echo.dispose();
+
+    const env = await roomy.load(probe('return action.length'));
+    await env.reset(1);
+    for (let i = 0; i < 200; i++) await env.step(`${i} ${words}`);
+    const before = process.memoryUsage().rss;
+    let most = 0;
+    for (let i = 0; i < 8000; i++) {
+      assert.is((await env.step(`${i} ${words}`)).observation, String(words.length + String(i).length + 1));
+      if (i % 250 === 0) most = Math.max(most, process.memoryUsage().rss - before);
+    }
+    await env.dispose();
+    // Freed as it goes, it grows by a few MiB; kept until the limit, by over 100 MiB.
+    assert.ok(most < 48 * 2 ** 20, `the process grew by ${Math.round(most / 2 ** 20)} MiB over 8,000 steps of 20 KB`);
+  } finally {
+    await roomy.close();
+  }
+});
+
 test.after(async () => {
   await sandbox.close();
 });
