@@ -2,7 +2,7 @@
  * Episodes: one agent playing one loaded environment from reset() to its end, and what is
  * recorded of it. Types only; core/run/episode.ts plays them.
  */
-import type { ChatMessage, TokenUsage } from './provider.js';
+import type { ChatMessage, TokenUsage, UsageMetrics } from './provider.js';
 import type { SandboxFailureKind } from './sandbox.js';
 
 export interface EpisodeStep {
@@ -51,6 +51,14 @@ export interface EpisodeResult {
   /** Why the model stopped each turn's reply (`stop`, `length` when cut at the token budget), when the agent is a model. */
   finishReasons?: string[];
   costUsd?: number;
+  /**
+   * What the agent's model calls for this episode spent, as counted in the run's usage: every
+   * answered call made while the episode was played (its retries after a broken sandbox
+   * included), cached calls and their cost, and its share of a request it shared with other
+   * episodes (n samples in one request). Absent when the agent spent nothing. A resumed
+   * run adds the `spent` of the episodes it keeps to its usage (core/results/resume.ts).
+   */
+  spent?: UsageMetrics;
   wallMs: number;
   /** The trajectory; kept only for a sample of episodes in results. */
   steps?: EpisodeStep[];

@@ -76,6 +76,19 @@ export interface TokenUsage {
   outputTokens: number;
 }
 
+/**
+ * What model calls spent: answered calls (live or from the response cache), the tokens and cost
+ * of the live ones, and how many came from the cache. A suite's `metrics.usage`, and an episode's
+ * `spent`.
+ */
+export interface UsageMetrics {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  cachedCalls: number;
+}
+
 export interface ChatResponse {
   /** The reply's text ('' when the model only called tools). */
   text: string;

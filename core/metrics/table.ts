@@ -246,7 +246,7 @@ export const METRICS = [
   defineMetric({
     key: 'usage',
     label: 'model usage',
-    describe: 'Model calls over the pool\'s span, their input and output tokens, their cost where a price is known, and how many were answered from the response cache.',
+    describe: 'Model calls for the pool (the `spent` of its episodes, and the calls outside episodes over its span), their input and output tokens, their cost where a price is known, and how many were answered from the response cache; after a resume, as in an uninterrupted run.',
     compute: (pool) => pool.usage,
     shows: [],
   }),

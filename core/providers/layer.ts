@@ -15,7 +15,7 @@ import { ProviderError } from './provider-error.js';
 import { RateWindow } from './rate-window.js';
 import { redact, registerSecret } from './redact.js';
 import { ResponseCache, cacheKey } from './response-cache.js';
-import { ProviderStats } from './stats.js';
+import { ProviderStats, shares } from './stats.js';
 
 /** What a raw chat function returns: the reply text, the tools it called, and the tokens the server counted. */
 export interface RawChatResult {
@@ -132,12 +132,6 @@ function checkResult(result: unknown): RawChatResult {
     ...(typeof r.finishReason === 'string' && { finishReason: r.finishReason }),
     ...(choices && { choices: choices.map((c) => ({ text: c.text, finishReason: typeof c.finishReason === 'string' ? c.finishReason : '' })) }),
   };
-}
-
-/** `total` split into `parts` whole shares that add up to it (the first ones one larger). */
-function shares(total: number, parts: number): number[] {
-  const base = Math.floor(total / parts);
-  return Array.from({ length: parts }, (_, i) => base + (i < total - base * parts ? 1 : 0));
 }
 
 /**

@@ -1,9 +1,18 @@
 /**
  * Per-provider usage and latency: what results carry as `metrics.usage`, and the latency
- * percentiles reported per provider.
+ * percentiles reported per provider; and usage meters, which give each call to the piece of
+ * work it was made for (an episode), whatever else is in flight.
+ *
+ * A meter is made active for a piece of work with meterCalls(): every call the layer answers
+ * while that work runs (in its async context: Node's AsyncLocalStorage) is added to it (and to
+ * its provider's usage()). A call answered with no meter active (a designer's, a hint's, a
+ * review's) is outside: its provider's outsideUsage() counts it. A run counts an episode's
+ * calls through its `spent` (journaled with it) and the rest through the providers' outside
+ * usage, so that a resumed run counts the episodes it keeps and not those it plays again
+ * (core/results/resume.ts).
  */
-import type { UsageMetrics } from '../results/results.js';
-import type { TokenUsage } from '../types.js';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { TokenUsage, UsageMetrics } from '../concepts/provider.js';
 
 export interface LatencySummary {
   /** Live (not cached) successful calls measured. */
@@ -45,17 +54,72 @@ export function usageBetween(before: UsageMetrics, after: UsageMetrics): UsageMe
   };
 }
 
+/** Add `u` into `total`. */
+function addInto(total: UsageMetrics, u: UsageMetrics): void {
+  total.calls += u.calls;
+  total.inputTokens += u.inputTokens;
+  total.outputTokens += u.outputTokens;
+  total.costUsd += u.costUsd;
+  total.cachedCalls += u.cachedCalls;
+}
+
 /** The sum of several usages (designer + agent). */
 export function addUsage(...usages: UsageMetrics[]): UsageMetrics {
   const total = emptyUsage();
-  for (const u of usages) {
-    total.calls += u.calls;
-    total.inputTokens += u.inputTokens;
-    total.outputTokens += u.outputTokens;
-    total.costUsd += u.costUsd;
-    total.cachedCalls += u.cachedCalls;
-  }
+  for (const u of usages) addInto(total, u);
   return total;
+}
+
+/** `total` split into `parts` whole shares that add up to it (the first ones one larger). */
+export function shares(total: number, parts: number): number[] {
+  const base = Math.floor(total / parts);
+  return Array.from({ length: parts }, (_, i) => base + (i < total - base * parts ? 1 : 0));
+}
+
+/**
+ * Share `index` of `parts` of a usage several episodes shared (one request carrying their n
+ * samples): calls and tokens in whole shares (the first ones one larger), the cost evenly, so
+ * that the shares of all `parts` add up to the whole, whichever episodes take them and when.
+ */
+export function usageShare(usage: UsageMetrics, index: number, parts: number): UsageMetrics {
+  const i = ((index % parts) + parts) % parts;
+  return {
+    calls: shares(usage.calls, parts)[i]!,
+    inputTokens: shares(usage.inputTokens, parts)[i]!,
+    outputTokens: shares(usage.outputTokens, parts)[i]!,
+    costUsd: usage.costUsd / parts,
+    cachedCalls: shares(usage.cachedCalls, parts)[i]!,
+  };
+}
+
+/** What the model calls of one piece of work spent (an episode; or a request several episodes share, until they take their shares). */
+export class UsageMeter {
+  private readonly total = emptyUsage();
+
+  add(usage: UsageMetrics): void {
+    addInto(this.total, usage);
+  }
+
+  usage(): UsageMetrics {
+    return { ...this.total };
+  }
+}
+
+/**
+ * The active meter of each async context. One per thread, kept on globalThis so that a plugin
+ * loaded with its own copy of core meters its calls in the same store as the run.
+ */
+const METERS = Symbol.for('spade-bench.usage-meters');
+const meters = ((globalThis as Record<symbol, unknown>)[METERS] ??= new AsyncLocalStorage<UsageMeter>()) as AsyncLocalStorage<UsageMeter>;
+
+/** Run `work` with `meter` active: the calls answered in it (and in everything it starts) are added to `meter`. */
+export function meterCalls<T>(meter: UsageMeter, work: () => T): T {
+  return meters.run(meter, work);
+}
+
+/** The meter active here, if any. */
+export function activeMeter(): UsageMeter | undefined {
+  return meters.getStore();
 }
 
 /** Latency samples kept; beyond this the oldest are overwritten (a ring). */
@@ -63,6 +127,8 @@ const MAX_SAMPLES = 100_000;
 
 export class ProviderStats {
   private readonly totals = emptyUsage();
+  /** The calls answered with no meter active (outside any episode). */
+  private readonly outside = emptyUsage();
   private retryCount = 0;
   private failureCount = 0;
   private readonly samples: number[] = [];
@@ -77,14 +143,14 @@ export class ProviderStats {
    * `calls` counts both, `cachedCalls` the cached ones.
    */
   recordCall(usage: TokenUsage, costUsd: number | undefined, latencyMs: number, cached: boolean): void {
-    this.totals.calls++;
-    if (cached) {
-      this.totals.cachedCalls++;
-      return;
-    }
-    this.totals.inputTokens += usage.inputTokens;
-    this.totals.outputTokens += usage.outputTokens;
-    this.totals.costUsd += costUsd ?? 0;
+    const call: UsageMetrics = cached
+      ? { calls: 1, inputTokens: 0, outputTokens: 0, costUsd: 0, cachedCalls: 1 }
+      : { calls: 1, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: costUsd ?? 0, cachedCalls: 0 };
+    addInto(this.totals, call);
+    const meter = activeMeter();
+    if (meter) meter.add(call);
+    else addInto(this.outside, call);
+    if (cached) return;
     if (this.samples.length < MAX_SAMPLES) this.samples.push(latencyMs);
     else this.samples[this.next++ % MAX_SAMPLES] = latencyMs;
     this.recorded++;
@@ -109,6 +175,11 @@ export class ProviderStats {
 
   usage(): UsageMetrics {
     return { ...this.totals };
+  }
+
+  /** The calls answered with no meter active: outside any episode (a designer's, a hint's, a review's). */
+  outsideUsage(): UsageMetrics {
+    return { ...this.outside };
   }
 
   latency(): LatencySummary {

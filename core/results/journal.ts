@@ -50,7 +50,11 @@ export type JournalRecord =
   | { type: 'plays'; suite: string; id: string; plays: PlayTallyJson }
   /** A self-play slot whose repair, review or hint call failed (a design call's failure is in its `designed` record). */
   | { type: 'errored'; suite: string; error: SlotError }
-  /** The model usage of a suite in this invocation so far (cumulative): a resumed run adds it to its own. */
+  /**
+   * The model calls of a suite made outside episodes (design, hints, reviews) in this invocation so
+   * far (cumulative): a resumed run adds the last of each invocation, and the `spent` of the
+   * episodes it keeps, to its own. (Journals written before episodes carried `spent` count every call here.)
+   */
   | { type: 'usage'; suite: string; usage: UsageMetrics }
   | { type: 'round'; suite: string; summary: RoundSummary }
   | { type: 'suite-end'; suite: string; wallSec: number }

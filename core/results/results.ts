@@ -6,8 +6,10 @@ import type { GameType } from '../concepts/environment.js';
 import type { EpisodeStep } from '../concepts/episode.js';
 import type { GateCheck, GateReadingName, ReadingVerdict, Verdict } from '../concepts/verdict.js';
 import type { SuiteSampling, SuiteScore } from '../concepts/suite.js';
+import type { UsageMetrics } from '../concepts/provider.js';
 
 export type { GateCheck, GateReason, GateReadingName, GateVerdict, ReadingVerdict, Verdict } from '../concepts/verdict.js';
+export type { UsageMetrics } from '../concepts/provider.js';
 
 /**
  * Version of results.json's layout. Schema 2 stores each suite's program code and gate checks
@@ -270,14 +272,6 @@ export interface GameTypeMetrics {
   meanTurns: number;
   /** Tool-use: mean tool calls per decided episode. */
   toolCallsPerEpisode?: number;
-}
-
-export interface UsageMetrics {
-  calls: number;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-  cachedCalls: number;
 }
 
 export interface RoundSummary {

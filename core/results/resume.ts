@@ -6,7 +6,7 @@
  *
  * Errored work (an episode, a design slot or a hint whose model call failed) is kept as errored,
  * or, with `retryErrored`, done again. The model usage of the invocations before is added to
- * this one's, so a resumed run reports what the whole run spent.
+ * this one's, so a resumed run reports what the whole run spent: usage(suite).
  */
 import type { GateVerdict, ReviewRecord, SlotError, UsageMetrics } from './results.js';
 import type { EnvironmentProgram, EpisodeResult } from '../types.js';
@@ -33,7 +33,8 @@ export class PriorWork {
   private readonly episodeMap = new Map<string, Map<string, EpisodeResult>>();
   private readonly environments = new Set<string>();
   private readonly slotErrors = new Map<string, SlotError>();
-  private readonly usages = new Map<string, UsageMetrics>();
+  /** By suite: the calls the invocations before made outside episodes, summed over the invocations. */
+  private readonly outside = new Map<string, UsageMetrics>();
   /** Errored work kept from the journal (not done again): model or plugin failures, counted against --max-errors. */
   readonly keptFailures: number;
   readonly retryErrored: boolean;
@@ -48,10 +49,10 @@ export class PriorWork {
     let config: Record<string, unknown> | undefined;
     let runId: string | undefined;
     let startedAt: string | undefined;
-    // Each invocation journals its suites' usage cumulatively: the last record of each counts.
+    // Each invocation journals its suites' calls outside episodes cumulatively: the last record of each counts.
     let invocationUsage = new Map<string, UsageMetrics>();
     const closeInvocation = (): void => {
-      for (const [suite, usage] of invocationUsage) this.usages.set(suite, addUsage(this.usages.get(suite) ?? zeroUsage(), usage));
+      for (const [suite, usage] of invocationUsage) this.outside.set(suite, addUsage(this.outside.get(suite) ?? zeroUsage(), usage));
       invocationUsage = new Map();
     };
     let size = 0;
@@ -129,9 +130,21 @@ export class PriorWork {
     return this.slotErrors.get(key(suite, id));
   }
 
-  /** The model usage the invocations before this one journaled for a suite. */
+  /**
+   * What the invocations before this one spent on a suite that this run keeps: the calls each made
+   * outside episodes (its last `usage` line), and the `spent` of every episode kept. An episode
+   * done again (errored, with `retryErrored`; or cut by the stop, and never journaled) is counted
+   * by the invocation that plays it, not here. Journals written before episodes carried `spent`
+   * have every call in their `usage` lines, and read as before.
+   */
   usage(suite: string): UsageMetrics | undefined {
-    return this.usages.get(suite);
+    let total = this.outside.get(suite);
+    const prefix = key(suite, '');
+    for (const [k, episodes] of this.episodeMap) {
+      if (!k.startsWith(prefix)) continue;
+      for (const e of episodes.values()) if (e.spent) total = addUsage(total ?? zeroUsage(), e.spent);
+    }
+    return total;
   }
 
   designed(suite: string, round: number): EnvironmentProgram[] | undefined {

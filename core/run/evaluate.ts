@@ -15,6 +15,7 @@ import { gameTypeOf } from './game-type.js';
 import { playConcurrently } from './play-schedule.js';
 import type { InFlightLimit } from '../providers/in-flight-limit.js';
 import { DEFAULTS } from '../config/options.js';
+import { UsageMeter, meterCalls } from '../providers/stats.js';
 
 /**
  * Sandboxes by language, created on first use (Pyodide starts only when Python appears); a
@@ -158,13 +159,17 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
      */
     const playOne = async (play: (typeof plays)[number], loaded: { environment?: LoadedEnvironment }): Promise<EpisodeResult | undefined> => {
       let episode: EpisodeResult | undefined;
+      // A model-driven agent's calls made while this attempt is played, whatever else is in
+      // flight: its `spent`. An offline agent (no capacity) spends nothing, and is not metered:
+      // once a meter is used, Node 20 tracks the async context of every promise of the process.
+      const meter = ctx.agent.capacity !== undefined ? new UsageMeter() : undefined;
       for (let tries = 1; !episode; tries++) {
         try {
-          loaded.environment ??= timed(await sandbox.load(program, ctx.limits, { maxTurns: ctx.maxTurns }), sandboxCallMs);
-          episode = await playEpisode({
+          const environment = (loaded.environment ??= timed(await sandbox.load(program, ctx.limits, { maxTurns: ctx.maxTurns }), sandboxCallMs));
+          const played = () => playEpisode({
             suite: ctx.suite,
             program,
-            environment: loaded.environment,
+            environment,
             agent: ctx.agent,
             taskSeed: attemptSeed(taskSeed, play.attempt, ctx.seedPerAttempt),
             hint: play.withHint ? ctx.hint : undefined,
@@ -177,7 +182,9 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
             signal: ctx.signal,
             rethrowCollateral: tries < COLLATERAL_TRIES,
           });
+          episode = await (meter ? meterCalls(meter, played) : played());
         } catch (error) {
+          // Its calls are counted by the invocation that plays it to the end.
           if (error instanceof EpisodeAbortedError) return undefined;
           if (!isCollateral(error)) throw error;
           // Its isolate is gone: the episode starts again on a new load.
@@ -185,6 +192,9 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
           loaded.environment = undefined;
         }
       }
+      const spent = meter?.usage();
+      // A share of a request other episodes sent may hold tokens and no call.
+      if (spent && Object.values(spent).some((v) => v !== 0)) episode.spent = spent;
       ctx.onEpisode?.(episode);
       return episode;
     };

@@ -44,8 +44,11 @@ export interface RunSetup {
   hintWriter?: HintWriter;
   /** SPADE's prompt code (SPADE's designer protocol or memory). */
   spadeCode?: SpadeCode;
-  /** Model usage so far (all providers), for metrics.usage per suite. */
-  usage?: () => UsageMetrics;
+  /**
+   * Model usage so far (all providers) outside episodes, for metrics.usage per suite: the calls
+   * of episodes are counted through their `spent` (ProviderStats.outsideUsage).
+   */
+  outsideUsage?: () => UsageMetrics;
   /** A mark in the providers' call latencies, and the latencies since a mark (ms). */
   latencyMark?: () => number[];
   latencySince?: (mark: number[]) => number[];

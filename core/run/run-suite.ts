@@ -19,7 +19,7 @@ import { mapLimit } from './concurrency.js';
 import { environmentsInFlight, playSlots } from './play-schedule.js';
 import { sampledAgent } from './sampled-agent.js';
 import { privateEpisode, privateEvaluation, privateVerdict } from './private-text.js';
-import { addUsage, usageBetween } from '../providers/stats.js';
+import { addUsage, emptyUsage, usageBetween } from '../providers/stats.js';
 import { episodeErrorClass, type ErrorTally } from './error-class.js';
 import type { SlotError } from '../selfplay/slot-error.js';
 import { computeMetrics, type EvaluatedEnvironment } from '../metrics/table.js';
@@ -116,7 +116,8 @@ export interface SuitePlan {
 export interface RunBooks {
   journal: Journal;
   emit: (event: ProgressEvent) => void;
-  usage: () => UsageMetrics;
+  /** The providers' usage so far outside episodes (design, hints, reviews): an episode's calls are its `spent`. */
+  outsideUsage: () => UsageMetrics;
   latencyMark: () => number[];
   latencySince: (mark: number[]) => number[];
   /** The evaluation context of a suite: the run's sandboxes, agent, limits, seed, signal and journal callbacks. */
@@ -132,6 +133,11 @@ export interface RunBooks {
  * One suite, with the bookkeeping every suite shares: progress at its start and end, each
  * evaluation journaled as it is done, usage and latencies over the suite's span, and the
  * suite's end journaled at a checkpoint.
+ *
+ * Its usage is what the invocations before spent on it (PriorWork.usage: the calls they made
+ * outside episodes, and the `spent` of the episodes kept from them), the calls this invocation
+ * made outside episodes, and the `spent` of every episode it journals. An episode cut by the stop
+ * is journaled by the invocation that plays it again, and counted there, once.
  */
 export async function runSuite(plan: SuitePlan, books: RunBooks, options: { played?: () => Promise<void> } = {}): Promise<SuiteResult> {
   const suite = plan.id;
@@ -139,19 +145,25 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
   books.emit({ type: 'suite-start', suite, kind: plan.kind, environments: expected.environments, episodes: expected.episodes });
   if (expected.notice) books.emit({ type: 'notice', message: expected.notice });
   const started = performance.now();
-  const usageBefore = books.usage();
-  // Usage is journaled as it grows, so a resumed run counts what the calls before it spent.
-  const priorUsage = books.prior?.usage(suite);
-  const suiteUsage = (): UsageMetrics => {
-    const now = usageBetween(usageBefore, books.usage());
-    return priorUsage ? addUsage(priorUsage, now) : now;
-  };
+  const outsideBefore = books.outsideUsage();
+  const priorUsage = books.prior?.usage(suite) ?? emptyUsage();
+  // What the episodes journaled by this invocation spent (their records carry it).
+  let episodesSpent = emptyUsage();
+  const suiteUsage = (): UsageMetrics => addUsage(priorUsage, usageBetween(outsideBefore, books.outsideUsage()), episodesSpent);
+  // The calls outside episodes are journaled as they grow (cumulative for this invocation): a
+  // resumed run counts those of the invocations before it from their last such line.
   let journaledCalls = 0;
   const journalUsage = (): void => {
-    const now = usageBetween(usageBefore, books.usage());
+    const now = usageBetween(outsideBefore, books.outsideUsage());
     if (now.calls === journaledCalls) return;
     journaledCalls = now.calls;
     books.journal.append({ type: 'usage', suite, usage: now });
+  };
+  const context = books.context(suite);
+  const journalEpisode = context.onEpisode;
+  context.onEpisode = (episode) => {
+    if (episode.spent) episodesSpent = addUsage(episodesSpent, episode.spent);
+    journalEpisode?.(episode);
   };
   const mark = books.latencyMark();
   // Program code is journaled once per suite (core/results/results-file.ts).
@@ -159,7 +171,7 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
   // The suite's sample of sandboxed call times, and what it keeps of each evaluation, by evaluation.
   const sandboxCalls = new Reservoir();
   const keptOf = new WeakMap<Evaluation, KeptEvaluation>();
-  const played = await plan.play(books.context(suite), (e) => {
+  const played = await plan.play(context, (e) => {
     const kept = keptEvaluation(e, { episodes: plan.scores !== undefined, sandboxCalls });
     keptOf.set(e, kept);
     // The summary reads its source from its program when asked: a program that makes its source

@@ -106,7 +106,7 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
     prior,
     tally,
     onSlotError: (_suite, error) => countError(error.errorClass, error.message),
-    usage: setup.usage ?? emptyUsage,
+    outsideUsage: setup.outsideUsage ?? emptyUsage,
     latencyMark: setup.latencyMark ?? (() => []),
     latencySince: setup.latencySince ?? (() => []),
     context: (suite) => ({

@@ -11,12 +11,20 @@
  * capacity counts samples, so that the provider's requests in flight, each carrying n samples,
  * stay busy. An agent without sample() (the offline reference policy) plays such a suite as any
  * other, `n` attempts per task.
+ *
+ * What a task's request spends is metered apart from the episode that sent it, and each episode
+ * adds its share of it (attempt i takes share i of n) to its own `spent`: the n shares add up to
+ * the request, and an episode a resumed run plays again (its request sent again) counts its
+ * share once, as in an uninterrupted run, whether the episodes it shared with are kept or not.
  */
 import type { Agent, AgentEpisode, AgentEpisodeContext, ChatChoice, ChatMessage, SuiteSampling } from '../types.js';
 import { deriveSeed } from './random.js';
+import { UsageMeter, activeMeter, meterCalls, usageShare } from '../providers/stats.js';
 
 interface SampleGroup {
   samples: Promise<{ choices: ChatChoice[]; costUsd?: number }>;
+  /** What the request spent, shared among the episodes that take its samples. */
+  spent: UsageMeter;
   /** Episodes that have taken their sample; the group is forgotten when all n have. */
   taken: number;
 }
@@ -48,12 +56,17 @@ export function sampledAgent(agent: Agent, sampling: SuiteSampling): Agent {
             const key = `${context.environment.id}\0${observation}`;
             let group = groups.get(key);
             if (!group) {
-              group = { samples: sample({ messages: [...history], sampling, n, seed: deriveSeed(0, context.environment.id, 'samples'), signal: context.signal }), taken: 0 };
+              const spent = new UsageMeter();
+              const request = { messages: [...history], sampling, n, seed: deriveSeed(0, context.environment.id, 'samples'), signal: context.signal };
+              group = { samples: meterCalls(spent, () => sample(request)), spent, taken: 0 };
               groups.set(key, group);
             }
             const index = context.attempt ?? group.taken;
             if (++group.taken >= n) groups.delete(key);
-            const got = await group.samples;
+            // This episode's share of the request (of a failed request's answered calls too), once it is answered.
+            const { spent } = group;
+            const meter = activeMeter();
+            const got = await group.samples.finally(() => meter?.add(usageShare(spent.usage(), index, n)));
             choice = got.choices[index % got.choices.length];
             if (got.costUsd !== undefined) costUsd = got.costUsd / got.choices.length;
           } else {

@@ -249,7 +249,7 @@ export async function runResolved(config: SpadeConfig, options: RunOptions & { p
       ...(parts.spadeCode ? { spadeCode: parts.spadeCode } : {}),
       outDir,
       versions: versions(),
-      usage: parts.usage,
+      outsideUsage: parts.outsideUsage,
       latencyMark: parts.latencyMark,
       latencySince: parts.latencySince,
       onProgress: options.onProgress,

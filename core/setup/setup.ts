@@ -132,8 +132,8 @@ export interface RunParts {
   spadeCode?: SpadeCode;
   /** Providers created for LLM roles. */
   providers: Provider[];
-  /** Their usage so far, summed (metrics.usage). */
-  usage: () => UsageMetrics;
+  /** Their usage so far outside episodes, summed (metrics.usage adds the episodes' `spent`). */
+  outsideUsage: () => UsageMetrics;
   /** A mark in their call latencies, and the latencies (ms) of the calls since a mark. */
   latencyMark: () => number[];
   latencySince: (mark: number[]) => number[];
@@ -220,10 +220,20 @@ async function resolveRole(registry: PluginRegistry, kind: 'designer' | 'agent',
   });
 }
 
+/**
+ * A provider's calls outside episodes. A provider whose stats do not tell them apart (wrapped by
+ * an older copy of core, which meters nothing) has all its calls outside, none in an episode's `spent`.
+ */
+function outsideUsageOf(provider: Provider): UsageMetrics {
+  const stats = statsOf(provider);
+  if (!stats) return emptyUsage();
+  return typeof stats.outsideUsage === 'function' ? stats.outsideUsage() : stats.usage();
+}
+
 /** The usage and call latencies of the providers a run created, summed. */
-function providerStats(providers: Map<string, Provider>): Pick<RunParts, 'usage' | 'latencyMark' | 'latencySince'> {
+function providerStats(providers: Map<string, Provider>): Pick<RunParts, 'outsideUsage' | 'latencyMark' | 'latencySince'> {
   return {
-    usage: () => addUsage(emptyUsage(), ...[...providers.values()].map((p) => statsOf(p)?.usage() ?? emptyUsage())),
+    outsideUsage: () => addUsage(emptyUsage(), ...[...providers.values()].map((p) => outsideUsageOf(p))),
     latencyMark: () => [...providers.values()].map((p) => statsOf(p)?.recorded ?? 0),
     latencySince: (mark) => [...providers.values()].flatMap((p, i) => statsOf(p)?.samplesAfter(mark[i] ?? 0) ?? []),
   };

@@ -4,6 +4,8 @@ import { withProviderLayer, statsOf, type RawProvider } from '../../../core/prov
 import { ProviderError } from '../../../core/providers/provider-error.js';
 import { sleep } from '../../../core/providers/backoff.js';
 import { layerOptionsFrom } from '../../../core/providers/layer-options.js';
+import { UsageMeter, addUsage, emptyUsage, meterCalls } from '../../../core/providers/stats.js';
+import { tempDir } from '../../helpers/cli.js';
 
 const user = (content: string) => ({ messages: [{ role: 'user' as const, content }] });
 
@@ -133,6 +135,42 @@ test('requestsInFlight bounds a provider\'s requests at once; concurrency, its o
   }), layerOptionsFrom({ model: 'm', requestsInFlight: 2 }));
   await Promise.all(Array.from({ length: 6 }, (_, i) => provider.chat(user(`q${i}`))));
   assert.is(most, 2);
+});
+
+test('each answered call goes to the meter of the work that made it, whatever else is in flight; the rest is outside', async () => {
+  // Replies come back out of order (each waits by its own content), two requests at a time, and
+  // every fifth request fails once with a 503 and is retried: a failed attempt is no call.
+  let requests = 0;
+  const provider = withProviderLayer(raw(async (request) => {
+    const text = request.messages[0]!.content;
+    if (++requests % 5 === 0) throw Object.assign(new Error('overloaded'), { status: 503 });
+    await sleep((text.length * 7) % 13);
+    return { text, usage: { inputTokens: text.length, outputTokens: Number(text.split('-')[1]) } };
+  }), { requestsInFlight: 2, price: { inputPerMTok: 1_000_000, outputPerMTok: 2_000_000 }, retry: { baseDelayMs: 1, maxDelayMs: 2 }, cacheDir: tempDir() });
+  const expected = (texts: string[], cached = 0): unknown => ({
+    calls: texts.length + cached,
+    inputTokens: texts.reduce((sum, t) => sum + t.length, 0),
+    outputTokens: texts.reduce((sum, t) => sum + Number(t.split('-')[1]), 0),
+    costUsd: texts.reduce((sum, t) => sum + t.length + 2 * Number(t.split('-')[1]), 0),
+    cachedCalls: cached,
+  });
+  const meters = [new UsageMeter(), new UsageMeter(), new UsageMeter()];
+  const textsOf = (i: number): string[] => Array.from({ length: 2 + i }, (_, turn) => `episode${i}x${'y'.repeat(turn)}-${i * 10 + turn}`);
+  // Each piece of work asks in turns, and starts one call from a timer: its meter follows it there.
+  const work = meters.map((meter, i) => meterCalls(meter, async () => {
+    for (const text of textsOf(i)) await provider.chat(user(text));
+    await new Promise<void>((resolve, reject) => setTimeout(() => provider.chat(user(textsOf(i)[0]!)).then(() => resolve(), reject), 1));
+  }));
+  const outside = ['design-1', 'hint-22', 'review-333'];
+  await Promise.all([...work, ...outside.map((text) => provider.chat(user(text)))]);
+  // The call started from the timer repeats the work's first prompt: the cache answers it.
+  meters.forEach((meter, i) => assert.equal(meter.usage(), expected(textsOf(i), 1), `work ${i}`));
+  const stats = statsOf(provider)!;
+  assert.equal(stats.outsideUsage(), expected(outside));
+  assert.equal(stats.usage(), addUsage(stats.outsideUsage(), ...meters.map((m) => m.usage())));
+  const live = stats.usage().calls - stats.usage().cachedCalls;
+  assert.ok(requests > live, `some requests failed and were retried (${requests} requests, ${live} answered)`);
+  assert.equal(new UsageMeter().usage(), emptyUsage());
 });
 
 test.run();

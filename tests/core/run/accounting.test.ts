@@ -1,13 +1,16 @@
 // The run's accounting, through the real command line and the openai SDK against a local server
 // that speaks the OpenAI protocol: a failure is never a score (it stops the run with its own text
 // and exit 4, results kept), a failed model call is errored (never a loss, never an invalid
-// program), resume restores usage and retries errored work on request, a call cut by SIGINT is
-// no result, and the labels say what happened (first-try validity, calls served from the cache).
+// program), resume restores usage and retries errored work on request, a run killed with SIGKILL
+// and resumed counts its model usage as an uninterrupted run does, a call cut by SIGINT is no
+// result, and the labels say what happened (first-try validity, calls served from the cache).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runCli, startCli, tempDir } from '../../helpers/cli.js';
+import type { ChildProcess } from 'node:child_process';
+import { repoRoot, runCli, startCli, tempDir } from '../../helpers/cli.js';
+import { comparable } from '../../helpers/results.js';
 import { startWireServer, type Step, type WireServer } from '../../helpers/wire-servers.js';
 import type { RunResults } from '../../../core/results/results.js';
 
@@ -185,6 +188,70 @@ test('cached calls are counted: "N of M model calls from cache" in the console, 
     assert.is(again.code, 0, again.stderr);
     assert.match(again.stderr, `${calls} of ${calls} from cache`);
     assert.is(resultsOf(cwd, 'b').suites[0]!.metrics.usage.cachedCalls, calls);
+  } finally {
+    await server.close();
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// SIGKILL at a point of the model calls, then --resume: usage equals an uninterrupted run's
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * 96 episodes: 12 GSM8K problems, 8 attempts each, six model requests in flight, no response
+ * cache. The server's default reply echoes the problem and counts words as tokens, so each call's
+ * tokens are its own. Prices are whole dollars per token: a cost is a whole number, and sums of
+ * them are exact in any order (the runs fold their costs in different orders).
+ */
+const GSM8K_RUN = ['--agent', 'openai:m', '--suites', 'gsm8k', '--limit', '12', '--attempts', '8', '--seed', '4', '--data-dir', path.resolve(repoRoot, '../shared/datasets')];
+
+function pricedProject(): string {
+  const cwd = tempDir();
+  const openai = { timeoutMs: 20_000, requestsInFlight: 6, price: { input: 1_000_000, output: 3_000_000 } };
+  writeFileSync(path.join(cwd, 'spade.config.json'), JSON.stringify({ cache: false, providers: { openai } }));
+  return cwd;
+}
+
+/** The run killed with SIGKILL by the server when it receives its `at`-th request, then resumed to its end. */
+async function killedAndResumed(server: WireServer, at: number): Promise<string> {
+  const cwd = pricedProject();
+  let seen = 0;
+  let child: ChildProcess | undefined;
+  server.route(() => {
+    if (++seen === at) child!.kill('SIGKILL');
+    return undefined;
+  });
+  const started = startCli(['run', '--out', 'out', ...GSM8K_RUN], { cwd, env: env(server.baseURL) });
+  child = started.child;
+  const cut = await started.done;
+  server.route(() => undefined);
+  assert.is(cut.signal, 'SIGKILL', `killed at request ${at}: ${cut.stderr}`);
+  const resumed = await runCli(['run', '--out', 'out', '--resume'], { cwd, env: env(server.baseURL) });
+  assert.is(resumed.code, 0, resumed.stderr);
+  return cwd;
+}
+
+test('SIGKILL at 30% and at 60% of the model calls, then --resume: usage equals an uninterrupted run\'s, call for call', async () => {
+  const server = await startWireServer('openai');
+  try {
+    const whole = pricedProject();
+    const r = await runCli(['run', '--out', 'out', ...GSM8K_RUN], { cwd: whole, env: env(server.baseURL) });
+    assert.is(r.code, 0, r.stderr);
+    const expected = resultsOf(whole);
+    const usage = expected.suites[0]!.metrics.usage;
+    assert.is(expected.suites[0]!.metrics.success.episodes, 96);
+    assert.is(usage.calls, 96, 'one call an episode');
+    assert.is(server.requests.length, 96);
+    assert.ok(usage.inputTokens > 96 && usage.costUsd === usage.inputTokens + 3 * usage.outputTokens, JSON.stringify(usage));
+    for (const share of [0.3, 0.6]) {
+      const at = Math.round(96 * share);
+      const before = server.requests.length;
+      const cwd = await killedAndResumed(server, at);
+      const replayed = server.requests.length - before - 96;
+      const got = resultsOf(cwd);
+      assert.equal(got.suites[0]!.metrics.usage, usage, `usage after a kill at request ${at} (${replayed} requests sent twice)`);
+      assert.equal(comparable(path.join(cwd, 'out')), comparable(path.join(whole, 'out')), `results after a kill at request ${at}`);
+    }
   } finally {
     await server.close();
   }

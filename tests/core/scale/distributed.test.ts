@@ -7,7 +7,10 @@ import type { ChildProcess } from 'node:child_process';
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import { redisMissing, startRedis, startWorkerProcess, stopProcesses, type RedisServer } from '../../helpers/redis.js';
 import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { tempDir } from '../../helpers/cli.js';
+import { startWireServer } from '../../helpers/wire-servers.js';
+import type { RunResults } from '../../../core/results/results.js';
 import { createDistributedEvaluator, waitForOutcome } from '../../../core/scale/distributed-evaluator.js';
 import { connectRedis, EVALUATION_QUEUE } from '../../../core/scale/redis-connection.js';
 import type { Suite } from '../../../core/types.js';
@@ -125,6 +128,34 @@ it('a worker killed with SIGKILL mid-job: its job is retried on the other worker
     await events.close();
     await queue.close();
     await Promise.all(connections.map((c) => c.quit()));
+  }
+});
+
+it('a model agent on the workers: its calls are in the run\'s usage, as in the local run', async () => {
+  // Workers read their own keys: one started with the model server's, the others stopped.
+  const server = await startWireServer('openai');
+  const saved = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
+  process.env.OPENAI_API_KEY = 'sk-distributed-test-3f9a';
+  process.env.OPENAI_BASE_URL = server.baseURL;
+  try {
+    await stopWorkers();
+    await startWorker('model');
+    const config = smallConfig({ suites: ['procedural'], limit: 4, agent: 'openai:m', cache: false });
+    const local = await runLocally(config);
+    const calls = server.requests.length;
+    assert.ok(calls >= 8, `the local run's agent made its calls (${calls})`);
+    const distributed = await runDistributed(config);
+    assert.is(server.requests.length, 2 * calls, 'the workers made as many');
+    const usage = (dir: string) => (JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8')) as RunResults).suites[0]!.metrics.usage;
+    assert.is(usage(local).calls, calls);
+    assert.equal(usage(distributed), usage(local));
+    assert.equal(comparable(distributed), comparable(local));
+  } finally {
+    for (const [name, value] of [['OPENAI_API_KEY', saved.key], ['OPENAI_BASE_URL', saved.url]] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    await server.close();
   }
 });
 

@@ -44,6 +44,7 @@ export async function runLocally(config: SpadeConfig, options: { evaluator?: Eva
       outDir,
       versions: {},
       evaluator: options.evaluator,
+      outsideUsage: parts.outsideUsage,
       onProgress: options.onProgress,
       renderReport,
     });
