@@ -28,6 +28,7 @@ export type PackedEvaluation = Omit<Evaluation, 'program' | 'summary'> & { summa
 /** What a worker sends back for a job. */
 export interface JobOutcome {
   evaluation: PackedEvaluation;
+  /** The fresh work, in order, when the job had no onFresh listener (else it was handed on as done). */
   fresh: FreshWork[];
 }
 
@@ -95,10 +96,13 @@ export async function runEvaluationJob(
   parts: WorkerParts,
   options: { signal?: AbortSignal; onFresh?: (work: FreshWork) => void } = {},
 ): Promise<JobOutcome> {
+  // Fresh work is handed on as it is done when someone listens (a thread streams it to the run),
+  // else kept for the outcome (a queue worker returns it with the job): never both, so a thread
+  // holds no episode's conversation past its delivery.
   const fresh: FreshWork[] = [];
   const push = (work: FreshWork): void => {
-    fresh.push(work);
-    options.onFresh?.(work);
+    if (options.onFresh) options.onFresh(work);
+    else fresh.push(work);
   };
   const ctx: EvaluationContext = {
     suite: job.suite,
@@ -120,7 +124,12 @@ export async function runEvaluationJob(
     prior: priorOf(job),
     // The sample episode loses its steps once the summary holds them: journal a copy as it was.
     onVerdict: (_program, verdict) => push({ type: 'verdict', verdict }),
-    onEpisode: (episode) => push({ type: 'episode', episode: structuredClone(episode) }),
+    onEpisode: (episode) => {
+      push({ type: 'episode', episode: structuredClone(episode) });
+      // The copy carries the conversation to the journal; the evaluation returned goes without it
+      // (packEvaluation), so it is not kept until the environment's last play ends.
+      delete episode.messages;
+    },
   };
   const evaluation = await evaluateEnvironment(job.program, job.taskSeed, ctx);
   return { evaluation: packEvaluation(evaluation), fresh };
