@@ -101,6 +101,8 @@ SLACK_MB = 16
 # Each environment's /tmp.
 TMP_BYTES = 16 * MIB
 TMP_INODES = 1024
+# Environments' processes forked ahead (see _Spares).
+SPARES = 8
 # Where the zygote makes each environment's channel (two FIFOs): its /tmp, the host's channel folder.
 CHANNELS = '/tmp'
 
@@ -394,30 +396,35 @@ def _fork_environment(baseline):
     return _Child(pid, name, own[0], own[1], baseline)
 
 
-class _Spare:
-    """The next environment's process, forked and confined ahead of its open (after the zygote
-    answered the host, while the host reads the answer): an environment then only runs its program."""
+class _Spares:
+    """Environments' processes forked and confined ahead of their opens, SPARES at a time, once
+    the zygote has answered the host: an environment then only runs its program.
 
-    child = None
+    Forked in a row, because every fork makes the zygote's pages shared with the new process
+    again, and the first write the zygote makes to each of them afterwards (a reference count,
+    as it serves the next request) copies that page: forking them together, the zygote copies
+    the pages its requests touch once for SPARES processes, rather than once for each."""
+
+    ready = []
 
     @classmethod
     def take(cls, baseline):
-        child, cls.child = cls.child, None
-        return child if child is not None else _fork_environment(baseline)
+        return cls.ready.pop(0) if cls.ready else _fork_environment(baseline)
 
     @classmethod
     def refill(cls, baseline):
-        if cls.child is None:
-            try:
-                cls.child = _fork_environment(baseline)
-            except OSError:
-                pass  # the next open tries again, and says why if it fails
+        if cls.ready:
+            return
+        try:
+            for _ in range(SPARES):
+                cls.ready.append(_fork_environment(baseline))
+        except OSError:
+            pass  # the next open tries again, and says why if it fails
 
     @classmethod
     def discard(cls):
-        if cls.child is not None:
-            _end(cls.child)
-            cls.child = None
+        while cls.ready:
+            _end(cls.ready.pop())
 
 
 def _facts(baseline):
@@ -463,7 +470,7 @@ def main():
     gc.freeze()  # what start-up made is never garbage: a child's collections skip it (and leave its pages shared)
     baseline = _address_space()
     _write_all(1, _reply_frame(0, _dumps(_facts(baseline)).encode()))
-    _Spare.refill(baseline)
+    _Spares.refill(baseline)
 
     requests = _Frames(0, _LENGTH)
     while True:
@@ -478,7 +485,7 @@ def main():
             first = request['request']
             source = first.get('source')
             if source is not None and _import_named_packages(source):
-                _Spare.discard()  # forked without the package
+                _Spares.discard()  # forked without the package
                 _prepare_process()  # networkx or sympy were just imported: part of every later process
                 gc.freeze()
                 baseline = _address_space()
@@ -486,7 +493,7 @@ def main():
             if previous is not None:
                 _end(previous)
             try:
-                child = _Spare.take(baseline)
+                child = _Spares.take(baseline)
             except OSError as error:
                 reply = _dumps({'ok': False, 'kind': 'crash', 'message': f"no process for the environment: {error}"})
             else:
@@ -505,7 +512,7 @@ def main():
             reply = '{"ok": true, "value": null}'
         _write_all(1, _reply_frame(request['id'], reply.encode()))
         if op == 'open':
-            _Spare.refill(baseline)
+            _Spares.refill(baseline)
 
 
 if __name__ == '__main__':
