@@ -93,6 +93,7 @@ _LENGTH = struct.Struct('<I')
 _HEADER = struct.Struct('<II')
 _len, _isinstance, _str, _bytes, _memoryview = len, isinstance, str, bytes, memoryview
 _setrlimit, _RLIMIT_AS = resource.setrlimit, resource.RLIMIT_AS
+_PAGE_SIZE = resource.getpagesize()
 
 MIB = 1024 * 1024
 MAX_REQUEST_BYTES = 64 * MIB
@@ -191,8 +192,13 @@ _prepare_process = _loader['prepare_process_environment']
 
 
 def _address_space():
-    with open('/proc/self/statm', 'rb') as statm:
-        return int(statm.read().split()[0]) * resource.getpagesize()
+    # os.open rather than open(): in a freshly forked process, Python's file objects would copy
+    # many of the zygote's pages for one small read.
+    fd = os.open('/proc/self/statm', os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        return int(_read(fd, 256).split()[0]) * _PAGE_SIZE
+    finally:
+        _close(fd)
 
 
 def _write_all(fd, data):
