@@ -521,6 +521,10 @@ export class JailedInterpreter {
   }
 }
 
+/** Channel folders of sandboxes still running: removed when this process exits, if it exits before they end. */
+const liveFolders = new Set<string>();
+let removesAtExit = false;
+
 interface ChannelFolder {
   /** The folder bound as the zygote's /tmp, where it makes each environment's FIFOs. */
   folder: string;
@@ -538,7 +542,17 @@ interface ChannelFolder {
  */
 function channelFolder(plan: JailPlan): ChannelFolder {
   const made = mkdtempSync(path.join(memoryFolder(), 'spade-bench-channels-'));
-  const remove = (): void => rmSync(made, { recursive: true, force: true });
+  liveFolders.add(made);
+  if (liveFolders.size === 1 && !removesAtExit) {
+    removesAtExit = true;
+    process.once('exit', () => {
+      for (const folder of liveFolders) rmSync(folder, { recursive: true, force: true });
+    });
+  }
+  const remove = (): void => {
+    liveFolders.delete(made);
+    rmSync(made, { recursive: true, force: true });
+  };
   if (plan.uid === undefined) return { folder: made, remove };
   try {
     chmodSync(made, 0o711);
