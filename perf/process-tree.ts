@@ -2,7 +2,8 @@
  * Whole-process measurements for the benchmarks that compare command lines: the wall time of a
  * command, from spawn to exit, and the peak memory of its whole process tree (the command and
  * every process it starts: a re-exec with other Node flags, a sandbox's interpreters, a
- * yardstick's helpers), read from Linux's /proc.
+ * yardstick's helpers), read from Linux's /proc; and the CPU time of this process's own
+ * descendants (a sandbox's processes).
  *
  * Memory: every SAMPLE_MS the resident set sizes of the tree's processes (found through
  * /proc/PID/task/TID/children) are summed; the peak of that sum is `peakMb`. A process that
@@ -44,6 +45,27 @@ function childrenOf(pid: number): number[] {
     }
   }
   return out;
+}
+
+/**
+ * The CPU time, in ms, of every process below `pid` (user and system, with that of the children
+ * each reaped), as /proc shows it now: a process that ended and was not reaped yet is missed.
+ */
+export function descendantsCpuMs(pid = process.pid): number {
+  const stack = childrenOf(pid);
+  let ticks = 0;
+  while (stack.length) {
+    const child = stack.pop()!;
+    stack.push(...childrenOf(child));
+    try {
+      const stat = readFileSync(`/proc/${child}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    } catch {
+      // gone
+    }
+  }
+  return ticks * 10; // USER_HZ is 100 on Linux
 }
 
 /** VmRSS and VmHWM of a process in MiB, or undefined when it is gone. */

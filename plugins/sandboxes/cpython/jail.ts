@@ -93,7 +93,10 @@ export function interpreterFolder(python: string): string | undefined {
 
 export interface JailPlan {
   command: string;
+  /** The command's arguments, the zygote's /tmp an empty read-only tmpfs (the jail's probe runs with these). */
   args: string[];
+  /** The arguments that start the sandbox: the zygote's /tmp is `folder`, where it makes the environments' channels. */
+  channelArgs(folder: string): string[];
   /** The compiled seccomp filter: open it and hand it to the child as its fd 3 (jailStdio). */
   seccompFile: string;
   /** Start bwrap as this uid/gid (when the host runs as root). */
@@ -275,8 +278,12 @@ function hideNativeFiles(extra: readonly (readonly [string, string])[]): string[
   return [...systemHidden, ...inside].flatMap((file) => ['--ro-bind', '/dev/null', file]);
 }
 
-/** The bwrap options, up to and including the `--` before the command. */
-function bwrapOptions(serverDir: string, pythonPath: readonly string[], interpreterDir?: string): string[] {
+/**
+ * The bwrap options, up to and including the `--` before the command. The zygote's /tmp is
+ * `channels` (read-write: it makes each environment's FIFOs there), or else an empty read-only
+ * tmpfs; each environment's process mounts its own /tmp over it.
+ */
+function bwrapOptions(serverDir: string, pythonPath: readonly string[], interpreterDir: string | undefined, channels: string | undefined): string[] {
   const args = [
     '--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session', '--as-pid-1',
     '--uid', String(SANDBOX_ID), '--gid', String(SANDBOX_ID), '--cap-drop', 'ALL', '--cap-add', 'CAP_SYS_ADMIN', '--hostname', 'sandbox',
@@ -286,7 +293,7 @@ function bwrapOptions(serverDir: string, pythonPath: readonly string[], interpre
     '--ro-bind-try', '/etc/alternatives', '/etc/alternatives',
     '--ro-bind-try', '/etc/ld.so.cache', '/etc/ld.so.cache',
     '--proc', '/proc', '--dev', '/dev', '--remount-ro', '/dev',
-    '--size', '65536', '--tmpfs', '/tmp', '--remount-ro', '/tmp', // the zygote's: each environment mounts its own
+    ...(channels === undefined ? ['--size', '65536', '--tmpfs', '/tmp', '--remount-ro', '/tmp'] : ['--bind', channels, '/tmp']),
     '--ro-bind', serverDir, INSIDE,
   ];
   pythonPath.forEach((folder, i) => args.push('--ro-bind', folder, `${PYTHON_PATH_INSIDE}/${i}`));
@@ -328,7 +335,7 @@ export const PROTECTIONS = [
   `each environment its own /tmp (a ${TMP_BYTES / (1024 * 1024)} MiB tmpfs of ${TMP_INODES} inodes) in its own mount namespace, and no /proc: no other environment's files or memory`,
   'empty environment: no host variable is passed (only LANG, HOME=/tmp, a fixed PYTHONHASHSEED and single-thread BLAS settings are set)',
   'time limit per call enforced from outside the program, on the CPU time the call takes (an honest call that waits for a CPU on a busy machine is not cut short), with a wall-time ceiling of 10 times the limit (at least the limit + 5 s): its process is killed (a loop inside C code cannot escape it); the host kills the whole jail if the zygote stops answering, and the environments it held are replayed in a fresh one',
-  'host and sandbox talk over pipes only (length-prefixed JSON); an environment\'s process reaches only its own pipes to the zygote, which frames and numbers its replies; every reply is checked on the host',
+  'host and sandbox talk over pipes only (length-prefixed JSON): with the zygote over its stdio, with each environment\'s process over two FIFOs of its own, made by the zygote in a folder of the jail\'s that no environment sees and unlinked once the host opened them; an environment\'s process reaches only its own channel, and the host numbers its requests and checks every reply',
   'host modules refused and flagged as in pyodide (subprocess, ctypes and numpy\'s routes to it, socket, os.system, os.fork...)',
   'per-environment random and numpy random (seeded by reset), time and datetime (fixed clock)',
 ];
@@ -384,9 +391,13 @@ export function planJail(request: JailRequest): JailPlan {
   }
   const folder = serverFolder();
   confineModule(folder);
+  const bwrap = findExecutable('bwrap') ?? 'bwrap';
+  const argsWith = (channels: string | undefined): string[] =>
+    [...limitOptions(jailAddressSpaceMb(request.hardMemoryMb)), '--', bwrap, ...bwrapOptions(folder, extra, interpreterDir, channels), python, '-s', '-B', `${INSIDE}/server.py`, String(request.hardMemoryMb), ...inside];
   return {
     command: findExecutable('prlimit', ['/usr/bin/prlimit']) ?? 'prlimit',
-    args: [...limitOptions(jailAddressSpaceMb(request.hardMemoryMb)), '--', findExecutable('bwrap') ?? 'bwrap', ...bwrapOptions(folder, extra, interpreterDir), python, '-s', '-B', `${INSIDE}/server.py`, String(request.hardMemoryMb), ...inside],
+    args: argsWith(undefined),
+    channelArgs: argsWith,
     seccompFile: seccompFile(folder),
     ...startAs(),
     protections: [

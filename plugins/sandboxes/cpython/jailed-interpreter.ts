@@ -1,31 +1,40 @@
 /**
  * Host side of one cpython sandbox (server.py's zygote in bubblewrap): starts the jail, checks
- * from the zygote's own report that the protections claimed are in force, and sends it requests,
- * which it serves one at a time, each environment in a process of its own. The next request is
- * written before the reply to the running one arrives (at most PIPELINE in the pipe), so the
- * zygote does not wait for the host between calls.
+ * from the zygote's own report that the protections claimed are in force, asks the zygote for a
+ * process per environment (and one per SPADE validation), and then talks to that process
+ * directly over its own channel (channel.ts): a call goes from the host to the environment's
+ * process and back, and calls of different environments run side by side. The zygote, single-
+ * threaded, only forks processes (a spare ahead) and ends them; its requests are written ahead
+ * of their turn (at most PIPELINE in its pipe).
  *
- * The time limit of a call is enforced by the zygote, on the CPU time the call takes up to a
- * wall-time ceiling (wallCeilingMs), which kills that environment's
- * process (its reply then says `ended`: the environment's next call loads it again and replays
- * its episode, see environment.ts). Here is the backstop: when the zygote itself does not answer
- * BACKSTOP_MS after a call's wall-time ceiling, the whole sandbox (its PID namespace) is killed, and when it
- * dies or breaks the protocol. Every environment it held is then gone: `generation` counts
- * sandboxes started, and an environment loaded in an older one must be loaded again.
+ * The time limit of a call is enforced here (channel.ts), on the CPU time the call takes up to
+ * a wall-time ceiling (wallCeilingMs): the environment's process is killed (SIGKILL from here,
+ * then the zygote disposes of it), and its reply then says `ended`: the environment's next call
+ * loads it again and replays its episode (environment.ts). When the zygote does not answer one
+ * of its own requests BACKSTOP_MS after that request's wall-time ceiling, or dies, or breaks the
+ * protocol, the whole sandbox (its PID namespace) is killed. Every environment it held is then
+ * gone: `generation` counts sandboxes started, and an environment loaded in an older one must be
+ * loaded again.
  *
- * A reply's frame (its length and request id) is the zygote's; its body is what the
- * environment's process wrote, checked here: a body that is not a reply fails that call alone.
+ * A reply's frame is checked here; its body is what the environment's process wrote, checked
+ * too: a body that is not a reply fails that call alone.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { accessSync, chmodSync, chownSync, closeSync, constants, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import { reviveFloats, type LoaderFailureKind } from '../python/replies.js';
-import { closeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { LoaderFailureKind } from '../python/replies.js';
 import { encodeFrame, ReplyFrameReader } from './frames.js';
 import { makePipes } from './pipes.js';
-import { childrenOf, parentOf } from './process-tree.js';
-import { jailStdio, type JailPlan } from './jail.js';
+import { childInNamespace, childrenOf, parentOf } from './process-tree.js';
+import { jailStdio, SANDBOX_ID, type JailPlan } from './jail.js';
 import { wallCeilingMs } from '../python/environment.js';
+import { Channel, type Reply } from './channel.js';
+
+export type { Reply } from './channel.js';
 
 /** What the interpreter reports once it is ready: facts checked from inside the jail. */
 export interface ReadyFacts {
@@ -49,18 +58,6 @@ export interface ReadyFacts {
   startMs: number;
 }
 
-export type Reply =
-  | { ok: true; value: unknown }
-  | {
-      ok: false;
-      kind: LoaderFailureKind;
-      message: string;
-      /** The sandbox ended during the call: killed for its wall time (`timeout`), or it died (`died`). */
-      lost?: 'timeout' | 'died';
-      /** The environment's process ended with this call (the zygote killed it, or it died): its next call needs a new one. */
-      ended?: boolean;
-    };
-
 export interface CallLimits {
   memoryMb: number;
   maxOutputBytes: number;
@@ -73,11 +70,16 @@ export type Request =
   | { op: 'spade-validate'; source: string; limits: CallLimits; resetGate?: number }
   | { op: 'repair-braces'; source: string; limits: CallLimits };
 
+/** What the zygote itself is asked: a process for an environment, handed its first request; or the end of one. */
+type ZygoteRequest = { op: 'open'; env: string; request: object } | { op: 'dispose'; env: string };
+
 const START_TIMEOUT_MS = 30_000;
-/** The longest reply accepted (the zygote refuses a longer one from an environment's process). */
-const MAX_REPLY_BYTES = 33 * 1024 * 1024;
-/** How long past a call's wall-time ceiling the zygote may take to answer before the whole sandbox is killed. */
+/** The longest reply accepted from the zygote. */
+const MAX_ZYGOTE_REPLY_BYTES = 1024 * 1024;
+/** How long past a request's wall-time ceiling the zygote may take to answer before the whole sandbox is killed. */
 const BACKSTOP_MS = 5_000;
+/** Environment ids of the processes made for one request (SPADE's validation, a brace repair); sandbox.ts's are e1, e2, ... */
+const ONE_REQUEST = 'once-';
 
 interface Incarnation {
   child: ChildProcess;
@@ -89,6 +91,10 @@ interface Incarnation {
   initPid?: number;
   dead: boolean;
   stderr: string;
+  /** Where the zygote makes the channels (its /tmp), and how to remove it once the jail is gone. */
+  channels: ChannelFolder;
+  /** The environments' processes, by environment id. */
+  environments: Map<string, Channel>;
 }
 
 interface InFlight {
@@ -100,14 +106,18 @@ interface InFlight {
 }
 
 interface Task {
-  body: Request;
+  body: ZygoteRequest;
   timeoutMs: number;
-  resolve(result: { reply: Reply; generation: number }): void;
+  /** Only to this sandbox (a request about one of its processes): if it is gone, the request is lost with it. */
+  incarnation?: Incarnation;
+  resolve(result: { reply: Reply; incarnation?: Incarnation; generation: number }): void;
   reject(error: Error): void;
 }
 
-/** Requests written to the interpreter ahead of their turn: the running one and the next. */
+/** Requests written to the zygote ahead of their turn: the running one and the next. */
 const PIPELINE = 2;
+
+const lostWith = (incarnation: Incarnation, why: string): Reply => ({ ok: false, kind: 'crash', message: `${why}${incarnation.stderr ? `: ${incarnation.stderr.slice(-300)}` : ''}`, lost: 'died' });
 
 export class JailedInterpreter {
   /** Sandboxes started so far; environments loaded in an earlier one are gone. */
@@ -117,9 +127,10 @@ export class JailedInterpreter {
   private incarnation: Incarnation | undefined;
   private readonly queue: Task[] = [];
   private pumping = false;
-  /** Requests written and not answered yet, in the order the interpreter serves them. */
+  /** Requests written to the zygote and not answered yet, in the order it serves them. */
   private flights: InFlight[] = [];
   private nextId = 1;
+  private nextOnce = 1;
   private closed = false;
 
   constructor(
@@ -141,12 +152,18 @@ export class JailedInterpreter {
    * Send one request; resolves with its reply and the generation it ran in. Rejects only if the
    * sandbox cannot be started (or is closed).
    */
-  request(body: Request, timeoutMs: number): Promise<{ reply: Reply; generation: number }> {
-    if (this.closed) return Promise.reject(new Error('the cpython sandbox is closed'));
-    return new Promise((resolve, reject) => {
-      this.queue.push({ body, timeoutMs, resolve, reject });
-      void this.pump();
-    });
+  async request(body: Request, timeoutMs: number): Promise<{ reply: Reply; generation: number }> {
+    if (this.closed) throw new Error('the cpython sandbox is closed');
+    switch (body.op) {
+      case 'load':
+        return this.load(body, timeoutMs);
+      case 'call':
+        return this.call(body, timeoutMs);
+      case 'dispose':
+        return this.dispose(body.env, timeoutMs);
+      default:
+        return this.once(body, timeoutMs);
+    }
   }
 
   async close(): Promise<void> {
@@ -162,12 +179,139 @@ export class JailedInterpreter {
     await exited;
   }
 
+  /** A new process for `body.env` (its earlier one, if any, is ended), and the program loaded in it. */
+  private async load(body: Extract<Request, { op: 'load' }>, timeoutMs: number): Promise<{ reply: Reply; generation: number }> {
+    const earlier = this.incarnation?.environments.get(body.env);
+    if (earlier) this.forget(this.incarnation!, body.env, earlier);
+    const opened = await this.open(body.env, body, timeoutMs);
+    if (!opened.channel) return opened;
+    const reply = await opened.channel.first(timeoutMs, body.limits.memoryMb);
+    if (!reply.ok) this.end(opened.incarnation!, body.env, opened.channel); // a failed load keeps no process
+    return { reply, generation: opened.generation };
+  }
+
+  private async call(body: Extract<Request, { op: 'call' }>, timeoutMs: number): Promise<{ reply: Reply; generation: number }> {
+    const incarnation = this.incarnation;
+    const generation = this.generation;
+    const channel = incarnation?.dead === false ? incarnation.environments.get(body.env) : undefined;
+    if (!incarnation || !channel) {
+      return { reply: { ok: false, kind: 'crash', message: `environment ${body.env} has no process (it ended with an earlier call)`, ended: true }, generation };
+    }
+    let reply = await channel.exchange(body, timeoutMs, body.limits.memoryMb);
+    // A MemoryError can leave an interpreter half-broken: the environment's next call gets a fresh process.
+    if (!reply.ok && reply.kind === 'memory' && !reply.ended) reply = { ...reply, ended: true };
+    if (!reply.ok && reply.ended) this.end(incarnation, body.env, channel);
+    return { reply, generation };
+  }
+
+  /** The environment's process is ended, once the calls made before are answered. */
+  private async dispose(env: string, timeoutMs: number): Promise<{ reply: Reply; generation: number }> {
+    const incarnation = this.incarnation;
+    const generation = this.generation;
+    const channel = incarnation?.environments.get(env);
+    if (!incarnation || incarnation.dead || !channel) return { reply: { ok: true, value: null }, generation };
+    await channel.idle();
+    if (incarnation.environments.get(env) !== channel) return { reply: { ok: true, value: null }, generation };
+    this.forget(incarnation, env, channel);
+    const { reply } = await this.zygote({ op: 'dispose', env }, timeoutMs, incarnation);
+    return { reply, generation };
+  }
+
+  /** A request that gets a process of its own, ended once it is answered (SPADE's validation, a brace repair). */
+  private async once(body: Extract<Request, { op: 'spade-validate' | 'repair-braces' }>, timeoutMs: number): Promise<{ reply: Reply; generation: number }> {
+    const env = `${ONE_REQUEST}${this.nextOnce++}`;
+    const opened = await this.open(env, body, timeoutMs);
+    if (!opened.channel) return opened;
+    const reply = await opened.channel.first(timeoutMs, body.limits.memoryMb);
+    this.end(opened.incarnation!, env, opened.channel);
+    return { reply, generation: opened.generation };
+  }
+
+  /** Ask the zygote for `env`'s process, handed `request` first, and open its channel. */
+  private async open(env: string, request: Request, timeoutMs: number): Promise<{ reply: Reply; generation: number; incarnation?: Incarnation; channel?: Channel }> {
+    const { reply, incarnation, generation } = await this.zygote({ op: 'open', env, request }, timeoutMs);
+    if (!reply.ok || !incarnation) return { reply, generation };
+    if (incarnation.dead) return { reply: lostWith(incarnation, 'the sandbox ended'), generation };
+    const value = reply.value as { channel?: unknown; pid?: unknown; baselineBytes?: unknown } | null;
+    if (typeof value?.channel !== 'string' || !/^c\d+$/.test(value.channel) || typeof value.pid !== 'number') {
+      this.violated(incarnation, 'an answer to open that names no channel');
+      return { reply: lostWith(incarnation, 'the sandbox broke its protocol'), generation };
+    }
+    const known = new Set([...incarnation.environments.values()].map((c) => c.hostPid));
+    const hostPid = incarnation.initPid === undefined ? undefined : childInNamespace(incarnation.initPid, value.pid, known);
+    let channel: Channel;
+    try {
+      channel = new Channel({
+        folder: incarnation.channels.folder,
+        name: value.channel,
+        hostPid,
+        baselineBytes: typeof value.baselineBytes === 'number' ? value.baselineBytes : incarnation.facts?.baselineBytes,
+        kill: () => this.killProcess(incarnation, hostPid),
+        closed: (fail) => this.closedChannel(incarnation, env, channel, fail),
+      });
+    } catch (error) {
+      void this.zygote({ op: 'dispose', env }, timeoutMs, incarnation);
+      return { reply: { ok: false, kind: 'crash', message: `the environment's process could not be reached: ${(error as Error).message}` }, generation };
+    }
+    incarnation.environments.set(env, channel);
+    return { reply, generation, incarnation, channel };
+  }
+
+  /** Stop using `env`'s channel (the zygote ends its process when told to, or when `env` gets a new one). */
+  private forget(incarnation: Incarnation, env: string, channel: Channel): void {
+    if (incarnation.environments.get(env) === channel) incarnation.environments.delete(env);
+    channel.close();
+  }
+
+  /** `env`'s process is done with: the zygote disposes of it. */
+  private end(incarnation: Incarnation, env: string, channel: Channel): void {
+    if (incarnation.environments.get(env) !== channel) return;
+    this.forget(incarnation, env, channel);
+    void this.zygote({ op: 'dispose', env }, 10_000, incarnation);
+  }
+
+  /**
+   * `env`'s channel reached end of file: its process ended, on its own or because the whole
+   * sandbox did. The zygote's answer to its dispose tells which (a dead sandbox answers nothing:
+   * the call is then lost with it, and made again in a new one).
+   */
+  private closedChannel(incarnation: Incarnation, env: string, channel: Channel, fail: (reply: Reply) => void): void {
+    if (incarnation.environments.get(env) === channel) incarnation.environments.delete(env);
+    void this.zygote({ op: 'dispose', env }, 10_000, incarnation).then(({ reply }) =>
+      fail(reply.ok ? { ok: false, kind: 'crash', message: "the environment's process ended during the call", ended: true } : reply),
+    );
+  }
+
+  /** Kill an environment's process at once, by its host pid, while it is still the zygote's child (the zygote reaps it only once disposed of). */
+  private killProcess(incarnation: Incarnation, hostPid: number | undefined): void {
+    if (hostPid === undefined || incarnation.dead || incarnation.initPid === undefined || parentOf(hostPid) !== incarnation.initPid) return;
+    try {
+      process.kill(hostPid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+
+  /** Send one request to the zygote (of `incarnation` only, when given). */
+  private zygote(body: ZygoteRequest, timeoutMs: number, incarnation?: Incarnation): Promise<{ reply: Reply; incarnation?: Incarnation; generation: number }> {
+    if (this.closed) return Promise.reject(new Error('the cpython sandbox is closed'));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ body, timeoutMs, incarnation, resolve, reject });
+      void this.pump();
+    });
+  }
+
   /** Write queued requests while the pipeline has room (starting the sandbox first if needed). */
   private async pump(): Promise<void> {
     if (this.pumping) return;
     this.pumping = true;
     try {
       while (!this.closed && this.queue.length > 0 && this.flights.length < PIPELINE) {
+        const bound = this.queue[0]!.incarnation;
+        if (bound && (bound.dead || bound !== this.incarnation)) {
+          this.queue.shift()!.resolve({ reply: lostWith(bound, 'the sandbox ended'), generation: this.generation });
+          continue;
+        }
         let incarnation: Incarnation;
         try {
           incarnation = await this.started();
@@ -196,13 +340,13 @@ export class JailedInterpreter {
         if (at < 0) return;
         this.flights.splice(at, 1);
         clearTimeout(flight.timer);
-        task.resolve({ reply, generation });
+        task.resolve({ reply, incarnation, generation });
         this.armHead();
         void this.pump();
       },
     };
     this.flights.push(flight);
-    incarnation.requests.write(encodeFrame({ ...task.body, id: flight.id, timeoutMs: task.timeoutMs }));
+    incarnation.requests.write(encodeFrame({ ...task.body, id: flight.id }));
     this.armHead();
   }
 
@@ -212,10 +356,10 @@ export class JailedInterpreter {
     if (head && head.timer === undefined) head.timer = setTimeout(() => this.timedOut(head), wallCeilingMs(head.timeoutMs) + BACKSTOP_MS);
   }
 
-  /** The zygote did not answer, long past the call's limit: the whole sandbox goes. */
+  /** The zygote did not answer, long past the request's limit: the whole sandbox goes. */
   private timedOut(flight: InFlight): void {
     const { incarnation } = flight;
-    flight.settle({ ok: false, kind: 'timeout', message: `the call ran past its time limit of ${flight.timeoutMs} ms (and the sandbox did not answer ${wallCeilingMs(flight.timeoutMs) + BACKSTOP_MS} ms after it started)`, lost: 'timeout' });
+    flight.settle({ ok: false, kind: 'timeout', message: `the sandbox did not answer ${wallCeilingMs(flight.timeoutMs) + BACKSTOP_MS} ms after the request`, lost: 'timeout' });
     this.kill(incarnation);
   }
 
@@ -260,22 +404,32 @@ export class JailedInterpreter {
     if (!wasDead) this.ended(incarnation, 'the sandbox was killed');
   }
 
-  /** What follows a sandbox's end: the calls written to it fail (as lost: they are made again elsewhere). */
+  /** What follows a sandbox's end: the calls made to it fail (as lost: they are made again elsewhere). */
   private ended(incarnation: Incarnation, why: string): void {
-    for (const flight of this.flights.filter((f) => f.incarnation === incarnation)) {
-      flight.settle({ ok: false, kind: 'crash', message: `${why}${incarnation.stderr ? `: ${incarnation.stderr.slice(-300)}` : ''}`, lost: 'died' });
-    }
+    for (const flight of this.flights.filter((f) => f.incarnation === incarnation)) flight.settle(lostWith(incarnation, why));
+    for (const channel of incarnation.environments.values()) channel.close(lostWith(incarnation, why));
+    incarnation.environments.clear();
     for (const stream of incarnation.streams) stream.destroy();
   }
 
   private spawn(): Incarnation {
-    const pipes = makePipes(['to-child', 'from-child', 'from-child']);
+    const channels = channelFolder(this.plan);
+    let pipes: ReturnType<typeof makePipes>;
     let child: ChildProcess;
     let seccompFd: number | undefined;
     try {
+      pipes = makePipes(['to-child', 'from-child', 'from-child']);
+    } catch (error) {
+      channels.remove();
+      throw error;
+    }
+    try {
       const { stdio, fd } = jailStdio(this.plan, pipes.childFds);
       seccompFd = fd;
-      child = spawn(this.plan.command, this.plan.args, { env: {}, stdio, uid: this.plan.uid, gid: this.plan.gid });
+      child = spawn(this.plan.command, this.plan.channelArgs(channels.folder), { env: {}, stdio, uid: this.plan.uid, gid: this.plan.gid });
+    } catch (error) {
+      channels.remove();
+      throw error;
     } finally {
       pipes.closeChildEnds();
       if (seccompFd !== undefined) closeSync(seccompFd);
@@ -289,11 +443,11 @@ export class JailedInterpreter {
       failReady = reject;
     });
     ready.catch(() => undefined);
-    const incarnation: Incarnation = { child, requests, streams: pipes.streams, ready, dead: false, stderr: '' };
+    const incarnation: Incarnation = { child, requests, streams: pipes.streams, ready, dead: false, stderr: '', channels, environments: new Map() };
     const startTimer = setTimeout(() => failReady(new Error('the cpython sandbox did not start in time')), START_TIMEOUT_MS);
 
     const reader = new ReplyFrameReader(
-      MAX_REPLY_BYTES,
+      MAX_ZYGOTE_REPLY_BYTES,
       (id, body) => {
         if (id === 0 && !incarnation.facts) {
           clearTimeout(startTimer);
@@ -312,7 +466,13 @@ export class JailedInterpreter {
         const flight = this.flights[0];
         // The zygote answers requests in order: anything else is a broken zygote.
         if (!flight || flight.incarnation !== incarnation || id !== flight.id) return this.violated(incarnation, 'a reply to no request');
-        flight.settle(readReply(body));
+        let reply: Reply;
+        try {
+          reply = JSON.parse(body.toString('utf8')) as Reply;
+        } catch {
+          return this.violated(incarnation, 'a reply that is not JSON');
+        }
+        flight.settle(reply);
       },
       (why) => this.violated(incarnation, why),
     );
@@ -328,6 +488,7 @@ export class JailedInterpreter {
     });
     child.once('exit', (code, signal) => {
       clearTimeout(startTimer);
+      channels.remove();
       if (this.incarnation === incarnation) {
         this.incarnation = undefined;
         this.generation++;
@@ -353,27 +514,66 @@ export class JailedInterpreter {
     return incarnation;
   }
 
-  /** The interpreter broke the protocol (a program wrote on its pipe): the calls fail, the sandbox is replaced. */
+  /** The zygote broke the protocol: the calls fail, the sandbox is replaced. */
   private violated(incarnation: Incarnation, why: string): void {
     incarnation.stderr = `the sandbox sent ${why}`;
     this.kill(incarnation);
   }
 }
 
-/** An environment's reply (untrusted: its process wrote it) as a Reply; one that is not fails the call alone. */
-function readReply(body: Buffer): Reply {
-  let message: { ok?: unknown; value?: unknown; kind?: unknown; message?: unknown; ended?: unknown; lost?: unknown };
-  try {
-    message = JSON.parse(body.toString('utf8'), reviveFloats) as typeof message;
-  } catch {
-    return { ok: false, kind: 'crash', message: "the environment's process sent a reply that is not JSON" };
-  }
-  if (message === null || typeof message !== 'object') return { ok: false, kind: 'crash', message: "the environment's process sent a reply of the wrong shape" };
-  if (message.ok === true && 'value' in message) return { ok: true, value: message.value };
-  if (message.ok === false && typeof message.kind === 'string' && KINDS.has(message.kind)) {
-    return { ok: false, kind: message.kind as LoaderFailureKind, message: String(message.message ?? ''), ...(message.ended === true ? { ended: true } : {}) };
-  }
-  return { ok: false, kind: 'crash', message: "the environment's process sent a reply of the wrong shape" };
+/** Channel folders of sandboxes still running: removed when this process exits, if it exits before they end. */
+const liveFolders = new Set<string>();
+let removesAtExit = false;
+
+interface ChannelFolder {
+  /** The folder bound as the zygote's /tmp, where it makes each environment's FIFOs. */
+  folder: string;
+  remove(): void;
 }
 
-const KINDS = new Set<string>(['syntax', 'load', 'timeout', 'memory', 'output-limit', 'crash', 'escape-attempt', 'missing-method']);
+/**
+ * A folder of this sandbox's own for the environments' channels, bound read-write as the
+ * zygote's /tmp (each environment's process mounts its own /tmp over it, so no environment sees
+ * it), in memory where the machine has /dev/shm (a FIFO made and unlinked on a disk's file
+ * system costs a journal entry each time). The host's user's own (mode 0700); when the host runs as root, the jail's uid 65534 must
+ * make FIFOs there: then it is 65534's (mode 0700) under a random name inside a folder of root's
+ * that others can pass through but not list (mode 0711), so that no other process of uid 65534
+ * on the host can find it.
+ */
+function channelFolder(plan: JailPlan): ChannelFolder {
+  const made = mkdtempSync(path.join(memoryFolder(), 'spade-bench-channels-'));
+  liveFolders.add(made);
+  if (liveFolders.size === 1 && !removesAtExit) {
+    removesAtExit = true;
+    process.once('exit', () => {
+      for (const folder of liveFolders) rmSync(folder, { recursive: true, force: true });
+    });
+  }
+  const remove = (): void => {
+    liveFolders.delete(made);
+    rmSync(made, { recursive: true, force: true });
+  };
+  if (plan.uid === undefined) return { folder: made, remove };
+  try {
+    chmodSync(made, 0o711);
+    const folder = path.join(made, randomBytes(16).toString('hex'));
+    mkdirSync(folder, { mode: 0o700 });
+    chownSync(folder, SANDBOX_ID, SANDBOX_ID);
+    return { folder, remove };
+  } catch (error) {
+    remove();
+    throw error;
+  }
+}
+
+/** /dev/shm where it is a folder this process can write to, else the temporary folder. */
+function memoryFolder(): string {
+  try {
+    accessSync('/dev/shm', constants.W_OK | constants.X_OK);
+    return '/dev/shm';
+  } catch {
+    return tmpdir();
+  }
+}
+
+export type { LoaderFailureKind };

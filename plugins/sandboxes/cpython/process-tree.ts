@@ -1,8 +1,8 @@
 /**
  * Reading a jailed process from the host through /proc: which process is the sandbox's first
- * (the one to kill to end them all) and which its interpreter, and, when a call is about to be
- * killed for running past its wall time, whether it is at its memory limit (a program that
- * catches MemoryError and tries again) rather than looping.
+ * (the one to kill to end them all), which host process an environment's is, and, when a call is
+ * about to be killed for running past its time limit, whether it is at its memory limit (a
+ * program that catches MemoryError and tries again) rather than looping.
  */
 import { readFileSync } from 'node:fs';
 
@@ -22,6 +22,24 @@ export function childrenOf(pid: number): number[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * The host pid of the child of `parent` whose pid in its own PID namespace is `inner` (an
+ * environment's process, as the zygote names it), or undefined. Children in `known` are not
+ * looked at.
+ */
+export function childInNamespace(parent: number, inner: number, known: ReadonlySet<number | undefined> = new Set()): number | undefined {
+  for (const pid of childrenOf(parent)) {
+    if (known.has(pid)) continue;
+    try {
+      const nspid = /NSpid:\s+([\d\s]+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]?.trim().split(/\s+/);
+      if (nspid && nspid.length > 1 && Number(nspid.at(-1)) === inner) return pid;
+    } catch {
+      // gone
+    }
+  }
+  return undefined;
 }
 
 /** The address space of a process now, in bytes (VmSize), or undefined when it cannot be read. */

@@ -13,8 +13,9 @@ caches, generators, hooks, its frames, /tmp) is gone with its process: no other 
 later or beside it, can see it.
 
 Each environment's process, before any program code runs (set-up in _confine):
-  - its own mount namespace, with its own /tmp (a tmpfs of TMP_BYTES and TMP_INODES inodes)
-    and an empty /proc: no other process's memory or files, no other environment's /tmp;
+  - its own mount namespace, with its own /tmp (a tmpfs of TMP_BYTES and TMP_INODES inodes,
+    mounted over the zygote's) and an empty /proc: no other process's memory or files, no other
+    environment's /tmp or channel;
   - no capability (the zygote's CAP_SYS_ADMIN, which it keeps for these mounts only, is dropped),
     not dumpable, and the environment filter (seccomp_filters.py) on top of the jail's: no new
     process or thread, no program started, no signal sent, no socket, no mount;
@@ -22,26 +23,36 @@ Each environment's process, before any program code runs (set-up in _confine):
     are spade_confine's, confine.c), and their files are not in the jail (jail.ts);
   - hard limits: no new process, 64 open files, 8 MiB per file, no core dump, address space of
     the interpreter + HARD_MEMORY_MB; per call, the interpreter + the call's memoryMb;
-  - file descriptors 0-2 are /dev/null; its requests and replies go over two pipes of its own
-    to the zygote (fds 3 and 4). A program that reads or writes them reaches only its own
-    environment's calls: the zygote frames, numbers and times every reply.
+  - file descriptors 0-2 are /dev/null; fds 3 and 4 are its channel to the host: two FIFOs of
+    its own, made by the zygote in its /tmp (the host's channel folder, bound there) and opened
+    by the host, which unlinks them. A program that reads or writes them reaches only its own
+    environment's calls: the host numbers every request and checks every reply.
 
 File descriptors of the zygote, all pipes set up by the host (never sockets):
     0  requests from the host    1  replies to the host    2  diagnostics (start-up errors)
 Host to zygote, a frame: a 4-byte little-endian length, then that many bytes of UTF-8 JSON:
-    {"id", "op": "load", "env", "source", "limits": {"memoryMb", "maxOutputBytes"}, "timeoutMs", "maxTurns"?}
-    {"id", "op": "call", "env", "method", "args", "limits": {...}, "timeoutMs"}
-    {"id", "op": "dispose", "env"}
-    {"id", "op": "spade-validate", "source", "limits": {...}, "timeoutMs"}   (SPADE's own validation; keeps nothing)
-Zygote to host: a 4-byte length, a 4-byte request id, then the reply's JSON text: the loader's
-{"ok": true, "value"} or {"ok": false, "kind", "message"}, as an environment's process wrote it
-(so the host checks it), or the zygote's own {"ok": false, "kind", "message", "ended": true}
-when that process ended or was killed (wall time, memory, a broken reply). Before the first
-request, id 0 carries {"ready": true, ...facts}.
+    {"id", "op": "open", "env", "request"}   a process for environment `env` (its earlier one, if
+                                             any, is ended), handed its first request (numbered
+                                             1; the packages its "source" names are imported
+                                             first). Its answer: {"ok": true, "value": {"channel",
+                                             "pid", "baselineBytes"}}; the first request's reply
+                                             comes on the channel
+    {"id", "op": "dispose", "env"}           `env`'s process is killed
+Zygote to host: a 4-byte length, a 4-byte request id, then the reply's JSON text. Before the
+first request, id 0 carries {"ready": true, ...facts}.
 
-A call's time limit is enforced here (the environment's process is killed, not the jail), on the
-CPU time it takes, with a wall-time ceiling (_exchange); the host kills the whole jail if the
-zygote itself stops answering.
+Host to an environment's process, on its channel (fd 3): a 4-byte length, a 4-byte sequence
+number, then the request's JSON; its reply (fd 4) has the same frame, with the request's number:
+    {"op": "load", "source", "limits": {"memoryMb", "maxOutputBytes"}, "maxTurns"?}
+    {"op": "call", "method", "args", "limits"}
+    {"op": "spade-validate", "source", "limits", "resetGate"?}   (SPADE's own validation)
+    {"op": "repair-braces", "source", "limits"}
+The reply is the loader's {"ok": true, "value"} or {"ok": false, "kind", "message"}.
+
+A call's time limit is enforced by the host (channel.ts), on the CPU time the call
+takes with a wall-time ceiling: past it, the environment's process is killed (the host sends
+SIGKILL to it and has the zygote dispose of it); the host kills the whole jail if the zygote
+itself stops answering.
 """
 import os
 import sys
@@ -60,14 +71,12 @@ for _name in ('ctypes', '_ctypes', '_cffi_backend', 'cffi'):
     sys.modules[_name] = None
 
 import builtins
-import errno
 import gc
 import importlib.machinery
 import importlib.util
 import io
 import json
 import resource
-import select
 import signal
 import socket
 import struct
@@ -84,23 +93,20 @@ _LENGTH = struct.Struct('<I')
 _HEADER = struct.Struct('<II')
 _len, _isinstance, _str, _bytes, _memoryview = len, isinstance, str, bytes, memoryview
 _setrlimit, _RLIMIT_AS = resource.setrlimit, resource.RLIMIT_AS
+_PAGE_SIZE = resource.getpagesize()
 
 MIB = 1024 * 1024
 MAX_REQUEST_BYTES = 64 * MIB
-MAX_REPLY_BYTES = 32 * MIB
-# After a reply, how long to keep looking for the next request before sleeping until it comes.
-SPIN_SECONDS = 0.0002
 # Address space a call may use on top of the interpreter's own, besides its memoryMb.
 SLACK_MB = 16
 # Each environment's /tmp.
 TMP_BYTES = 16 * MIB
 TMP_INODES = 1024
-# A call's limit is on its CPU time; one that waits without computing is stopped after WALL_FACTOR
-# times its limit in wall time (at least the limit + WALL_SLACK_SECONDS): see _exchange.
-WALL_FACTOR = 10
-WALL_SLACK_SECONDS = 5
-# A call whose process grew within this much of its memory allowance ran out of memory.
-MEMORY_MARGIN = 8 * MIB
+# Environments' processes forked ahead (see _Spares).
+SPARES = 8
+# Where the zygote makes each environment's channel (two FIFOs): its /tmp, the host's channel folder.
+CHANNELS = '/tmp'
+
 
 def _native_module():
     path = os.path.join(_SERVER_DIR, 'spade_confine.so')
@@ -186,8 +192,13 @@ _prepare_process = _loader['prepare_process_environment']
 
 
 def _address_space():
-    with open('/proc/self/statm', 'rb') as statm:
-        return int(statm.read().split()[0]) * resource.getpagesize()
+    # os.open rather than open(): in a freshly forked process, Python's file objects would copy
+    # many of the zygote's pages for one small read.
+    fd = os.open('/proc/self/statm', os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        return int(_read(fd, 256).split()[0]) * _PAGE_SIZE
+    finally:
+        _close(fd)
 
 
 def _write_all(fd, data):
@@ -196,54 +207,29 @@ def _write_all(fd, data):
         view = view[_write(fd, view):]
 
 
-def _send_host(request_id, body):
-    _write_all(1, _HEADER.pack(_len(body), request_id) + body)
-
-
 class _Frames:
-    """Length-prefixed frames from a non-blocking fd: polled for `spin` seconds, then waited for."""
+    """Length-prefixed frames read from a blocking fd (`header`: the length first)."""
 
-    def __init__(self, fd, header=_LENGTH, limit=MAX_REQUEST_BYTES, spin=SPIN_SECONDS):
-        self.fd, self.header, self.limit, self.spin = fd, header, limit, spin
+    def __init__(self, fd, header):
+        self.fd, self.header = fd, header
         self.buffer = b''
-        os.set_blocking(fd, False)
-        self._poller = select.poll()
-        self._poller.register(fd, select.POLLIN)
-        self._clock = time.perf_counter
 
-    def next(self, deadline=None):
-        """(header fields, body) of the next frame; None at end of file or past a frame's limit;
-        'timeout' when `deadline` (a perf_counter time) passes first."""
+    def next(self):
+        """(header fields, body) of the next frame; None at end of file or past MAX_REQUEST_BYTES."""
         size_of = self.header.size
         while True:
             if _len(self.buffer) >= size_of:
                 fields = self.header.unpack_from(self.buffer)
-                if fields[0] > self.limit:
+                if fields[0] > MAX_REQUEST_BYTES:
                     return None
                 end = size_of + fields[0]
                 if _len(self.buffer) >= end:
                     body, self.buffer = self.buffer[size_of:end], self.buffer[end:]
                     return fields, body
-            chunk = self._read(deadline)
-            if chunk == 'timeout' or not chunk:
-                return chunk or None
+            chunk = _read(self.fd, 1 << 16)
+            if not chunk:
+                return None
             self.buffer += chunk
-
-    def _read(self, deadline):
-        spin_until = self._clock() + self.spin
-        while True:
-            try:
-                return _read(self.fd, 1 << 16)
-            except BlockingIOError:
-                now = self._clock()
-                if now <= spin_until:
-                    continue
-                if deadline is None:
-                    self._poller.poll()
-                elif now >= deadline:
-                    return 'timeout'
-                else:
-                    self._poller.poll(max(1, int((deadline - now) * 1000) + 1))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -251,13 +237,15 @@ class _Frames:
 # ---------------------------------------------------------------------------------------------
 def _confine(requests_fd, replies_fd):
     """Make this freshly forked process an environment's: see the module's docstring."""
-    # Nothing of the zygote's: 0-2 are /dev/null, 3 and 4 its own pipes.
+    # Nothing of the zygote's: 0-2 are /dev/null, 3 and 4 its own channel (blocking: it only waits on it).
     null = os.open('/dev/null', os.O_RDWR)
     os.dup2(requests_fd, 3)
     os.dup2(replies_fd, 4)
     for fd in (0, 1, 2):
         os.dup2(null, fd)
     os.closerange(5, 1 << 16)
+    os.set_blocking(3, True)
+    os.set_blocking(4, True)
     baseline = _address_space()
     _isolate(_TMP_OPTIONS)  # its own mount namespace, /tmp and empty /proc; working folder /tmp; no capability
     hard = baseline + HARD_MEMORY_MB * MIB
@@ -268,12 +256,17 @@ def _confine(requests_fd, replies_fd):
     return baseline, hard
 
 
-def _serve_environment(first, baseline, hard):
-    """Answer the zygote's requests (`first`, then those on fd 3) until it kills this process."""
-    requests = _Frames(3, header=_HEADER, spin=0)
+def _serve_environment(baseline, hard):
+    """Answer the host's requests on fd 3, on fd 4, until the zygote kills this process (it
+    keeps a write end of fd 3's FIFO: no end of file comes before)."""
+    requests = _Frames(3, _HEADER)
     memory_now = hard
-    request, sequence = first
     while True:
+        frame = requests.next()
+        if frame is None:
+            return
+        (_size, sequence), body = frame
+        request = _loads(body)
         op = request['op']
         limits = request.get('limits') or {}
         max_output = limits.get('maxOutputBytes', 65536)
@@ -301,38 +294,48 @@ def _serve_environment(first, baseline, hard):
         except MemoryError:
             data = b'{"ok": false, "kind": "memory", "message": "out of memory writing the reply"}'
         _write_all(4, _HEADER.pack(_len(data), sequence) + data)
-        frame = requests.next()
-        if frame is None:
-            _exit(0)
-        (_size, sequence), body = frame
-        request = _loads(body)
+
+
+def _refuse_requests(message):
+    """A process that could not be confined runs nothing: it answers its first request with `message`."""
+    try:
+        frame = _Frames(3, _HEADER).next()
+        if frame is not None:
+            _write_all(4, _HEADER.pack(_len(message), frame[0][1]) + message)
+    except OSError:
+        pass
 
 
 # ---------------------------------------------------------------------------------------------
 # The zygote.
 # ---------------------------------------------------------------------------------------------
 class _Child:
-    """An environment's process, as the zygote sees it."""
+    """An environment's process, as the zygote sees it: its pid, its channel's name, and the
+    zygote's own ends of its channel, kept while it lives: a write end of its request FIFO (its
+    first request is written there; and it never reads an end of file before the host has opened
+    the FIFO), and a read end of its reply FIFO (its writes never fail before the host reads)."""
 
-    def __init__(self, pid, requests_fd, replies_fd):
-        self.pid, self.requests_fd = pid, requests_fd
-        self.replies = _Frames(replies_fd, header=_HEADER, limit=MAX_REPLY_BYTES, spin=0)
-        self.sequence = 0
-        self.hard_memory = None
-        self.schedstat = None  # fd of its /proc/PID/schedstat, once read
+    def __init__(self, pid, channel, requests_fd, replies_fd, baseline):
+        self.pid, self.channel, self.baseline = pid, channel, baseline
+        self.requests_fd, self.replies_fd = requests_fd, replies_fd
+        self.handed = False  # to an environment: the host opens its FIFOs and unlinks them
 
     def close(self):
         try:
             _kill(self.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        for fd in (self.requests_fd, self.replies.fd, self.schedstat):
-            if fd is None:
-                continue
+        for fd in (self.requests_fd, self.replies_fd):
             try:
                 _close(fd)
             except OSError:
                 pass
+        if not self.handed:  # a spare's FIFOs: no host opened them
+            for end in ('in', 'out'):
+                try:
+                    os.unlink(f'{CHANNELS}/{self.channel}.{end}')
+                except OSError:
+                    pass
 
 
 _children = {}  # environment id -> _Child
@@ -354,131 +357,80 @@ def _end(child):
     _zombies.add(child.pid)
 
 
-def _fail(kind, message):
-    """The zygote's own reply when an environment's process ended (`ended`: its next call needs a new one)."""
-    return _dumps({'ok': False, 'kind': kind, 'message': message, 'ended': True}).encode()
+class _Channels:
+    """Names of the environments' channels: c1, c2, ... (in a channel folder of this jail's own)."""
+
+    made = 0
+
+    @classmethod
+    def make(cls):
+        """A new channel's FIFOs: its name, the child's ends (requests' read end, replies' write
+        end) and the zygote's (requests' write end, replies' read end)."""
+        cls.made += 1
+        name = f'c{cls.made}'
+        requests, replies = f'{CHANNELS}/{name}.in', f'{CHANNELS}/{name}.out'
+        os.mkfifo(requests, 0o600)
+        os.mkfifo(replies, 0o600)
+        flags = os.O_NONBLOCK | os.O_CLOEXEC
+        requests_read = os.open(requests, os.O_RDONLY | flags)  # read ends first: a FIFO's write end needs a reader
+        replies_read = os.open(replies, os.O_RDONLY | flags)
+        requests_write = os.open(requests, os.O_WRONLY | flags)
+        replies_write = os.open(replies, os.O_WRONLY | flags)
+        return name, (requests_read, replies_write), (requests_write, replies_read)
 
 
-def _address_space_of(pid):
+def _fork_environment(baseline):
+    """A new environment's process, confined and waiting for its first request on its channel."""
+    name, (requests_read, replies_write), own = _Channels.make()
     try:
-        with open(f'/proc/{pid}/statm', 'rb') as statm:
-            return int(statm.read().split()[0]) * resource.getpagesize()
-    except (OSError, ValueError, IndexError):
-        return None
-
-
-def _cpu_seconds(child):
-    """The CPU time `child`'s process has had so far (the scheduler's account, in ns, read
-    through a file kept open), or None where the kernel does not keep it."""
-    try:
-        if child.schedstat is None:
-            child.schedstat = os.open(f'/proc/{child.pid}/schedstat', os.O_RDONLY | os.O_CLOEXEC)
-        return int(os.pread(child.schedstat, 64, 0).split()[0]) / 1e9
-    except (OSError, ValueError, IndexError):
-        return None
-
-
-def wall_ceiling(limit):
-    """The wall time, in seconds, after which a call is stopped even if it took little CPU time
-    (it waits on something that never comes). python/environment.ts's wallCeilingMs says the same."""
-    return max(limit * WALL_FACTOR, limit + WALL_SLACK_SECONDS)
-
-
-def _exchange(child, request_body, timeout_ms, memory_mb, baseline):
-    """Send one request to `child` (None: the one it was forked with) and wait for its reply: the
-    reply's bytes, or the failure the zygote gives when the process ran past its time, died or
-    broke the protocol (it is then ended).
-
-    The limit is on the CPU time the call takes, not on wall time: on a busy machine an honest
-    call may wait for a CPU much longer than it runs. When the limit has passed in wall time, the
-    call goes on for as long as it has not used the limit in CPU time, up to wall_ceiling()."""
-    child.sequence += 1
-    limit = timeout_ms / 1000
-    cpu_at_start = _cpu_seconds(child)
-    if request_body is not None:
-        try:
-            _write_all(child.requests_fd, _HEADER.pack(_len(request_body), child.sequence) + request_body)
-        except OSError:
-            pass  # it died: its reply pipe says so
-    started = time.perf_counter()
-    ceiling = started + wall_ceiling(limit)
-    deadline = started + limit
-    while True:
-        frame = child.replies.next(deadline)
-        if frame != 'timeout':
-            break
-        now = time.perf_counter()
-        cpu = _cpu_seconds(child)
-        used = None if cpu is None or cpu_at_start is None else cpu - cpu_at_start
-        if used is not None and used < limit and now < ceiling:
-            deadline = min(ceiling, now + (limit - used))  # it waited for a CPU: the rest of its limit
-            continue
-        size = _address_space_of(child.pid)
-        _end(child)
-        if size is not None and memory_mb is not None and size - baseline >= memory_mb * MIB - MEMORY_MARGIN:
-            return _fail('memory', f'the environment reached its memory limit of {memory_mb} MiB and ran on past its time limit of {timeout_ms} ms')
-        if used is not None and used < limit:
-            return _fail('timeout', f'the call took {(now - started) * 1000:.0f} ms of wall time and little CPU time (waiting on something that never came), past its limit of {timeout_ms} ms')
-        return _fail('timeout', f'the call ran past its time limit of {timeout_ms} ms (CPU time)')
-    if frame is None:
-        _end(child)
-        return _fail('crash', "the environment's process ended during the call")
-    (_size, sequence), body = frame
-    if sequence != child.sequence:
-        _end(child)
-        return _fail('crash', "the environment's process wrote on its reply pipe out of turn")
-    return body
-
-
-def _fork_environment():
-    """A new environment's process, confined and waiting for its first request (None in the zygote's child)."""
-    requests_read, requests_write = os.pipe()
-    replies_read, replies_write = os.pipe()
-    pid = _fork()
+        pid = _fork()
+    except OSError:
+        for fd in (requests_read, replies_write, *own):
+            _close(fd)
+        raise
     if pid == 0:
         try:
-            baseline, hard = _confine(requests_read, replies_write)
+            own_baseline, hard = _confine(requests_read, replies_write)
         except BaseException as error:  # the jail could not be set up: say so, run nothing
-            message = _dumps({'ok': False, 'kind': 'crash', 'message': f"the environment's process could not be confined: {error}"}).encode()
-            for fd in (4, replies_write):
-                try:
-                    _write_all(fd, _HEADER.pack(_len(message), 1) + message)
-                    break
-                except OSError:
-                    pass
+            _refuse_requests(_dumps({'ok': False, 'kind': 'crash', 'message': f"the environment's process could not be confined: {error}"}).encode())
             _exit(70)
-        frame = _Frames(3, header=_HEADER, spin=0).next()
-        if frame is None:
-            _exit(0)
-        (_size, sequence), body = frame
-        _serve_environment((_loads(body), sequence), baseline, hard)
+        _serve_environment(own_baseline, hard)
         _exit(0)
     _close(requests_read)
     _close(replies_write)
-    return _Child(pid, requests_write, replies_read)
+    os.set_blocking(own[0], True)
+    return _Child(pid, name, own[0], own[1], baseline)
 
 
-class _Spare:
-    """The next environment's process, forked and confined ahead of its load (after the zygote
-    answered the host, while the host reads the answer): a load then only runs the program."""
+class _Spares:
+    """Environments' processes forked and confined ahead of their opens, SPARES at a time, once
+    the zygote has answered the host: an environment then only runs its program.
 
-    child = None
+    Forked in a row, because every fork makes the zygote's pages shared with the new process
+    again, and the first write the zygote makes to each of them afterwards (a reference count,
+    as it serves the next request) copies that page: forking them together, the zygote copies
+    the pages its requests touch once for SPARES processes, rather than once for each."""
+
+    ready = []
 
     @classmethod
-    def take(cls):
-        child, cls.child = cls.child, None
-        return child if child is not None else _fork_environment()
+    def take(cls, baseline):
+        return cls.ready.pop(0) if cls.ready else _fork_environment(baseline)
 
     @classmethod
-    def refill(cls):
-        if cls.child is None:
-            cls.child = _fork_environment()
+    def refill(cls, baseline):
+        if cls.ready:
+            return
+        try:
+            for _ in range(SPARES):
+                cls.ready.append(_fork_environment(baseline))
+        except OSError:
+            pass  # the next open tries again, and says why if it fails
 
     @classmethod
     def discard(cls):
-        if cls.child is not None:
-            _end(cls.child)
-            cls.child = None
+        while cls.ready:
+            _end(cls.ready.pop())
 
 
 def _facts(baseline):
@@ -509,65 +461,64 @@ def _facts(baseline):
     }
 
 
+def _reply_frame(request_id, body):
+    return _HEADER.pack(_len(body), request_id) + body
+
+
 def main():
     os.closerange(3, 1 << 16)  # nothing inherited beyond the three pipes
+    os.set_blocking(0, True)  # the zygote only ever waits on the host's requests
+    os.set_blocking(1, True)
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the file-size limit fails (EFBIG) instead of killing
-    signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # a dead environment's pipe is an error, not the zygote's end
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # a write to a channel nobody reads is an error, not the end
     _prepare_process()
     gc.collect()
     gc.freeze()  # what start-up made is never garbage: a child's collections skip it (and leave its pages shared)
     baseline = _address_space()
-    _send_host(0, _dumps(_facts(baseline)).encode())
-    _Spare.refill()
+    _write_all(1, _reply_frame(0, _dumps(_facts(baseline)).encode()))
+    _Spares.refill(baseline)
 
-    requests = _Frames(0)
+    requests = _Frames(0, _LENGTH)
     while True:
         frame = requests.next()
         if frame is None:
             _exit(0)
         (_size,), body = frame
         request = _loads(body)
-        request_id = request['id']
-        op = request['op']
+        op, env = request['op'], request['env']
         _reap()
-        limits = request.get('limits') or {}
-        timeout_ms = request.get('timeoutMs', 10_000)
-        if op in ('load', 'spade-validate', 'repair-braces'):
-            if _import_named_packages(request['source']):
-                _Spare.discard()  # forked without the package
+        if op == 'open':
+            first = request['request']
+            source = first.get('source')
+            if source is not None and _import_named_packages(source):
+                _Spares.discard()  # forked without the package
                 _prepare_process()  # networkx or sympy were just imported: part of every later process
                 gc.freeze()
                 baseline = _address_space()
-            child = _Spare.take()
-            reply = _exchange(child, body, timeout_ms, limits.get('memoryMb'), baseline)
-            if op == 'load' and child.pid not in _zombies and reply.startswith(b'{"ok": true'):
-                previous = _children.pop(request['env'], None)
-                if previous is not None:
-                    _end(previous)
-                _children[request['env']] = child
-            elif child.pid not in _zombies:
-                _end(child)
-        elif op == 'call':
-            child = _children.get(request['env'])
-            if child is None:
-                reply = _fail('crash', f"environment {request['env']} has no process (it ended with an earlier call)")
+            previous = _children.pop(env, None)
+            if previous is not None:
+                _end(previous)
+            try:
+                child = _Spares.take(baseline)
+            except OSError as error:
+                reply = _dumps({'ok': False, 'kind': 'crash', 'message': f"no process for the environment: {error}"})
             else:
-                reply = _exchange(child, body, timeout_ms, limits.get('memoryMb'), baseline)
-                if child.pid in _zombies:
-                    _children.pop(request['env'], None)
-                elif reply.startswith(b'{"ok": false, "kind": "memory"'):
-                    # A MemoryError can leave an interpreter half-broken: the environment's next call gets a fresh process.
-                    _end(_children.pop(request['env']))
-                    reply = reply[:-1] + b', "ended": true}'
+                child.handed = True
+                _children[env] = child
+                data = _dumps(first).encode()
+                try:
+                    _write_all(child.requests_fd, _HEADER.pack(_len(data), 1) + data)
+                except OSError:
+                    pass  # it died: the host finds its channel closed
+                reply = _dumps({'ok': True, 'value': {'channel': child.channel, 'pid': child.pid, 'baselineBytes': child.baseline}})
         else:  # dispose
-            child = _children.pop(request['env'], None)
+            child = _children.pop(env, None)
             if child is not None:
                 _end(child)
-            reply = b'{"ok": true, "value": null}'
-        _send_host(request_id, reply)
-        if op in ('load', 'spade-validate', 'repair-braces'):
-            _Spare.refill()
-
+            reply = '{"ok": true, "value": null}'
+        _write_all(1, _reply_frame(request['id'], reply.encode()))
+        if op == 'open':
+            _Spares.refill(baseline)
 
 
 if __name__ == '__main__':

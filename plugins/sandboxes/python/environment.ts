@@ -16,7 +16,7 @@ export type PythonMethod = 'reset' | 'step' | 'solution' | 'hint' | 'referenceAc
 /**
  * The cpython sandbox holds a call to its limit (callTimeoutMs) in CPU time: on a busy machine
  * an honest call may wait for a CPU far longer than it runs. A call that waits without computing
- * is stopped at this wall time (cpython/server.py's wall_ceiling says the same).
+ * is stopped at this wall time (cpython/channel.ts enforces both).
  */
 export function wallCeilingMs(timeoutMs: number): number {
   return Math.max(timeoutMs * 10, timeoutMs + 5_000);

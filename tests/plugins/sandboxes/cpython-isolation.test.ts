@@ -112,6 +112,45 @@ class ReaderEnv:
   await innocent.dispose();
 });
 
+maybe("a program finds no other environment's channel: no FIFO anywhere it can look, no descriptor but its own", async () => {
+  const box = sandbox();
+  const expected = await episode(await load(box, 'control', source('guess_number.py')));
+  // A neighbour mid-episode, and the spare processes forked ahead: each has its channel, two FIFOs the zygote made.
+  const innocent = await load(box, 'innocent', source('guess_number.py'));
+  const seen = await episode(innocent, async () => {
+    const seeker = await load(box, 'seeker', probe([
+      'import os, stat',
+      'fifos, opened, fds = [], [], []',
+      'for root, dirs, files in os.walk("/"):  # all it can list but /usr (the host\'s, read-only)',
+      '  if root == "/":',
+      '    dirs[:] = [d for d in dirs if d != "usr"]',
+      '  for name in files + dirs:',
+      '    try:',
+      '      if stat.S_ISFIFO(os.lstat(os.path.join(root, name)).st_mode): fifos.append(os.path.join(root, name))',
+      '    except OSError:',
+      '      pass',
+      'for folder in ("/tmp", "/dev/shm", "/proc", "/spade", "/run"):  # where a channel could be, by its name',
+      '  for n in range(1, 40):',
+      '    for end in ("in", "out"):',
+      '      try:',
+      '        os.close(os.open(f"{folder}/c{n}.{end}", os.O_RDONLY | os.O_NONBLOCK))',
+      '        opened.append(f"{folder}/c{n}.{end}")',
+      '      except OSError:',
+      '        pass',
+      'for fd in range(0, 64):',
+      '  try:',
+      '    os.fstat(fd)',
+      '    fds.append(fd)',
+      '  except OSError:',
+      '    pass',
+      'return f"fifos {fifos} opened {opened} fds {fds}", {}',
+    ].join('\n')));
+    assert.is((await seeker.reset(1)).observation, 'fifos [] opened [] fds [0, 1, 2, 3, 4]');
+    await seeker.dispose();
+  });
+  assert.equal(seen, expected, 'the neighbour saw nothing of it');
+});
+
 const READ_STATE = probe([
   'import collections, fractions, decimal, re, copy, sys, os',
   'checks = [',

@@ -281,6 +281,31 @@ function defineTests(): void {
     }
   });
 
+  test("environments' calls run side by side: one waiting in its call holds up no neighbour in its sandbox", async () => {
+    // One worker: every environment in one jail, one zygote. Each process talks to the host over
+    // its own channel, so a neighbour's calls are answered while one environment's call waits
+    // (here, blocked on its own request pipe until its wall-time ceiling, 5.3 s).
+    const own = createCpythonSandbox({ limits: { callTimeoutMs: 300 }, workers: 1 });
+    try {
+      const waiting = await own.load({ id: 'wait', language: 'python', source: `import os\nclass WaitEnv:\n  def reset(self, seed=None):\n    return 'ready', {}\n  def step(self, action):\n    os.set_blocking(3, True)\n    os.read(3, 1)\n    return 'read', 0.0, False, False, {}\n` });
+      const neighbour = await own.load({ id: 'neighbour', language: 'python', source: source('guess_number.py') });
+      await waiting.reset(1);
+      const expected = ['reset', '\\boxed{50}', '\\boxed{25}', '\\boxed{75}'];
+      let settled = false;
+      const blocked = failureOf(waiting.step('block')).finally(() => (settled = true));
+      const seen = [(await neighbour.reset(3)).observation];
+      for (const action of expected.slice(1)) seen.push((await neighbour.step(action)).observation);
+      assert.not.ok(settled, "the neighbour's episode was played while the other call waited");
+      assert.is((await blocked)?.kind, 'timeout', 'and that call is still stopped at its ceiling');
+      const control = await own.load({ id: 'control', language: 'python', source: source('guess_number.py') });
+      const alone = [(await control.reset(3)).observation];
+      for (const action of expected.slice(1)) alone.push((await control.step(action)).observation);
+      assert.equal(seen, alone, 'the same episode as alone');
+    } finally {
+      await own.close();
+    }
+  });
+
   test('a program that catches MemoryError and keeps allocating is reported as memory, not timeout', async () => {
     const env = await load('memory_bytearray.py', source('hostile/memory_bytearray.py'));
     await env.reset(1);
@@ -328,7 +353,7 @@ function defineTests(): void {
     ].join('\n')));
     const failure = await failureOf(env.reset(1));
     assert.is(failure?.kind, 'crash');
-    assert.match(failure!.message, /reply pipe out of turn|not JSON|ended during the call/);
+    assert.match(failure!.message, /reply pipe|not JSON|ended during the call/);
     await env.dispose();
     assert.is((await neighbour.step(await neighbour.solution())).reward, 1, 'the neighbour mid-episode is untouched');
     await neighbour.dispose();
