@@ -6,8 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfigFile, resolveConfig, type SpadeConfig } from '../config/config.js';
 import { EXIT, RunFailedError, UsageError } from '../errors.js';
-import { resumedRun, runResolved } from '../setup/api.js';
-import type { PriorWork } from '../results/resume.js';
+import { resumedRun, runResolved, type ResumedJournal } from '../setup/api.js';
 import { createProgress } from './progress.js';
 import { errorLines, runUsage, usageLine } from './run-summary.js';
 import { flagsToConfig, parsePairs, runEpilogue, runOptions, type RunArgs } from './run-options.js';
@@ -41,7 +40,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     return relative.startsWith('..') ? file : relative || '.';
   };
   let config: SpadeConfig;
-  let prior: PriorWork | undefined;
+  let resumed: ResumedJournal | undefined;
   // What CI asked for is checked before anything runs: a typo is a usage error, nothing written.
   const reporter: Reporter | undefined = typeof args.reporter === 'string' ? parseReporter(args.reporter) : undefined;
   const thresholds: Threshold[] = args.failUnder === undefined ? [] : parseThresholds(parsePairs('fail-under', args.failUnder));
@@ -61,7 +60,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     // API keys are never journaled: provider settings come from today's config file and environment.
     const { config: file } = await loadConfigFile(cwd, args.config);
     // Today's flags: those that cannot change results apply, any other that differs refuses.
-    ({ config, prior } = resumedRun(args.out, cwd, file.providers, {
+    ({ config, resumed } = resumedRun(args.out, cwd, file.providers, {
       retryErrored: args.retryErrored,
       changes: flagsToConfig(args),
       onApplied: (line) => process.stderr.write(`spade-bench: ${line}\n`),
@@ -90,7 +89,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   try {
     const results = await runResolved(config, {
       cwd,
-      prior,
+      resumed,
       validateOnly: args.validateOnly,
       workers: args.workers,
       shard: args.shard,

@@ -384,6 +384,12 @@ export function* journalRecords(dir: string): Generator<JournalRecord> {
   }
 }
 
+/** The run's `start` record (a journal's first), read without the rest. */
+export function journalStart(dir: string): Extract<JournalRecord, { type: 'start' }> | undefined {
+  for (const r of journalRecords(dir)) if (r.type === 'start') return r;
+  return undefined;
+}
+
 /** Read a whole journal into memory (small journals; large ones are read with journalRecords()). */
 export function readJournal(dir: string): JournalRecord[] {
   return [...journalRecords(dir)];

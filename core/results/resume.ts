@@ -7,16 +7,48 @@
  * Errored work (an episode, a design slot or a hint whose model call failed) is kept as errored,
  * or, with `retryErrored`, done again. The model usage of the invocations before is added to
  * this one's, so a resumed run reports what the whole run spent: usage(suite).
+ *
+ * What is kept is bounded by the work in flight at the stop, not by the work done before it: an
+ * environment of a suite whose results need nothing of it but its plays folded (`foldedPlays`: a
+ * static suite without score()) is kept, once its evaluation was recorded whole, as a
+ * FoldedEnvironment (its verdict, tally, summary figures and errors), and its episodes are let go
+ * as the journal streams by. Only the episodes of environments not evaluated to the end, of
+ * environments with failed plays (which `retryErrored` plays again), and of suites that read
+ * episodes (self-play, curriculum pools, scored suites) stay.
  */
 import type { GateVerdict, ReviewRecord, SlotError, UsageMetrics } from './results.js';
 import type { EnvironmentProgram, EpisodeResult } from '../types.js';
 import type { HintRecord, JournalRecord } from './journal.js';
-import { episodeErrorClass, isRunFailure } from '../run/error-class.js';
+import { episodeErrorClass, isRunFailure, playErrors, type PlayErrors } from '../run/error-class.js';
 import { addUsage } from '../providers/stats.js';
+import { tallyPlays, type PlayTally } from '../metrics/plays.js';
+import { playFigures, type PlayFigures } from '../run/evaluate.js';
 
 export interface PriorWorkOptions {
   /** Do errored work again (`--retry-errored`): errored episodes, design slots and hints are forgotten. */
   retryErrored?: boolean;
+  /**
+   * The plays (attempts, no hinted ones) each environment of `suite` has once evaluated, for a
+   * suite whose results need nothing of an environment but folded(): its environments evaluated
+   * to the end are kept folded, without their episodes. Undefined for any other suite (the
+   * default: every suite), whose episodes are kept.
+   */
+  foldedPlays?: (suite: string) => number | undefined;
+}
+
+/**
+ * What a resumed run keeps of an environment whose evaluation was recorded whole before the
+ * stop, in place of its episodes: what its suite's results take from it (core/run/run-suite.ts
+ * staticPlan), each computed from the episodes in play order as the run computes them.
+ */
+export interface FoldedEnvironment {
+  verdict: GateVerdict;
+  /** Its plays folded (core/metrics/plays.ts). */
+  plays: PlayTally;
+  /** Its summary's solve rates, mean rewards and sample trajectory. */
+  figures: PlayFigures;
+  /** Its errored plays (the environment's own failures: an environment with failed plays is not folded). */
+  errors?: PlayErrors;
 }
 
 /** An episode that errored for a reason outside its environment (a model or plugin failure). */
@@ -31,6 +63,9 @@ export class PriorWork {
   private readonly reviews = new Map<string, ReviewRecord>();
   private readonly hints = new Map<string, HintRecord>();
   private readonly episodeMap = new Map<string, Map<string, EpisodeResult>>();
+  private readonly foldedMap = new Map<string, FoldedEnvironment>();
+  /** By suite: the `spent` of the episodes of folded environments, summed as they were folded. */
+  private readonly foldedSpent = new Map<string, UsageMetrics>();
   private readonly environments = new Set<string>();
   private readonly slotErrors = new Map<string, SlotError>();
   /** By suite: the calls the invocations before made outside episodes, summed over the invocations. */
@@ -87,6 +122,8 @@ export class PriorWork {
           break;
         case 'episode': {
           const k = key(r.episode.suite, r.episode.environmentId);
+          // A folded environment is not played again: nothing journals an episode of it later.
+          if (this.foldedMap.has(k)) break;
           let m = this.episodeMap.get(k);
           if (!m) this.episodeMap.set(k, (m = new Map()));
           // Its conversation was journaled for export; the resumed run needs the rest only.
@@ -97,6 +134,12 @@ export class PriorWork {
         case 'environment':
           this.environments.add(key(r.suite, r.environment.id));
           break;
+        case 'plays': {
+          // Journaled as an evaluation is recorded: whole, or cut by a stop.
+          const plays = options.foldedPlays?.(r.suite);
+          if (plays !== undefined) this.fold(r.suite, r.id, plays);
+          break;
+        }
         default:
           break;
       }
@@ -115,6 +158,33 @@ export class PriorWork {
     this.runId = runId;
     this.startedAt = startedAt;
     this.size = size;
+  }
+
+  /**
+   * Keep the environment folded, and let its episodes go, when its evaluation is whole: its
+   * verdict journaled, every attempt's episode (none for an invalid program), none failed (a
+   * failed play is done again with `retryErrored`, in this invocation or a later one).
+   */
+  private fold(suite: string, id: string, plays: number): void {
+    const k = key(suite, id);
+    const verdict = this.verdicts.get(k);
+    if (!verdict || this.foldedMap.has(k)) return;
+    const journaled = this.episodeMap.get(k);
+    const expected = verdict.verdict === 'invalid' ? 0 : plays;
+    if ((journaled?.size ?? 0) !== expected) return;
+    // In play order, as the evaluation lists them.
+    const episodes: EpisodeResult[] = [];
+    for (let attempt = 0; attempt < expected; attempt++) {
+      const e = journaled!.get(episodeKey({ attempt, withHint: false }));
+      if (!e || failedEpisode(e)) return;
+      episodes.push(e);
+    }
+    const folded: FoldedEnvironment = { verdict, plays: tallyPlays(episodes), figures: playFigures(episodes) };
+    const errors = playErrors(episodes);
+    if (errors) folded.errors = errors;
+    for (const e of journaled?.values() ?? []) if (e.spent) this.foldedSpent.set(suite, addUsage(this.foldedSpent.get(suite) ?? zeroUsage(), e.spent));
+    this.foldedMap.set(k, folded);
+    this.episodeMap.delete(k);
   }
 
   /** Forget the errored work journaled so far: it is done again. */
@@ -139,6 +209,8 @@ export class PriorWork {
    */
   usage(suite: string): UsageMetrics | undefined {
     let total = this.outside.get(suite);
+    const folded = this.foldedSpent.get(suite);
+    if (folded) total = addUsage(total ?? zeroUsage(), folded);
     const prefix = key(suite, '');
     for (const [k, episodes] of this.episodeMap) {
       if (!k.startsWith(prefix)) continue;
@@ -174,6 +246,21 @@ export class PriorWork {
   environmentDone(suite: string, id: string): boolean {
     return this.environments.has(key(suite, id));
   }
+
+  /**
+   * The environment as kept folded (its evaluation recorded whole before the stop): the run takes
+   * it as it is, and evaluates it no more (its episodes are not kept: episode() has none of them).
+   */
+  folded(suite: string, id: string): FoldedEnvironment | undefined {
+    return this.foldedMap.get(key(suite, id));
+  }
+
+  /** Episodes kept (not folded): those a resumed run may take one by one. */
+  get keptEpisodes(): number {
+    let n = 0;
+    for (const episodes of this.episodeMap.values()) n += episodes.size;
+    return n;
+  }
 }
 
 /** `base` (when any) with gate verdicts this invocation already has, by program id: the gate runs once per program. */
@@ -205,6 +292,12 @@ class KnownVerdicts extends PriorWork {
   }
   override environmentDone(suite: string, id: string): boolean {
     return this.base?.environmentDone(suite, id) ?? false;
+  }
+  override folded(suite: string, id: string): FoldedEnvironment | undefined {
+    return this.base?.folded(suite, id);
+  }
+  override get keptEpisodes(): number {
+    return this.base?.keptEpisodes ?? 0;
   }
   override slotError(suite: string, id: string): SlotError | undefined {
     return this.base?.slotError(suite, id);

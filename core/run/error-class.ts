@@ -43,6 +43,25 @@ export function episodeErrorClass(episode: { errorClass?: string; errorKind?: st
   return episode.errorKind && episode.errorKind !== 'agent' ? `sandbox:${episode.errorKind}` : 'plugin';
 }
 
+/** An environment's errored plays by class and message, with how many of each, in the order first met (undefined: none errored). */
+export type PlayErrors = Map<string, { errorClass: string; message: string; count: number }>;
+
+/** The errored plays among `episodes` (in play order), counted by class and message. */
+export function playErrors(episodes: readonly { outcome: string; error?: string; errorClass?: string; errorKind?: string }[]): PlayErrors | undefined {
+  let errors: PlayErrors | undefined;
+  for (const episode of episodes) {
+    if (episode.outcome !== 'errored') continue;
+    const errorClass = episodeErrorClass(episode);
+    const message = episode.error ?? 'errored';
+    errors ??= new Map();
+    const k = `${errorClass}\u0000${message}`;
+    const entry = errors.get(k);
+    if (entry) entry.count++;
+    else errors.set(k, { errorClass, message, count: 1 });
+  }
+  return errors;
+}
+
 /** One piece of errored work. */
 export interface ErroredWork {
   suite: string;

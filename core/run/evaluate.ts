@@ -93,13 +93,13 @@ export interface Evaluation {
   sandboxCallMs?: number[];
 }
 
-const winRate = (episodes: EpisodeResult[]): number | undefined => {
+const winRate = (episodes: readonly EpisodeResult[]): number | undefined => {
   const decided = episodes.filter((e) => e.outcome !== 'errored');
   return decided.length ? decided.filter((e) => e.outcome === 'won').length / decided.length : undefined;
 };
 
 /** The mean episode reward of the decided plays (errored ones are counted apart, as everywhere). */
-const meanReward = (episodes: EpisodeResult[]): number | undefined => {
+const meanReward = (episodes: readonly EpisodeResult[]): number | undefined => {
   const decided = episodes.filter((e) => e.outcome !== 'errored');
   return decided.length ? decided.reduce((sum, e) => sum + playReward(e), 0) / decided.length : undefined;
 };
@@ -124,6 +124,69 @@ export type Evaluator = (program: EnvironmentProgram, taskSeed: number, ctx: Eva
 const COLLATERAL_TRIES = 4;
 
 const isCollateral = (error: unknown): error is SandboxError => error instanceof SandboxError && error.collateral;
+
+/** What an environment's summary says of its plays: solve rates and mean rewards without the hint and with it, a sample trajectory. */
+export interface PlayFigures {
+  solveRate?: number;
+  hintSolveRate?: number;
+  meanReward?: number;
+  hintMeanReward?: number;
+  sample?: NonNullable<EnvironmentSummary['sample']>;
+}
+
+/** The figures of an environment's plays, `episodes` in play order (plain attempts, then hinted ones). */
+export function playFigures(episodes: readonly EpisodeResult[]): PlayFigures {
+  const plain = episodes.filter((e) => !e.withHint);
+  const hinted = episodes.filter((e) => e.withHint);
+  const figures: PlayFigures = {};
+  const solveRate = winRate(plain);
+  if (solveRate !== undefined) figures.solveRate = solveRate;
+  const hintSolveRate = winRate(hinted);
+  if (hintSolveRate !== undefined) figures.hintSolveRate = hintSolveRate;
+  const plainReward = meanReward(plain);
+  if (plainReward !== undefined) figures.meanReward = plainReward;
+  const hintReward = meanReward(hinted);
+  if (hintReward !== undefined) figures.hintMeanReward = hintReward;
+  // The first attempt without the hint keeps its steps (playEpisode's keepSteps).
+  const sample = episodes.find((e) => e.steps);
+  if (sample?.steps) figures.sample = { outcome: sample.outcome, steps: sample.steps };
+  return figures;
+}
+
+/**
+ * An environment's summary: its program and gate verdict, and the figures of its plays
+ * (playFigures), from the episodes just played or from what a resumed run keeps of an
+ * environment evaluated before the stop (PriorWork.folded). Its keys come in one order.
+ */
+export function environmentSummary(program: EnvironmentProgram, verdict: GateVerdict, round: number | undefined, figures: PlayFigures): EnvironmentSummary {
+  const horizon = verdict.horizon ?? program.meta?.horizon;
+  const summary: EnvironmentSummary = {
+    id: program.id,
+    language: program.language,
+    // A verdict journaled before game types were recorded has none: the program says.
+    gameType: verdict.gameType ?? gameTypeOf(program, { horizon }),
+    verdict: verdict.verdict,
+    checks: verdict.checks,
+    source: program.source,
+  };
+  if (round !== undefined) summary.round = round;
+  if (verdict.readings) {
+    summary.readings = verdict.readings;
+    summary.gate = verdict.gate ?? DEFAULTS.gate;
+  }
+  if (program.meta?.family) summary.family = program.meta.family;
+  if (program.meta?.skill) summary.skill = program.meta.skill;
+  if (program.meta?.difficulty !== undefined) summary.difficulty = program.meta.difficulty;
+  if (horizon !== undefined) summary.horizon = horizon;
+  if (verdict.reason) summary.reason = verdict.reason;
+  if (verdict.firstObservation !== undefined) summary.task = verdict.firstObservation;
+  if (figures.solveRate !== undefined) summary.solveRate = figures.solveRate;
+  if (figures.hintSolveRate !== undefined) summary.hintSolveRate = figures.hintSolveRate;
+  if (figures.meanReward !== undefined) summary.meanReward = figures.meanReward;
+  if (figures.hintMeanReward !== undefined) summary.hintMeanReward = figures.hintMeanReward;
+  if (figures.sample) summary.sample = figures.sample;
+  return summary;
+}
 
 export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed: number, ctx: EvaluationContext): Promise<Evaluation> {
   const sandbox = await ctx.sandboxes.get(program.language, program.pythonPath);
@@ -232,40 +295,10 @@ export async function evaluateEnvironment(program: EnvironmentProgram, taskSeed:
       }
     }
   }
-  const plain = episodes.filter((e) => !e.withHint);
-  const hinted = episodes.filter((e) => e.withHint);
+  const summary = environmentSummary(program, verdict, ctx.round, playFigures(episodes));
+  // The sample trajectory lives in the summary now: its episode keeps none.
   const sample = episodes.find((e) => e.steps);
-  const horizon = verdict.horizon ?? program.meta?.horizon;
-  const summary: EnvironmentSummary = {
-    id: program.id,
-    language: program.language,
-    // A verdict journaled before game types were recorded has none: the program says.
-    gameType: verdict.gameType ?? gameTypeOf(program, { horizon }),
-    verdict: verdict.verdict,
-    checks: verdict.checks,
-    source: program.source,
-  };
-  if (ctx.round !== undefined) summary.round = ctx.round;
-  if (verdict.readings) {
-    summary.readings = verdict.readings;
-    summary.gate = verdict.gate ?? DEFAULTS.gate;
-  }
-  if (program.meta?.family) summary.family = program.meta.family;
-  if (program.meta?.skill) summary.skill = program.meta.skill;
-  if (program.meta?.difficulty !== undefined) summary.difficulty = program.meta.difficulty;
-  if (horizon !== undefined) summary.horizon = horizon;
-  if (verdict.reason) summary.reason = verdict.reason;
-  if (verdict.firstObservation !== undefined) summary.task = verdict.firstObservation;
-  const solveRate = winRate(plain);
-  if (solveRate !== undefined) summary.solveRate = solveRate;
-  const hintSolveRate = winRate(hinted);
-  if (hintSolveRate !== undefined) summary.hintSolveRate = hintSolveRate;
-  const plainReward = meanReward(plain);
-  if (plainReward !== undefined) summary.meanReward = plainReward;
-  const hintReward = meanReward(hinted);
-  if (hintReward !== undefined) summary.hintMeanReward = hintReward;
-  if (sample?.steps) {
-    summary.sample = { outcome: sample.outcome, steps: sample.steps };
+  if (sample) {
     delete sample.steps;
     delete sample.firstObservation;
   }

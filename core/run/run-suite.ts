@@ -6,9 +6,9 @@
 import type { Suite, SuiteLoadOptions, SuiteSampling, SuiteScore, SuiteTask } from '../types.js';
 import type { EnvironmentSummary, RoundSummary, SuiteResult, UsageMetrics } from '../results/results.js';
 import type { SpadeConfig } from '../config/config.js';
-import type { Evaluation, EvaluationContext, Evaluator, SandboxSet } from './evaluate.js';
+import { environmentSummary, type Evaluation, type EvaluationContext, type Evaluator, type SandboxSet } from './evaluate.js';
 import type { Journal } from '../results/journal.js';
-import type { PriorWork } from '../results/resume.js';
+import type { FoldedEnvironment, PriorWork } from '../results/resume.js';
 import type { ProgressEvent, RunSetup } from './run-setup.js';
 import { runSelfPlay } from '../selfplay/selfplay.js';
 import { createSpadeMemory } from '../selfplay/spade-memory.js';
@@ -20,7 +20,7 @@ import { environmentsInFlight, playSlots } from './play-schedule.js';
 import { sampledAgent } from './sampled-agent.js';
 import { privateEpisode, privateEvaluation, privateVerdict } from './private-text.js';
 import { addUsage, emptyUsage, usageBetween } from '../providers/stats.js';
-import { episodeErrorClass, type ErrorTally } from './error-class.js';
+import { playErrors, type ErrorTally, type PlayErrors } from './error-class.js';
 import type { SlotError } from '../selfplay/slot-error.js';
 import { computeMetrics, type EvaluatedEnvironment } from '../metrics/table.js';
 import { tallyPlays, tallyToJson } from '../metrics/plays.js';
@@ -61,7 +61,7 @@ export function suiteResult(
 export interface KeptEvaluation extends EvaluatedEnvironment {
   program: Evaluation['program'];
   /** The errored plays' classes and messages, with how many of each, in the order first met. */
-  errors?: Map<string, { errorClass: string; message: string; count: number }>;
+  errors?: PlayErrors;
 }
 
 /**
@@ -73,19 +73,36 @@ export interface KeptEvaluation extends EvaluatedEnvironment {
 export function keptEvaluation(e: Evaluation, options: { episodes?: boolean; sandboxCalls?: Reservoir } = {}): KeptEvaluation {
   const kept: KeptEvaluation = { program: e.program, verdict: e.verdict, summary: e.summary, plays: tallyPlays(e.episodes) };
   if (options.episodes) kept.episodes = e.episodes;
-  for (const episode of e.episodes) {
-    if (episode.outcome !== 'errored') continue;
-    const errorClass = episodeErrorClass(episode);
-    const message = episode.error ?? 'errored';
-    kept.errors ??= new Map();
-    const k = `${errorClass}\u0000${message}`;
-    const entry = kept.errors.get(k);
-    if (entry) entry.count++;
-    else kept.errors.set(k, { errorClass, message, count: 1 });
-  }
+  const errors = playErrors(e.episodes);
+  if (errors) kept.errors = errors;
   if (options.sandboxCalls) for (const ms of e.sandboxCallMs ?? []) options.sandboxCalls.add(ms);
   else if (e.sandboxCallMs) kept.sandboxCallMs = e.sandboxCallMs;
   return kept;
+}
+
+/** What a suite keeps of an environment (its plays as a tally), not its evaluation. */
+const isKept = (e: Evaluation | KeptEvaluation): e is KeptEvaluation => 'plays' in e && e.plays !== undefined;
+
+/**
+ * An environment a resumed run keeps folded, as its suite keeps it: the summary made as its
+ * evaluation makes it (environmentSummary), from its program and what the journal holds.
+ */
+function foldedEvaluation(program: KeptEvaluation['program'], folded: FoldedEnvironment): KeptEvaluation {
+  const kept: KeptEvaluation = { program, verdict: folded.verdict, summary: environmentSummary(program, folded.verdict, undefined, folded.figures), plays: folded.plays };
+  if (folded.errors) kept.errors = folded.errors;
+  return kept;
+}
+
+/**
+ * The plays each environment of a static suite has once evaluated, when the suite's results need
+ * nothing of an environment but its tally, summary figures and errors: no score() (which reads
+ * each task's episodes), no curriculum, task text in the clear, episodes played (not
+ * `validateOnly`). A resumed run keeps such a suite's environments evaluated before the stop
+ * folded (PriorWork.folded), not their episodes. Undefined for any other suite.
+ */
+export function foldedPlays(suite: Suite, config: SpadeConfig, validateOnly = false): number | undefined {
+  if (validateOnly || suite.curriculum || suite.score || (suite.privateText === true && config.showTaskText !== true)) return undefined;
+  return suite.sampling ? suite.sampling.n : config.attempts;
 }
 
 /** One suite of a run, as runSuite() plays it: the self-play pool or a static suite. */
@@ -97,9 +114,10 @@ export interface SuitePlan {
   /**
    * Evaluate the suite's environments, handing each to `record` the moment it is done; `record`
    * gives back what the suite keeps of it, which `evaluations` may list in its place (in the
-   * suite's order), so that the episodes are not held to the suite's end.
+   * suite's order), so that the episodes are not held to the suite's end. An environment a
+   * resumed run keeps folded (PriorWork.folded) is handed over as kept, not evaluated again.
    */
-  play(context: Omit<EvaluationContext, 'round' | 'withHint'>, record: (e: Evaluation) => KeptEvaluation | void): Promise<{ evaluations: (Evaluation | KeptEvaluation)[]; rounds: RoundSummary[]; errored?: SlotError[] }>;
+  play(context: Omit<EvaluationContext, 'round' | 'withHint'>, record: (e: Evaluation | KeptEvaluation) => KeptEvaluation | void): Promise<{ evaluations: (Evaluation | KeptEvaluation)[]; rounds: RoundSummary[]; errored?: SlotError[] }>;
   /** Malformed records the suite skipped (`--skip-bad`). */
   skipped?(): number;
   /** Tasks the suite left out because they cannot run here, by reason. */
@@ -172,8 +190,10 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
   const sandboxCalls = new Reservoir();
   const keptOf = new WeakMap<Evaluation, KeptEvaluation>();
   const played = await plan.play(context, (e) => {
-    const kept = keptEvaluation(e, { episodes: plan.scores !== undefined, sandboxCalls });
-    keptOf.set(e, kept);
+    // An environment a resumed run keeps folded comes kept already: its lines are in the journal.
+    const folded = isKept(e);
+    const kept = folded ? e : keptEvaluation(e, { episodes: plan.scores !== undefined, sandboxCalls });
+    if (!folded) keptOf.set(e, kept);
     // The summary reads its source from its program when asked: a program that makes its source
     // when read (a dataset's task) is then never kept as a whole string per environment.
     const { program } = e;
@@ -187,17 +207,19 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
       }
       books.journal.append({ type: 'environment', suite, round: e.summary.round, environment });
     }
-    // Its plays folded, for merge (the last line of an environment counts: a resumed run that
-    // redoes errored plays journals it again).
-    books.journal.append({ type: 'plays', suite, id: e.program.id, plays: tallyToJson(kept.plays!) });
-    // The journal has the agent's conversations; the suite's metrics need none of them.
-    for (const episode of e.episodes) delete episode.messages;
+    if (!folded) {
+      // Its plays folded, for merge (the last line of an environment counts: a resumed run that
+      // redoes errored plays journals it again).
+      books.journal.append({ type: 'plays', suite, id: e.program.id, plays: tallyToJson(kept.plays!) });
+      // The journal has the agent's conversations; the suite's metrics need none of them.
+      for (const episode of e.episodes) delete episode.messages;
+    }
     journalUsage();
     books.emit({ type: 'environment', suite, verdict: e.verdict.verdict });
     return kept;
   });
   const { rounds, errored = [] } = played;
-  const evaluations = played.evaluations.map((e) => ('plays' in e && e.plays ? (e as KeptEvaluation) : keptOf.get(e as Evaluation) ?? keptEvaluation(e as Evaluation, { episodes: plan.scores !== undefined, sandboxCalls })));
+  const evaluations = played.evaluations.map((e) => (isKept(e) ? e : keptOf.get(e) ?? keptEvaluation(e, { episodes: plan.scores !== undefined, sandboxCalls })));
   journalUsage();
   for (const e of evaluations) {
     for (const { errorClass, message, count } of e.errors?.values() ?? []) {
@@ -330,6 +352,12 @@ export function staticPlan(suite: Suite, config: SpadeConfig, evaluate: Evaluato
         environmentsInFlight(config.environmentsInFlight, context.agent),
         // What the suite keeps of each task, not its episodes, is held until the suite ends.
         async (task) => {
+          // Evaluated whole before a stop: taken as the resumed run keeps it.
+          const folded = base.prior?.folded(suite.id, task.program.id);
+          if (folded) {
+            const kept = foldedEvaluation(task.program, folded);
+            return record(kept) ?? kept;
+          }
           const played = await evaluate(task.program, task.seed, context);
           const e = hidden ? privateEvaluation(played) : played;
           return record(e) ?? e;

@@ -13,12 +13,13 @@ import { flatten, INVOCATION_DEFAULTS, RESUMABLE_CHANGES, RUN_OPTIONS } from '..
 import { UsageError } from '../errors.js';
 import { createRegistry, resolveRunParts } from './setup.js';
 import type { PluginRegistry, SandboxPlugin } from '../config/plugin.js';
-import type { Language } from '../types.js';
+import type { Language, Suite } from '../types.js';
 import { withVerdictCache } from '../gate/verdict-cache.js';
 import { executeRun } from '../run/run.js';
+import { foldedPlays } from '../run/run-suite.js';
 import type { ProgressEvent } from '../run/run-setup.js';
 import type { Evaluator } from '../run/evaluate.js';
-import { hasJournal, journalRecords } from '../results/journal.js';
+import { hasJournal, journalRecords, journalStart } from '../results/journal.js';
 import { PriorWork } from '../results/resume.js';
 import { versions } from '../results/versions.js';
 import { applyShard, parseShard } from '../scale/shard.js';
@@ -100,23 +101,34 @@ const spelled = (keyPath: string): string => {
 };
 
 /**
- * The config a journaled run was started with, and the work it holds. API keys are never
- * journaled: provider settings come from today's `providers`. `changes` (today's flags) may
- * set what cannot change results (RESUMABLE_CHANGES: applied, each told to `onApplied`); any
- * other setting that differs from the run's refuses the resume, listing the differences.
+ * A journaled run to continue: its folder, and whether its errored work is done again. Its work
+ * is read from the journal (PriorWork) once the run knows its suites: what a suite keeps of the
+ * work done before the stop depends on what its results read (foldedPlays).
+ */
+export interface ResumedJournal {
+  dir: string;
+  retryErrored: boolean;
+}
+
+/**
+ * The config a journaled run was started with (its `start` line), and the journal to continue.
+ * API keys are never journaled: provider settings come from today's `providers`. `changes`
+ * (today's flags) may set what cannot change results (RESUMABLE_CHANGES: applied, each told to
+ * `onApplied`); any other setting that differs from the run's refuses the resume, listing the
+ * differences.
  */
 export function resumedRun(
   out: string | undefined,
   cwd: string,
   providers: SpadeConfig['providers'] = {},
   options: { retryErrored?: boolean; changes?: UserConfig; onApplied?: (line: string) => void } = {},
-): { config: SpadeConfig; prior: PriorWork } {
+): { config: SpadeConfig; resumed: ResumedJournal } {
   if (!out) throw new UsageError('--resume needs --out DIR, the folder of the run to continue');
   const outDir = path.resolve(cwd, out);
-  const prior = new PriorWork(journalRecords(outDir), { retryErrored: options.retryErrored });
-  if (!prior.config) throw new UsageError(`${outDir} holds no journal of a run to resume`);
+  const start = journalStart(outDir);
+  if (!start) throw new UsageError(`${outDir} holds no journal of a run to resume`);
   // Keys added since the run started take their defaults.
-  const config = resolveConfig({ ...validateConfig(prior.config, `${out}/journal.jsonl`), providers, out });
+  const config = resolveConfig({ ...validateConfig(start.config, `${out}/journal.jsonl`), providers, out });
   const differences: string[] = [];
   const applied: [string, unknown, unknown][] = [];
   for (const [keyPath, value] of setKeys({ ...(options.changes ?? {}), out: undefined, providers: undefined })) {
@@ -139,7 +151,17 @@ export function resumedRun(
     at[keys.at(-1)!] = value;
     options.onApplied?.(`--resume: ${spelled(keyPath)} ${JSON.stringify(value)} applied (the run started with ${was === undefined ? 'none' : JSON.stringify(was)})`);
   }
-  return { config, prior };
+  return { config, resumed: { dir: outDir, retryErrored: options.retryErrored ?? false } };
+}
+
+/**
+ * The work journaled in a run to continue, read as a stream, as the run keeps it for its suites:
+ * the environments of a suite that needs nothing of them but their plays folded (foldedPlays)
+ * are kept folded once evaluated whole, without their episodes.
+ */
+export function priorWork(resumed: ResumedJournal, suites: readonly Suite[], config: SpadeConfig, validateOnly = false): PriorWork {
+  const folds = new Map(suites.map((suite) => [suite.id, foldedPlays(suite, config, validateOnly)]));
+  return new PriorWork(journalRecords(resumed.dir), { retryErrored: resumed.retryErrored, foldedPlays: (suite) => folds.get(suite) });
 }
 
 /** host:port of a Redis URL, without its credentials. */
@@ -192,9 +214,10 @@ async function sandboxFingerprint(registry: PluginRegistry, config: SpadeConfig,
  * Carry out a run whose config is resolved: plugins and keys checked, output folder prepared,
  * environments spread over threads or Redis workers, journal, results and report written.
  */
-export async function runResolved(config: SpadeConfig, options: RunOptions & { prior?: PriorWork } = {}): Promise<RunResults> {
+export async function runResolved(config: SpadeConfig, options: RunOptions & { resumed?: ResumedJournal } = {}): Promise<RunResults> {
   const cwd = options.cwd ?? process.cwd();
-  const { prior } = options;
+  const { resumed } = options;
+  let prior: PriorWork | undefined;
   const workers = options.workers ?? INVOCATION_DEFAULTS.workers;
   if (!(Number.isInteger(workers) && workers > 0)) throw new UsageError(`--workers: expected a positive integer, got ${workers}`);
   const shard = options.shard ? parseShard(options.shard) : undefined;
@@ -212,7 +235,7 @@ export async function runResolved(config: SpadeConfig, options: RunOptions & { p
   const madeFolder = !existsSync(outDir);
   let prepared = false;
   try {
-    prepareOutDir(outDir, { resume: Boolean(prior) });
+    prepareOutDir(outDir, { resume: Boolean(resumed) });
     prepared = true;
     const { suites, selfplay } = shard ? applyShard(parts, shard, outDir) : parts;
     // Environments are evaluated by worker threads (one per core), or by remote workers on Redis.
@@ -228,6 +251,10 @@ export async function runResolved(config: SpadeConfig, options: RunOptions & { p
       scaler = pool;
       evaluatedBy = parts.agent.workerThreads ? count(pool.workers, 'worker thread') : 'main thread';
     }
+    // The journal's work, read as a stream while the threads start: the environments of a suite
+    // that needs no episodes of them are kept folded once evaluated whole, so what is kept is
+    // bounded by the work that was in flight at the stop, not by the work done before it.
+    if (resumed) prior = priorWork(resumed, suites, config, options.validateOnly);
     const providers = parts.providers.filter((p) => p.inFlight && p.requestsInFlight);
     const calls = providers.length
       ? () => ({ inFlight: providers.reduce((n, p) => n + p.inFlight!(), 0), limit: providers.reduce((n, p) => n + p.requestsInFlight!, 0) })
@@ -258,7 +285,7 @@ export async function runResolved(config: SpadeConfig, options: RunOptions & { p
       release,
     });
   } catch (error) {
-    if (error instanceof UsageError && prepared && !prior) discardUnstartedRun(outDir, madeFolder);
+    if (error instanceof UsageError && prepared && !resumed) discardUnstartedRun(outDir, madeFolder);
     throw error;
   } finally {
     await release();
@@ -278,8 +305,8 @@ export async function run(config: UserConfig = {}, options: RunOptions = {}): Pr
   if (options.retryErrored && !options.resume) throw new UsageError('retryErrored: only with resume (--retry-errored goes with --resume)');
   if (options.resume) {
     const given = validateConfig(config, 'run()');
-    const { config: resumed, prior } = resumedRun(config.out, cwd, given.providers, { retryErrored: options.retryErrored, changes: given });
-    return runResolved(resumed, { ...options, prior });
+    const { config: resumedConfig, resumed } = resumedRun(config.out, cwd, given.providers, { retryErrored: options.retryErrored, changes: given });
+    return runResolved(resumedConfig, { ...options, resumed });
   }
   return runResolved(resolveConfig(validateConfig(config, 'run()')), options);
 }
