@@ -5,9 +5,10 @@
 // what the run writes unless --show-task-text; a missing HF_TOKEN is named with the terms page.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCli, tempDir } from '../../helpers/cli.js';
+import { comparable } from '../../helpers/results.js';
 import type { RunResults } from '../../../core/results/results.js';
 import type { EpisodeResult } from '../../../core/concepts/episode.js';
 import { shuffleQuestions } from '../../../benchmarks/games/gpqa.js';
@@ -98,6 +99,35 @@ test('--show-task-text writes GPQA\'s task text', async () => {
   const results = readFileSync(path.join(cwd, 'out/results.json'), 'utf8');
   assert.ok(results.includes(QUESTIONS.d1!));
   assert.is((JSON.parse(results) as RunResults).suites[0]!.privateText, undefined);
+});
+
+test('a GPQA run cut mid-way and resumed ends as the uninterrupted run: journaled text is not hashed twice', async () => {
+  const dataDir = gamesDataDir();
+  const fixture = path.join(tempDir(), 'gpqa_diamond_3.jsonl');
+  const { readArchive } = await import('../../../benchmarks/games/pinned-source.js');
+  const files = await readArchive(SPADE_FIXTURE, (p) => p === 'eval_offline/suites/tests/fixtures/gpqa_diamond_3.jsonl');
+  writeFileSync(fixture, files.get('eval_offline/suites/tests/fixtures/gpqa_diamond_3.jsonl')!);
+  const server = await samplingServer((prompt) => {
+    const id = Object.keys(QUESTIONS).find((k) => prompt.startsWith(`${QUESTIONS[k]}\n\nA. `));
+    return id ? replies.samples[id] : undefined;
+  });
+  try {
+    const cwd = tempDir();
+    // No response cache: the replayed plays ask the server, as the whole run did.
+    writeFileSync(path.join(cwd, 'spade.config.json'), JSON.stringify({ cache: false, providers: { vllm: { baseURL: server.baseURL } } }));
+    const whole = await runCli(['run', '--out', 'whole', '--agent', 'vllm:test-model', '--suites', `gpqa-diamond:${fixture}`, '--data-dir', dataDir], { cwd });
+    assert.is(whole.code, 0, whole.stderr);
+    // The journal as a stop leaves it: the first environment finished, the second one's verdict and a few plays.
+    const lines = readFileSync(path.join(cwd, 'whole/journal.jsonl'), 'utf8').split('\n').filter(Boolean);
+    const plays = lines.flatMap((line, i) => (JSON.parse(line).type === 'plays' ? [i] : []));
+    mkdirSync(path.join(cwd, 'cut'));
+    writeFileSync(path.join(cwd, 'cut/journal.jsonl'), `${lines.slice(0, plays[0]! + 5).join('\n')}\n`);
+    const resumed = await runCli(['run', '--out', 'cut', '--resume'], { cwd });
+    assert.is(resumed.code, 0, resumed.stderr);
+    assert.equal(comparable(path.join(cwd, 'cut')), comparable(path.join(cwd, 'whole')));
+  } finally {
+    await server.close();
+  }
 });
 
 test('without HF_TOKEN, the gated download is refused naming the variable and the terms page (exit 2)', async () => {
