@@ -3,9 +3,12 @@
  * sums and small histograms, never the episodes. A pool of any number of episodes is then held
  * in memory as one tally per environment, and every figure the metrics table computes from
  * episodes comes out the same from the tallies (core/metrics/table.ts; the one resampled figure
- * whose input order changes is turns to win's interval: see docs/metrics.md).
+ * whose input order changes is turns to win's interval: see docs/metrics.md). Also the figures
+ * an environment's summary gives of its plays (playFigures), which a resumed run keeps for an
+ * environment it folded instead of its episodes.
  */
 import type { EpisodeResult } from '../types.js';
+import type { EnvironmentSummary } from '../results/results.js';
 import { playReward } from '../selfplay/rewards.js';
 
 /** Won, lost and errored plays. */
@@ -140,4 +143,43 @@ export function tallyFromJson(json: PlayTallyJson): PlayTally {
     byHorizon: new Map(json.byHorizon.map(([horizon, won, decided]) => [horizon, { won, decided }])),
     wonTurns: new Map(json.wonTurns),
   };
+}
+
+const winRate = (episodes: readonly EpisodeResult[]): number | undefined => {
+  const decided = episodes.filter((e) => e.outcome !== 'errored');
+  return decided.length ? decided.filter((e) => e.outcome === 'won').length / decided.length : undefined;
+};
+
+/** The mean episode reward of the decided plays (errored ones are counted apart, as everywhere). */
+const meanReward = (episodes: readonly EpisodeResult[]): number | undefined => {
+  const decided = episodes.filter((e) => e.outcome !== 'errored');
+  return decided.length ? decided.reduce((sum, e) => sum + playReward(e), 0) / decided.length : undefined;
+};
+
+/** What an environment's summary says of its plays: solve rates and mean rewards without the hint and with it, a sample trajectory. */
+export interface PlayFigures {
+  solveRate?: number;
+  hintSolveRate?: number;
+  meanReward?: number;
+  hintMeanReward?: number;
+  sample?: NonNullable<EnvironmentSummary['sample']>;
+}
+
+/** The figures of an environment's plays, `episodes` in play order (plain attempts, then hinted ones). */
+export function playFigures(episodes: readonly EpisodeResult[]): PlayFigures {
+  const plain = episodes.filter((e) => !e.withHint);
+  const hinted = episodes.filter((e) => e.withHint);
+  const figures: PlayFigures = {};
+  const solveRate = winRate(plain);
+  if (solveRate !== undefined) figures.solveRate = solveRate;
+  const hintSolveRate = winRate(hinted);
+  if (hintSolveRate !== undefined) figures.hintSolveRate = hintSolveRate;
+  const plainReward = meanReward(plain);
+  if (plainReward !== undefined) figures.meanReward = plainReward;
+  const hintReward = meanReward(hinted);
+  if (hintReward !== undefined) figures.hintMeanReward = hintReward;
+  // The first attempt without the hint keeps its steps (playEpisode's keepSteps).
+  const sample = episodes.find((e) => e.steps);
+  if (sample?.steps) figures.sample = { outcome: sample.outcome, steps: sample.steps };
+  return figures;
 }

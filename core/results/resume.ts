@@ -21,8 +21,7 @@ import type { EnvironmentProgram, EpisodeResult } from '../types.js';
 import type { HintRecord, JournalRecord } from './journal.js';
 import { episodeErrorClass, isRunFailure, playErrors, type PlayErrors } from '../run/error-class.js';
 import { addUsage } from '../providers/stats.js';
-import { tallyPlays, type PlayTally } from '../metrics/plays.js';
-import { playFigures, type PlayFigures } from '../run/evaluate.js';
+import { playFigures, tallyPlays, type PlayFigures, type PlayTally } from '../metrics/plays.js';
 
 export interface PriorWorkOptions {
   /** Do errored work again (`--retry-errored`): errored episodes, design slots and hints are forgotten. */

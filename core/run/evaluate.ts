@@ -7,7 +7,7 @@ import type { Agent, EnvironmentProgram, EpisodeResult, Language, LoadedEnvironm
 import { SandboxError } from '../errors.js';
 import type { PriorWork } from '../results/resume.js';
 import { validateEnvironment, type GateReading } from '../gate/gate.js';
-import { playReward } from '../selfplay/rewards.js';
+import { playFigures, type PlayFigures } from '../metrics/plays.js';
 import { EpisodeAbortedError, playEpisode } from './episode.js';
 import { deriveSeed } from './random.js';
 import { yieldToEventLoop } from './concurrency.js';
@@ -93,17 +93,6 @@ export interface Evaluation {
   sandboxCallMs?: number[];
 }
 
-const winRate = (episodes: readonly EpisodeResult[]): number | undefined => {
-  const decided = episodes.filter((e) => e.outcome !== 'errored');
-  return decided.length ? decided.filter((e) => e.outcome === 'won').length / decided.length : undefined;
-};
-
-/** The mean episode reward of the decided plays (errored ones are counted apart, as everywhere). */
-const meanReward = (episodes: readonly EpisodeResult[]): number | undefined => {
-  const decided = episodes.filter((e) => e.outcome !== 'errored');
-  return decided.length ? decided.reduce((sum, e) => sum + playReward(e), 0) / decided.length : undefined;
-};
-
 /** The seed attempt `attempt` resets: the task's, or under SPADE's protocol one of its own (the hinted attempt i shares unhinted attempt i's). */
 export function attemptSeed(taskSeed: number, attempt: number, perAttempt: boolean | undefined): number {
   return perAttempt && attempt > 0 ? deriveSeed(taskSeed, 'attempt', attempt) : taskSeed;
@@ -124,34 +113,6 @@ export type Evaluator = (program: EnvironmentProgram, taskSeed: number, ctx: Eva
 const COLLATERAL_TRIES = 4;
 
 const isCollateral = (error: unknown): error is SandboxError => error instanceof SandboxError && error.collateral;
-
-/** What an environment's summary says of its plays: solve rates and mean rewards without the hint and with it, a sample trajectory. */
-export interface PlayFigures {
-  solveRate?: number;
-  hintSolveRate?: number;
-  meanReward?: number;
-  hintMeanReward?: number;
-  sample?: NonNullable<EnvironmentSummary['sample']>;
-}
-
-/** The figures of an environment's plays, `episodes` in play order (plain attempts, then hinted ones). */
-export function playFigures(episodes: readonly EpisodeResult[]): PlayFigures {
-  const plain = episodes.filter((e) => !e.withHint);
-  const hinted = episodes.filter((e) => e.withHint);
-  const figures: PlayFigures = {};
-  const solveRate = winRate(plain);
-  if (solveRate !== undefined) figures.solveRate = solveRate;
-  const hintSolveRate = winRate(hinted);
-  if (hintSolveRate !== undefined) figures.hintSolveRate = hintSolveRate;
-  const plainReward = meanReward(plain);
-  if (plainReward !== undefined) figures.meanReward = plainReward;
-  const hintReward = meanReward(hinted);
-  if (hintReward !== undefined) figures.hintMeanReward = hintReward;
-  // The first attempt without the hint keeps its steps (playEpisode's keepSteps).
-  const sample = episodes.find((e) => e.steps);
-  if (sample?.steps) figures.sample = { outcome: sample.outcome, steps: sample.steps };
-  return figures;
-}
 
 /**
  * An environment's summary: its program and gate verdict, and the figures of its plays

@@ -13,7 +13,7 @@ import type { JournalRecord } from '../../../core/results/journal.js';
 import type { GateVerdict } from '../../../core/results/results.js';
 import type { EpisodeResult, UsageMetrics } from '../../../core/types.js';
 import { tallyPlays } from '../../../core/metrics/plays.js';
-import { playFigures } from '../../../core/run/evaluate.js';
+import { playFigures } from '../../../core/metrics/plays.js';
 import { priorWork, resumedRun } from '../../../core/setup/api.js';
 import { createProceduralSuite } from '../../../benchmarks/procedural.js';
 import { runCli, tempDir } from '../../helpers/cli.js';
