@@ -10,7 +10,9 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
   const fd = openSync(tmp, 'w');
   try {
-    writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
+    // A string is handed over as it is (Node encodes it for the call): no Buffer of it is made.
+    if (typeof data === 'string') writeSync(fd, data);
+    else writeSync(fd, data);
     fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
@@ -23,14 +25,16 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
 
 /**
  * A file written in pieces, atomically: the pieces go to a temporary file in the same folder
- * (buffered, so that small pieces cost one write per 64 KiB), which commit() syncs and renames
- * onto the file. Nothing of a file being written is ever seen under its name.
+ * (encoded into one buffer, so that small pieces cost one write per 64 KiB and no string of
+ * them is made), which commit() syncs and renames onto the file. Nothing of a file being
+ * written is ever seen under its name. Each piece is encoded on its own: a piece does not end
+ * inside a surrogate pair.
  */
 export class AtomicFile {
   private readonly tmp: string;
   private fd: number | undefined;
-  private pending: string[] = [];
-  private pendingChars = 0;
+  private readonly buffer = Buffer.allocUnsafeSlow(65536);
+  private used = 0;
 
   constructor(readonly file: string) {
     mkdirSync(path.dirname(file), { recursive: true });
@@ -39,16 +43,17 @@ export class AtomicFile {
   }
 
   write(text: string): void {
-    this.pending.push(text);
-    this.pendingChars += text.length;
-    if (this.pendingChars >= 65536) this.flush();
+    if (this.fd === undefined) return;
+    // A UTF-16 code unit takes at most 3 bytes of UTF-8.
+    if (this.used + text.length * 3 > this.buffer.length) this.flush();
+    if (text.length * 3 > this.buffer.length) writeSync(this.fd, text);
+    else this.used += this.buffer.write(text, this.used);
   }
 
   private flush(): void {
-    if (this.fd === undefined || this.pending.length === 0) return;
-    writeSync(this.fd, Buffer.from(this.pending.join('')));
-    this.pending = [];
-    this.pendingChars = 0;
+    if (this.fd === undefined || this.used === 0) return;
+    writeSync(this.fd, this.buffer, 0, this.used);
+    this.used = 0;
   }
 
   /** Write what is pending, sync, and put the file in place. */
