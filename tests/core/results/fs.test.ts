@@ -40,6 +40,15 @@ test('an atomic file is its pieces in order, small or large, any characters, and
   assert.equal(readdirSync(dir), ['out.txt'], 'no temporary file left');
 });
 
+test("a turn's lines of any length and characters are written whole, in order, whatever the buffer holds", async () => {
+  const file = path.join(tempDir(), 'long.jsonl');
+  const log = new CacheLog(() => openSync(file, 'a'));
+  const lines = ['first', '’'.repeat(30_000), 'x'.repeat(70_000), ...Array.from({ length: 3000 }, (_, i) => `{"i":${i},"t":"é ✓ 😀 ${'y'.repeat(i % 50)}"}`), '😀'.repeat(21_845), 'last'];
+  for (const line of lines) log.add(line);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.is(readFileSync(file, 'utf8'), `${lines.join('\n')}\n`);
+});
+
 test('lines added just before the process exits are written', () => {
   const file = path.join(tempDir(), 'exit.jsonl');
   const code = `
