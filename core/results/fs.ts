@@ -1,7 +1,7 @@
 /**
  * File-system helpers for outputs that must never be half-written.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 /** Write `data` to `file` atomically: a temporary file in the same folder, fsync, rename. */
@@ -116,15 +116,20 @@ export function flushCacheLogs(): void {
 export class CacheLog {
   private fd: number | undefined;
   private failed = false;
-  private pending: string[] = [];
+  private pending: { line: string; written?: Written }[] = [];
   private readonly out = new EncodedWrites();
+  /** Bytes in the file: where the next line starts (a log this process alone appends to). */
+  private size = 0;
 
   constructor(private readonly open: () => number) {}
 
-  /** Append `line` (without its newline). */
-  add(line: string): void {
+  /**
+   * Append `line` (without its newline). `written`, for a log no other process appends to, is
+   * told where the line is in the file once it is written there.
+   */
+  add(line: string, written?: Written): void {
     if (this.failed) return;
-    this.pending.push(line);
+    this.pending.push(written ? { line, written } : { line });
     if (this.pending.length > 1) return;
     unwritten.add(this);
     if (!exitHooked) {
@@ -140,13 +145,28 @@ export class CacheLog {
     if (this.pending.length === 0) return;
     const lines = this.pending;
     this.pending = [];
+    let fd: number;
+    const places: [Written, number, number][] = [];
     try {
-      const fd = (this.fd ??= this.open());
+      if (this.fd === undefined) {
+        this.fd = this.open();
+        this.size = fstatSync(this.fd).size;
+      }
+      fd = this.fd;
       // Writes of whole lines (one per 64 KiB): a reader sees each line whole, or not yet.
-      for (const line of lines) this.out.write(fd, line, true);
+      for (const { line, written } of lines) {
+        const bytes = this.out.write(fd, line, true);
+        if (written) places.push([written, this.size, bytes - 1]);
+        this.size += bytes;
+      }
       this.out.flush(fd);
     } catch {
       this.failed = true;
+      return;
     }
+    for (const [written, start, length] of places) written(fd, start, length);
   }
 }
+
+/** Told where a log's line went: its file's descriptor, the line's first byte and its length (without the newline). */
+export type Written = (fd: number, start: number, length: number) => void;
