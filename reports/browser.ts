@@ -101,7 +101,8 @@ ${trajectory}
 </details>`;
 }
 
-export function browserSection(runs: readonly RunResults[], names: readonly string[], limits: BrowserLimits = DEFAULT_BROWSER_LIMITS): string {
+/** The browser section in parts: its head, each environment's entry, its end (joined, the section's HTML). */
+export function browserSectionParts(runs: readonly RunResults[], names: readonly string[], limits: BrowserLimits = DEFAULT_BROWSER_LIMITS): string[] {
   const entries: string[] = [];
   const counts: string[] = [];
   const suites = new Set<string>();
@@ -114,7 +115,7 @@ export function browserSection(runs: readonly RunResults[], names: readonly stri
     }
   });
   const options = (values: Iterable<string>) => [...values].map((value) => `<option value="${escapeHtml(value)}">${escapeHtml(value)}</option>`).join('');
-  return `<section id="environments"><h2>Environment browser</h2>
+  const head = `<section id="environments"><h2>Environment browser</h2>
 <ul class="muted">${counts.join('')}</ul>
 <div class="filters" role="search">
 <input id="env-search" type="search" placeholder="Search ids, tasks, code, checks…" aria-label="search environments">
@@ -124,6 +125,6 @@ export function browserSection(runs: readonly RunResults[], names: readonly stri
 <select id="env-verdict" aria-label="verdict"><option value="">all verdicts</option>${options(['valid', 'unproven', 'invalid'])}</select>
 <span id="env-count" class="muted"></span>
 </div>
-${entries.join('\n')}
-</section>`;
+`;
+  return [head, ...entries.flatMap((entry, i) => (i ? ['\n', entry] : [entry])), '\n</section>'];
 }

@@ -15,7 +15,7 @@ import { poolRows } from './pools.js';
 import { curriculumSection } from './curriculum.js';
 import { designerDynamicsSection } from './designer-dynamics.js';
 import { horizonSection } from './horizon.js';
-import { BROWSER_SCRIPT, browserSection, DEFAULT_BROWSER_LIMITS, type BrowserLimits } from './browser.js';
+import { BROWSER_SCRIPT, browserSectionParts, DEFAULT_BROWSER_LIMITS, type BrowserLimits } from './browser.js';
 import { paperTableSection } from './paper-table.js';
 import { summarySection } from './summary.js';
 import { bannerHtml, erroredRuns, runWarnings } from './banner.js';
@@ -30,6 +30,15 @@ export interface HtmlReportOptions {
 const CSP = `default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-${createHash('sha256').update(BROWSER_SCRIPT).digest('base64')}'; base-uri 'none'; form-action 'none'`;
 
 export async function renderHtmlReport(runs: readonly RunResults[], options: HtmlReportOptions = {}): Promise<string> {
+  return (await htmlReportParts(runs, options)).join('');
+}
+
+/**
+ * The report in parts, in order (joined, renderHtmlReport's text): the environment browser,
+ * most of the page, comes one environment at a time, so that a writer need never hold the
+ * page as one string.
+ */
+export async function htmlReportParts(runs: readonly RunResults[], options: HtmlReportOptions = {}): Promise<string[]> {
   if (runs.length === 0) throw new RangeError('renderHtmlReport needs at least one run');
   const names = runNames(runs);
   const multipleRuns = runs.length > 1;
@@ -43,7 +52,7 @@ export async function renderHtmlReport(runs: readonly RunResults[], options: Htm
   ]);
   const title = options.title ?? `spade-bench report: ${names.join(' vs ')}`;
   const links = (options.links ?? []).map((link) => `<a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a>`).join('');
-  return `<!doctype html>
+  const head = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -69,11 +78,13 @@ ${overview}
 ${curriculum}
 ${dynamics}
 ${horizon}
-${browserSection(runs, names, { ...DEFAULT_BROWSER_LIMITS, ...options.browser })}
+`;
+  const foot = `
 <footer>spade-bench results schema v${escapeHtml(runs[0]!.schemaVersion)} · this file makes no network requests.</footer>
 </main>
 <script>${BROWSER_SCRIPT}</script>
 </body>
 </html>
 `;
+  return [head, ...browserSectionParts(runs, names, { ...DEFAULT_BROWSER_LIMITS, ...options.browser }), foot];
 }

@@ -73,7 +73,7 @@ export const DEFAULT_CONFIG: SpadeConfig = resolveConfig({});
 const importModule: Loader = async (filepath) => {
   const url = pathToFileURL(filepath).href;
   // A config outside a project with spade-bench installed may still import it (defineConfig).
-  letFilesImportSpadeBench();
+  letFilesImportSpadeBench(filepath);
   const mod = /\.(c|m)?ts$/.test(filepath)
     ? await (await import('tsx/esm/api')).tsImport(url, import.meta.url)
     : await import(url);

@@ -122,9 +122,39 @@ export async function resolve(specifier, context, next) {
 
 let ownPackageHooked = false;
 
-/** Registers OWN_PACKAGE_HOOK once: each export of package.json mapped to this copy's file (its source when run from source). */
-export function letFilesImportSpadeBench(): void {
+/**
+ * True when a file in `dir` imports `spade-bench` without help: a copy installed in a
+ * node_modules folder of `dir` or of a folder above it, or `dir` inside spade-bench's own package
+ * (which imports itself by its name). These are the places Node looks for a package an ES module
+ * imports by name (it reads no NODE_PATH or global folder for them).
+ */
+export function findsSpadeBench(dir: string): boolean {
+  let scope: string | undefined;
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    if (existsSync(path.join(at, 'node_modules', 'spade-bench'))) return true;
+    // The package the file is in: its nearest package.json.
+    if (scope === undefined && existsSync(path.join(at, 'package.json'))) {
+      scope = at;
+      try {
+        const pkg = JSON.parse(readFileSync(path.join(at, 'package.json'), 'utf8')) as { name?: unknown; exports?: unknown };
+        if (pkg.name === 'spade-bench' && pkg.exports !== undefined) return true;
+      } catch {
+        // not a package.json Node can read: no help from it
+      }
+    }
+    if (path.dirname(at) === at) return false;
+  }
+}
+
+/**
+ * Registers OWN_PACKAGE_HOOK once: each export of package.json mapped to this copy's file (its
+ * source when run from source). Given the file about to be imported, only when that file would
+ * not find spade-bench itself: Node runs module hooks on a thread of their own, which holds a
+ * whole second JavaScript heap (~13 MiB) for the rest of the run.
+ */
+export function letFilesImportSpadeBench(file?: string): void {
   if (ownPackageHooked) return;
+  if (file !== undefined && findsSpadeBench(path.dirname(file))) return;
   ownPackageHooked = true;
   const root = packageRoot();
   const fromSource = import.meta.url.endsWith('.ts');
@@ -142,15 +172,16 @@ export function letFilesImportSpadeBench(): void {
 /** Load a plugin module from a file path (relative to `cwd`) or an npm package (`npm:name`). */
 export async function loadExternalPlugin(id: string, cwd: string): Promise<PluginDefinition> {
   let specifier: string;
+  let file: string | undefined;
   if (id.startsWith('npm:')) {
     specifier = id.slice(4);
   } else {
-    const file = path.resolve(cwd, id);
+    file = path.resolve(cwd, id);
     if (!existsSync(file)) throw new UsageError(`plugin file not found: ${file}`);
     specifier = pathToFileURL(file).href;
   }
   let mod: Record<string, unknown>;
-  letFilesImportSpadeBench();
+  letFilesImportSpadeBench(file);
   try {
     mod = specifier.endsWith('.ts') || specifier.endsWith('.mts')
       ? await (await import('tsx/esm/api')).tsImport(specifier, import.meta.url)

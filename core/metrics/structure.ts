@@ -98,8 +98,14 @@ function templatedNodeTypes(program: { readonly source: string }): string[] {
  * rather than the whole program.
  */
 export function dataNodeTypes(values: readonly string[]): string[] {
+  // A JSON string is one string literal: a header of strings only (a dataset task's) needs no
+  // parse, which would make a syntax tree per task.
+  if (values.every((value) => value.startsWith('"'))) return ['Program', ...values.flatMap(() => STRING_DECLARATION)];
   return javascriptNodeTypes(values.map((value, i) => `const v${i} = ${value};`).join('\n'));
 }
+
+/** The node types of `const v = "...";`, in pre-order. */
+const STRING_DECLARATION = ['VariableDeclaration', 'VariableDeclarator', 'Identifier', 'Literal'] as const;
 
 /** Node types of a program: precomputed ones if given, else parsed (JavaScript), else []. */
 export function programNodeTypes(program: ProgramForStructure): readonly string[] {

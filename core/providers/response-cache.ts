@@ -99,10 +99,10 @@ interface Place {
 class Store {
   private readonly places = new Map<string, Place | string>();
   private readonly fds: number[] = [];
-  /** This process's log, opened with its first entry. */
+  /** This process's log, opened with its first entry (readable: its entries are read back from it). */
   private readonly own = new CacheLog(() => {
     mkdirSync(this.dir, { recursive: true });
-    return openSync(path.join(this.dir, `replies-${logName()}.jsonl`), 'a');
+    return openSync(path.join(this.dir, `replies-${logName()}.jsonl`), 'a+');
   });
 
   constructor(readonly dir: string) {
@@ -198,9 +198,12 @@ class Store {
   /** Append an entry's line (`line` holds no newline) to this process's log. */
   set(key: string, line: string): void {
     if (this.places.has(key)) return;
-    // Found at once, from memory; a later run finds it in the log.
+    // Found at once, from memory until it is written; then read from the log, as a later run
+    // reads it, so that a run does not keep every reply it was given.
     this.places.set(key, line);
-    this.own.add(line);
+    this.own.add(line, (fd, start, length) => {
+      if (this.places.get(key) === line) this.places.set(key, { fd, start, length });
+    });
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * File-system helpers for outputs that must never be half-written.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 /** Write `data` to `file` atomically: a temporary file in the same folder, fsync, rename. */
@@ -10,7 +10,9 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
   const fd = openSync(tmp, 'w');
   try {
-    writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
+    // A string is handed over as it is (Node encodes it for the call): no Buffer of it is made.
+    if (typeof data === 'string') writeSync(fd, data);
+    else writeSync(fd, data);
     fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
@@ -22,15 +24,50 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
 }
 
 /**
+ * Text written to a file through one buffer that is kept: pieces are encoded into it and go out
+ * in one write() per 64 KiB (and at flush()), so no string of them is joined and no buffer is
+ * made per write (Node would make one, of the whole text, for a string given to write()). A
+ * piece that cannot fit in the buffer is written on its own. Each piece is encoded on its own:
+ * a piece does not end inside a surrogate pair.
+ */
+export class EncodedWrites {
+  private readonly buffer = Buffer.allocUnsafeSlow(65536);
+  private used = 0;
+
+  /** Add `text` (and a newline after it, in the same write, with `line`); returns its bytes. */
+  write(fd: number, text: string, line = false): number {
+    // A UTF-16 code unit takes at most 3 bytes of UTF-8.
+    const most = text.length * 3 + (line ? 1 : 0);
+    if (this.used + most > this.buffer.length) this.flush(fd);
+    if (most > this.buffer.length) {
+      const bytes = writeSync(fd, line ? `${text}\n` : text);
+      return bytes;
+    }
+    const bytes = this.buffer.write(text, this.used);
+    if (line) this.buffer[this.used + bytes] = 0x0a;
+    this.used += bytes + (line ? 1 : 0);
+    return bytes + (line ? 1 : 0);
+  }
+
+  /** Write what is in the buffer. */
+  flush(fd: number): void {
+    if (this.used === 0) return;
+    const used = this.used;
+    // Emptied first: a failed write leaves nothing to write again.
+    this.used = 0;
+    writeSync(fd, this.buffer, 0, used);
+  }
+}
+
+/**
  * A file written in pieces, atomically: the pieces go to a temporary file in the same folder
- * (buffered, so that small pieces cost one write per 64 KiB), which commit() syncs and renames
- * onto the file. Nothing of a file being written is ever seen under its name.
+ * (through EncodedWrites), which commit() syncs and renames onto the file. Nothing of a file
+ * being written is ever seen under its name.
  */
 export class AtomicFile {
   private readonly tmp: string;
   private fd: number | undefined;
-  private pending: string[] = [];
-  private pendingChars = 0;
+  private readonly out = new EncodedWrites();
 
   constructor(readonly file: string) {
     mkdirSync(path.dirname(file), { recursive: true });
@@ -39,21 +76,12 @@ export class AtomicFile {
   }
 
   write(text: string): void {
-    this.pending.push(text);
-    this.pendingChars += text.length;
-    if (this.pendingChars >= 65536) this.flush();
-  }
-
-  private flush(): void {
-    if (this.fd === undefined || this.pending.length === 0) return;
-    writeSync(this.fd, Buffer.from(this.pending.join('')));
-    this.pending = [];
-    this.pendingChars = 0;
+    if (this.fd !== undefined) this.out.write(this.fd, text);
   }
 
   /** Write what is pending, sync, and put the file in place. */
   commit(): void {
-    this.flush();
+    this.out.flush(this.fd!);
     fsyncSync(this.fd!);
     closeSync(this.fd!);
     this.fd = undefined;
@@ -79,22 +107,29 @@ export function flushCacheLogs(): void {
 
 /**
  * An append-only log of whole lines for a cache: the lines added in one turn of the event loop
- * go out in one write() as that turn ends (and at the process's exit), rather than one write()
- * each: a run adds one per task, thousands of writes that cost more than the lines. The file is
+ * go out together as that turn ends (and at the process's exit), one write() per 64 KiB of
+ * them, rather than one write() each: a run adds one per task, thousands of writes that cost
+ * more than the lines. The file is
  * opened on the first line, by `open` (which may create its folder). A log that cannot be
  * opened or written drops its lines: for a cache, a lost line is only a miss later.
  */
 export class CacheLog {
   private fd: number | undefined;
   private failed = false;
-  private pending: string[] = [];
+  private pending: { line: string; written?: Written }[] = [];
+  private readonly out = new EncodedWrites();
+  /** Bytes in the file: where the next line starts (a log this process alone appends to). */
+  private size = 0;
 
   constructor(private readonly open: () => number) {}
 
-  /** Append `line` (without its newline). */
-  add(line: string): void {
+  /**
+   * Append `line` (without its newline). `written`, for a log no other process appends to, is
+   * told where the line is in the file once it is written there.
+   */
+  add(line: string, written?: Written): void {
     if (this.failed) return;
-    this.pending.push(`${line}\n`);
+    this.pending.push(written ? { line, written } : { line });
     if (this.pending.length > 1) return;
     unwritten.add(this);
     if (!exitHooked) {
@@ -108,14 +143,30 @@ export class CacheLog {
   flush(): void {
     unwritten.delete(this);
     if (this.pending.length === 0) return;
-    const text = this.pending.join('');
+    const lines = this.pending;
     this.pending = [];
+    let fd: number;
+    const places: [Written, number, number][] = [];
     try {
-      this.fd ??= this.open();
-      // One write of whole lines: a reader sees each line whole, or not yet.
-      writeSync(this.fd, text);
+      if (this.fd === undefined) {
+        this.fd = this.open();
+        this.size = fstatSync(this.fd).size;
+      }
+      fd = this.fd;
+      // Writes of whole lines (one per 64 KiB): a reader sees each line whole, or not yet.
+      for (const { line, written } of lines) {
+        const bytes = this.out.write(fd, line, true);
+        if (written) places.push([written, this.size, bytes - 1]);
+        this.size += bytes;
+      }
+      this.out.flush(fd);
     } catch {
       this.failed = true;
+      return;
     }
+    for (const [written, start, length] of places) written(fd, start, length);
   }
 }
+
+/** Told where a log's line went: its file's descriptor, the line's first byte and its length (without the newline). */
+export type Written = (fd: number, start: number, length: number) => void;

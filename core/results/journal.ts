@@ -11,18 +11,19 @@
  * Journal opened on the folder finishes what a killed close left undone. Readers go through
  * journalRecords(), which streams the segments in order, one segment in memory at a time; a
  * run of one segment is the `journal.jsonl` earlier versions wrote, and reads as before.
- * The lines of one turn of the event loop go out in one write() (flushed to
- * the OS) as soon as that turn ends, rather than one write() each: thousands of small writes
+ * The lines of one turn of the event loop go out together (one write() per 64 KiB of whole
+ * lines, flushed to the OS) as soon as that turn ends, rather than one write() each: thousands of small writes
  * cost more than the work they record (a run killed mid-turn redoes at most that turn's work
  * on --resume). At checkpoints (end of a round or suite) the pending lines are written at once
  * and synced to disk by a thread of the pool while the run goes on (the next round or suite,
  * the results files), not on the main thread: a suite's journal is megabytes, and the sync waits
  * for the disk. Closing syncs on the spot, so a closed journal is on disk.
  */
-import { closeSync, createReadStream, createWriteStream, existsSync, fstatSync, fsync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, existsSync, fstatSync, fsync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, gunzipSync } from 'node:zlib';
 import path from 'node:path';
+import { EncodedWrites } from './fs.js';
 import type { GateVerdict, ReviewRecord, RoundSummary, SlotError, UsageMetrics } from './results.js';
 import type { JournaledEnvironment } from './results-file.js';
 import type { PlayTallyJson } from '../metrics/plays.js';
@@ -156,8 +157,10 @@ export class Journal {
   private nextIndex: number;
   /** The first write that failed (ENOSPC, EIO...): later records are not written. */
   failure: NodeJS.ErrnoException | undefined;
-  /** Lines appended in this turn of the event loop, not yet written. */
+  /** Lines appended in this turn of the event loop, not yet written (without their newlines). */
   private pending: string[] = [];
+  /** What writes them: one write() per 64 KiB of whole lines, through a buffer it keeps. */
+  private readonly out = new EncodedWrites();
   private scheduled = false;
   /** Checkpoint syncs still running on the pool: descriptors are closed only after them. */
   private syncing = 0;
@@ -205,7 +208,7 @@ export class Journal {
   private appendLine(line: string): void {
     if (this.fd === undefined) throw new Error('journal is closed');
     if (this.failure) return;
-    this.pending.push(`${line}\n`);
+    this.pending.push(line);
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(() => this.flush());
@@ -216,11 +219,13 @@ export class Journal {
   flush(): void {
     this.scheduled = false;
     if (this.fd === undefined || this.pending.length === 0) return;
-    const text = this.pending.join('');
+    const lines = this.pending;
     this.pending = [];
     if (this.failure) return;
-    this.guard(() => writeSync(this.fd!, text));
-    this.size += Buffer.byteLength(text);
+    this.guard(() => {
+      for (const line of lines) this.size += this.out.write(this.fd!, line, true);
+      this.out.flush(this.fd!);
+    });
     if (this.size >= this.segmentBytes && !this.failure) this.guard(() => this.closeSegment());
   }
 

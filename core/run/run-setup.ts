@@ -60,5 +60,8 @@ export interface RunSetup {
   release?: () => Promise<void>;
 }
 
-/** Renders the HTML report of runs (the built-in one is reports/html.ts, passed in by the composition root). */
-export type ReportRenderer = (runs: RunResults[]) => Promise<string>;
+/**
+ * Renders the HTML report of runs in parts, in order, written one after another (the built-in
+ * one is reports/html.ts, passed in by the composition root).
+ */
+export type ReportRenderer = (runs: RunResults[]) => Promise<readonly string[]>;

@@ -13,7 +13,7 @@ import { episodeRecord, Journal } from '../results/journal.js';
 import type { PriorWork } from '../results/resume.js';
 import { emptyUsage } from '../providers/stats.js';
 import type { EnvironmentReviewer } from '../roles/llm-reviewer.js';
-import { writeFileAtomic } from '../results/fs.js';
+import { AtomicFile } from '../results/fs.js';
 import { writeResults } from '../results/results-file.js';
 import { RunFailedError, RunStoppedError, UsageError } from '../errors.js';
 import { ErrorTally, episodeErrorClass, exceedsAllowance, isFatal, isRunFailure, type ErrorAllowance } from './error-class.js';
@@ -208,8 +208,17 @@ export function parseMaxErrors(value: number | string | undefined): ErrorAllowan
 }
 
 
-/** results.json and, given a renderer, report.html, each written atomically. */
+/** results.json and, given a renderer, report.html, each written atomically (the report part by part, never as one string). */
 export async function writeOutputs(outDir: string, results: RunResults, renderReport?: ReportRenderer): Promise<void> {
   writeResults(outDir, results);
-  if (renderReport) writeFileAtomic(path.join(outDir, 'report.html'), await renderReport([results]));
+  if (!renderReport) return;
+  const parts = await renderReport([results]);
+  const file = new AtomicFile(path.join(outDir, 'report.html'));
+  try {
+    for (const part of parts) file.write(part);
+    file.commit();
+  } catch (error) {
+    file.abort();
+    throw error;
+  }
 }

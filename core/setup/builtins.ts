@@ -174,6 +174,6 @@ export const BUILTINS: readonly BuiltinEntry[] = [
 ];
 
 /** The built-in HTML report of one or more runs (one self-contained file). */
-export async function renderReport(runs: RunResults[]): Promise<string> {
-  return (await import('../../reports/html.js')).renderHtmlReport(runs);
+export async function renderReport(runs: RunResults[]): Promise<readonly string[]> {
+  return (await import('../../reports/html.js')).htmlReportParts(runs);
 }

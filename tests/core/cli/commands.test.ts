@@ -51,6 +51,12 @@ test('run is the default command: no command word, or flags only, run it', () =>
   assert.is(args.out, 'x');
   assert.is(parsed(['run', '--rounds', '2']).args.rounds, 2);
   assert.is(parsed(['validate', 'a.js']).command.name, 'validate');
+  // Named, run is parsed as the default command is (yargs then renders no help), with the same args.
+  assert.equal(parsed(['run', '--rounds', '2', '--out', 'x']), parsed(['--rounds', '2', '--out', 'x']));
+  // A word after it is no command of its own, and run's help is run's.
+  assert.is(usageError(['run', 'validate', 'a.js']), `Unknown arguments: validate, a.js.${usage('run')}`);
+  assert.is(usageError(['run', 'run']), `Unknown argument: run.${usage('run')}`);
+  assert.match(printed(['run', '-h']), helpFor('run'));
 });
 
 test('an unknown option, or several, is a usage error naming them as typed', () => {

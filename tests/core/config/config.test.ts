@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_CONFIG, jsonErrorOffset, loadConfigFile, resolveConfig, validateConfig } from '../../../core/config/config.js';
 import { readdirSync } from 'node:fs';
@@ -9,7 +9,8 @@ import { runCli } from '../../helpers/cli.js';
 import { flagsToConfig } from '../../../core/cli/run-command.js';
 import { UsageError } from '../../../core/errors.js';
 import { DEFAULTS, hintedAttemptsOf, plainAttemptsOf } from '../../../core/config/options.js';
-import { tempDir } from '../../helpers/cli.js';
+import { repoRoot, tempDir } from '../../helpers/cli.js';
+import { findsSpadeBench } from '../../../core/config/plugin.js';
 
 const dir = (): string => tempDir('spade-config-');
 
@@ -65,6 +66,25 @@ test('finds .mjs, .json and the "spade" key of package.json', async () => {
   writeFileSync(path.join(c, 'package.json'), '{ "name": "x", "spade": { "limit": 9 } }');
   assert.equal((await loadConfigFile(c)).config, { limit: 9 });
   assert.equal((await loadConfigFile(dir())).config, {});
+});
+
+test('a plugin or config file finds spade-bench itself where Node would: no resolve hook (and its thread) is needed then', () => {
+  const outside = dir();
+  assert.not.ok(findsSpadeBench(outside), 'a folder with nothing installed');
+  // A copy installed in a node_modules folder above the file (here a link, as npm link makes).
+  const project = dir();
+  mkdirSync(path.join(project, 'node_modules'));
+  symlinkSync(repoRoot, path.join(project, 'node_modules', 'spade-bench'), 'dir');
+  mkdirSync(path.join(project, 'plugins', 'deep'), { recursive: true });
+  assert.ok(findsSpadeBench(path.join(project, 'plugins', 'deep')));
+  // Inside spade-bench's own package, which imports itself by name through its exports.
+  assert.ok(findsSpadeBench(path.join(repoRoot, 'perf')));
+  // A package of another name, or one named so without exports, does not.
+  const other = dir();
+  writeFileSync(path.join(other, 'package.json'), '{ "name": "other", "exports": "./index.js" }');
+  assert.not.ok(findsSpadeBench(other));
+  writeFileSync(path.join(other, 'package.json'), '{ "name": "spade-bench" }');
+  assert.not.ok(findsSpadeBench(other));
 });
 
 test('a JSON config is read without cosmiconfig, which still reads $import, null and other kinds', async () => {

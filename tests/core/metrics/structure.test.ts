@@ -1,6 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { javascriptNodeTypes, programFeatures, programNodeTypes, structureFeatures } from '../../../core/metrics/index.js';
+import { dataNodeTypes } from '../../../core/metrics/structure.js';
+import { answerProgram } from '../../../benchmarks/answer-program.js';
 
 test('JavaScript node types in pre-order, from acorn', () => {
   assert.equal(javascriptNodeTypes('x = 1;'), ['Program', 'ExpressionStatement', 'AssignmentExpression', 'Identifier', 'Literal']);
@@ -44,10 +46,16 @@ test('a program that opens with its data has the structure of the whole program,
     `// a template\nconst QUESTION = "How many legs?";\nconst P = {"n":-4.5e3,"flag":true};\n${code}`,
     `const QUESTION = "a";\n'use strict';\n${code}`,
     `const QUESTION = "say \\"hi\\" \\u00e9 \\\\";\nconst P = {"b":[1,{"c":-0.5}],"1":2,"x":[[],{}],"f":false,"e":1e+21};\n${code}`,
+    // Strings only (a dataset task's header): read without a parse, with the same node types.
+    `const QUESTION = "Twice \\"6\\"? \\u2029 \u00e9 \u2019";\nconst ANSWER = "";\nconst HINT = "\\\\";\n${code}`,
     // Quotes after runs of backslashes: escaped after an odd run, closing after an even one.
     `const QUESTION = "ends in a backslash \\\\";\nconst P = {"k\\\\\\"e":"\\\\\\\\","w":["\\\\\\"",1,"\\"\\""],"z":["\\\\",{"a":[2]}]};\n${code}`,
   ];
   for (const source of programs) assert.equal(programNodeTypes({ source, language: 'javascript' }), javascriptNodeTypes(source), source.slice(0, 40));
+  // A dataset task (strings only in its header) has the structure of its whole source.
+  const task = answerProgram({ id: 't', question: 'What is "6 * 7"?\n\u2019', answer: '42', checker: 'numeric', hint: 'Multiply.', family: 'f', origin: 'o' });
+  assert.equal(programNodeTypes(task), javascriptNodeTypes(task.source));
+  assert.equal(dataNodeTypes(['"a"', '"\\u2028"', '""']), javascriptNodeTypes('const a = "a";\nconst b = "\\u2028";\nconst c = "";'));
   // A program that does not parse has no structure, data header or not.
   assert.equal(programNodeTypes({ source: `const QUESTION = "a";\nclass {`, language: 'javascript' }), []);
 });

@@ -47,6 +47,22 @@ test('a repeated request is served from the cache, across provider instances', a
   assert.is(server.requests.length, 2);
 });
 
+test("a run's own replies are read back from its log once written, each from its place", async () => {
+  const cache = new ResponseCache(dir);
+  const keys = Array.from({ length: 300 }, (_, i) => cacheKey({ providerId: 'p', model: 'm', messages: [{ role: 'user', content: `q${i}` }], params: {} }));
+  const text = (i: number): string => `reply ${i} — ’✓😀 ${'x'.repeat(i * 37)}`;
+  keys.forEach((key, i) => cache.set(key, { text: text(i), usage: { inputTokens: i, outputTokens: 1 } }, { providerId: 'p', model: 'm' }));
+  assert.is((await cache.get(keys[7]!))?.text, text(7), 'before it is written, from memory');
+  await new Promise((resolve) => setImmediate(resolve));
+  for (const [i, key] of keys.entries()) assert.equal(await cache.get(key), { text: text(i), usage: { inputTokens: i, outputTokens: 1 } }, `entry ${i}`);
+  // Stored again later in the run, the lines go after the first ones.
+  const later = cacheKey({ providerId: 'p', model: 'm', messages: [{ role: 'user', content: 'later' }], params: {} });
+  cache.set(later, { text: 'later', usage: { inputTokens: 1, outputTokens: 1 } }, { providerId: 'p', model: 'm' });
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.is((await cache.get(later))?.text, 'later');
+  assert.is((await cache.get(keys[299]!))?.text, text(299));
+});
+
 test('errors are never cached', async () => {
   server.script({ kind: 'error', status: 400, message: 'bad request' });
   const provider = await create();

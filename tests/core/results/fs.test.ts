@@ -1,11 +1,11 @@
 // File helpers: the cache logs' batched appends (a turn's lines written together as it ends,
 // nothing left unwritten at exit, a log that cannot be written only drops its lines).
 import { spawnSync } from 'node:child_process';
-import { openSync, readFileSync } from 'node:fs';
+import { existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CacheLog, flushCacheLogs } from '../../../core/results/fs.js';
+import { AtomicFile, CacheLog, flushCacheLogs } from '../../../core/results/fs.js';
 import { repoRoot, tempDir } from '../../helpers/cli.js';
 
 test("a turn's lines go out together when the turn ends, whole and in order", async () => {
@@ -25,6 +25,28 @@ test("a turn's lines go out together when the turn ends, whole and in order", as
   log.add('"next turn"');
   flushCacheLogs();
   assert.ok(readFileSync(file, 'utf8').endsWith('}\n"next turn"\n'));
+});
+
+test('an atomic file is its pieces in order, small or large, any characters, and appears whole at commit', () => {
+  const dir = tempDir();
+  const file = path.join(dir, 'out.txt');
+  const out = new AtomicFile(file);
+  const pieces = ['{"a": "é’✓ 😀"}\n', 'x'.repeat(30_000), '’'.repeat(21_000), 'tail', '😀'.repeat(40_000), ''];
+  for (let i = 0; i < 500; i++) pieces.push(`line ${i} — ’\n`);
+  for (const piece of pieces) out.write(piece);
+  assert.not.ok(existsSync(file), 'nothing under its name before commit');
+  out.commit();
+  assert.is(readFileSync(file, 'utf8'), pieces.join(''));
+  assert.equal(readdirSync(dir), ['out.txt'], 'no temporary file left');
+});
+
+test("a turn's lines of any length and characters are written whole, in order, whatever the buffer holds", async () => {
+  const file = path.join(tempDir(), 'long.jsonl');
+  const log = new CacheLog(() => openSync(file, 'a'));
+  const lines = ['first', '’'.repeat(30_000), 'x'.repeat(70_000), ...Array.from({ length: 3000 }, (_, i) => `{"i":${i},"t":"é ✓ 😀 ${'y'.repeat(i % 50)}"}`), '😀'.repeat(21_845), 'last'];
+  for (const line of lines) log.add(line);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.is(readFileSync(file, 'utf8'), `${lines.join('\n')}\n`);
 });
 
 test('lines added just before the process exits are written', () => {
