@@ -1,10 +1,12 @@
 /**
- * The wire format between the host and the cpython sandbox's zygote, over pipes. Requests: frames
- * of a 4-byte little-endian length followed by that many bytes of UTF-8 JSON. Replies: a 4-byte
- * length, a 4-byte request id, then the body (an environment's reply as its process wrote it).
+ * The wire format between the host and the cpython sandbox, over pipes. Requests to the zygote:
+ * frames of a 4-byte little-endian length followed by that many bytes of UTF-8 JSON (requests on
+ * an environment's channel also carry a 4-byte number after the length: channel.ts). Replies: a
+ * 4-byte length, a 4-byte request id, then the body (an environment's reply as its process wrote
+ * it).
  *
- * Everything read from the sandbox is untrusted: a frame longer than the reader's limit, or one
- * that is not JSON, is a protocol violation (the caller kills the sandbox).
+ * Everything read from the sandbox is untrusted: a frame longer than the reader's limit is a
+ * protocol violation, and the caller checks each body.
  */
 
 export function encodeFrame(message: unknown): Buffer {
@@ -15,47 +17,7 @@ export function encodeFrame(message: unknown): Buffer {
   return frame;
 }
 
-export class FrameReader {
-  private buffer: Buffer = Buffer.alloc(0);
-  private broken = false;
-
-  constructor(
-    /** The longest frame accepted. */
-    private readonly maxBytes: number,
-    private readonly onFrame: (frame: unknown) => void,
-    private readonly onViolation: (why: string) => void,
-    /** A JSON.parse reviver for the frames' bodies. */
-    private readonly reviver?: (key: string, value: unknown) => unknown,
-  ) {}
-
-  push(chunk: Buffer): void {
-    if (this.broken) return;
-    this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
-    while (this.buffer.length >= 4) {
-      const size = this.buffer.readUInt32LE(0);
-      if (size > this.maxBytes) return this.violation(`a frame of ${size} bytes, more than ${this.maxBytes}`);
-      if (this.buffer.length < 4 + size) return;
-      const body = this.buffer.subarray(4, 4 + size);
-      this.buffer = this.buffer.subarray(4 + size);
-      let message: unknown;
-      try {
-        message = JSON.parse(body.toString('utf8'), this.reviver);
-      } catch {
-        return this.violation('a frame that is not JSON');
-      }
-      this.onFrame(message);
-    }
-  }
-
-  /** After a violation the stream is out of step for good: nothing more is read from it. */
-  private violation(why: string): void {
-    this.broken = true;
-    this.buffer = Buffer.alloc(0);
-    this.onViolation(why);
-  }
-}
-
-/** Reads the zygote's reply frames: (request id, body) each; the body is left to the caller to check. */
+/** Reads reply frames: (request id, body) each; the body is left to the caller to check. */
 export class ReplyFrameReader {
   private buffer: Buffer = Buffer.alloc(0);
   private broken = false;
