@@ -128,11 +128,7 @@ export function environmentSummary(program: EnvironmentProgram, verdict: GateVer
     gameType: verdict.gameType ?? gameTypeOf(program, { horizon }),
     verdict: verdict.verdict,
     checks: verdict.checks,
-    // Read from the program when asked: a program that makes its source when read (a dataset's
-    // task) is then never held as a whole string per environment.
-    get source() {
-      return program.source;
-    },
+    source: program.source,
   };
   if (round !== undefined) summary.round = round;
   if (verdict.readings) {

@@ -196,12 +196,8 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
     if (!folded) keptOf.set(e, kept);
     // The summary reads its source from its program when asked: a program that makes its source
     // when read (a dataset's task) is then never kept as a whole string per environment.
-    // evaluateEnvironment's summaries already do (redefining a property would turn the object
-    // into a slow dictionary); those of other evaluators (threads, workers) are made to.
     const { program } = e;
-    if (Object.getOwnPropertyDescriptor(e.summary, 'source')?.get === undefined) {
-      Object.defineProperty(e.summary, 'source', { get: () => program.source, enumerable: true, configurable: true });
-    }
+    Object.defineProperty(e.summary, 'source', { get: () => program.source, enumerable: true, configurable: true });
     shareDataHeader(e.summary, program);
     if (!books.prior?.environmentDone(suite, e.program.id)) {
       const { environment, code } = journalEnvironment(e.summary);

@@ -9,7 +9,6 @@ import { createIsolatedVmSandbox } from '../../../plugins/sandboxes/isolated-vm.
 import { createReferenceAgent } from '../../../plugins/reference/agent.js';
 import { gridKeysDoors } from '../../../plugins/reference/families/grid-keys-doors.js';
 import { fixture } from '../../fixtures/programs/load.js';
-import { answerProgram } from '../../../benchmarks/answer-program.js';
 
 const sandbox = createIsolatedVmSandbox({ limits: { callTimeoutMs: 3000, memoryMb: 16 } });
 const loads = new Map<string, number>();
@@ -60,19 +59,6 @@ test('a memory bomb in the same isolate, during the gate and during the episodes
   assert.is(loads.get('grid'), 5, 'loads: the spade reading the first bomb broke, both readings again, the play\'s own, and the restart of the episode the second bomb broke');
   assert.ok(result.episodes.every((e) => e.outcome !== 'errored'), 'no episode is errored');
   assert.equal(comparable(result), comparable(alone));
-});
-
-test("a dataset task's source is made only when read: the evaluation's summary reads it from the program, never keeps a copy", async () => {
-  const program = answerProgram({ id: 'q/1', question: 'What is 2 + 3?', answer: '5', checker: 'numeric', hint: 'Add them.', family: 'q', origin: 'q#1' });
-  const make = Object.getOwnPropertyDescriptor(program, 'source')!.get!;
-  let made = 0;
-  Object.defineProperty(program, 'source', { get: () => (made++, make.call(program)), enumerable: true, configurable: true });
-  const e = await evaluateEnvironment(program, 1, { ...context(), attempts: 1, withHint: false });
-  assert.is(e.verdict.verdict, 'valid');
-  assert.is(made, 0, 'neither the gate, the play nor the summary made the source');
-  assert.is(e.summary.source, make.call(program));
-  assert.is(made, 1);
-  assert.equal(Object.keys(e.summary).slice(0, 6), ['id', 'language', 'gameType', 'verdict', 'checks', 'source'], 'in its place among the keys results.json writes in order');
 });
 
 test.after(async () => {
