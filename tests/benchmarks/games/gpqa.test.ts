@@ -44,18 +44,27 @@ test('the options of all 198 positions are shuffled as random.Random(42) shuffle
   });
 });
 
-async function runFixture(extra: string[] = []) {
-  assert.ok(SPADE_FIXTURE);
-  const dataDir = gamesDataDir();
+/** SPADE's fixture, read from SPADE's own archive by the test (its rows are already shuffled), as a file of its own. */
+async function fixtureFile(): Promise<string> {
   const fixture = path.join(tempDir(), 'gpqa_diamond_3.jsonl');
-  // SPADE's fixture, read from SPADE's own archive by the test (its rows are already shuffled).
   const { readArchive } = await import('../../../benchmarks/games/pinned-source.js');
   const files = await readArchive(SPADE_FIXTURE, (p) => p === 'eval_offline/suites/tests/fixtures/gpqa_diamond_3.jsonl');
   writeFileSync(fixture, files.get('eval_offline/suites/tests/fixtures/gpqa_diamond_3.jsonl')!);
-  const server = await samplingServer((prompt) => {
+  return fixture;
+}
+
+/** A server answering each fixture question with its recorded samples. */
+const fixtureServer = () =>
+  samplingServer((prompt) => {
     const id = Object.keys(QUESTIONS).find((k) => prompt.startsWith(`${QUESTIONS[k]}\n\nA. `));
     return id ? replies.samples[id] : undefined;
   });
+
+async function runFixture(extra: string[] = []) {
+  assert.ok(SPADE_FIXTURE);
+  const dataDir = gamesDataDir();
+  const fixture = await fixtureFile();
+  const server = await fixtureServer();
   const cwd = tempDir();
   writeFileSync(path.join(cwd, 'spade.config.json'), JSON.stringify({ providers: { vllm: { baseURL: server.baseURL } } }));
   const r = await runCli(['run', '--out', 'out', '--agent', 'vllm:test-model', '--suites', `gpqa-diamond:${fixture}`, '--data-dir', dataDir, ...extra], { cwd });
@@ -103,14 +112,8 @@ test('--show-task-text writes GPQA\'s task text', async () => {
 
 test('a GPQA run cut mid-way and resumed ends as the uninterrupted run: journaled text is not hashed twice', async () => {
   const dataDir = gamesDataDir();
-  const fixture = path.join(tempDir(), 'gpqa_diamond_3.jsonl');
-  const { readArchive } = await import('../../../benchmarks/games/pinned-source.js');
-  const files = await readArchive(SPADE_FIXTURE, (p) => p === 'eval_offline/suites/tests/fixtures/gpqa_diamond_3.jsonl');
-  writeFileSync(fixture, files.get('eval_offline/suites/tests/fixtures/gpqa_diamond_3.jsonl')!);
-  const server = await samplingServer((prompt) => {
-    const id = Object.keys(QUESTIONS).find((k) => prompt.startsWith(`${QUESTIONS[k]}\n\nA. `));
-    return id ? replies.samples[id] : undefined;
-  });
+  const fixture = await fixtureFile();
+  const server = await fixtureServer();
   try {
     const cwd = tempDir();
     // No response cache: the replayed plays ask the server, as the whole run did.
