@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // The test command (`npm test`): runs every tests/**/*.test.ts file with uvu, each in its own
 // Node process (a test that crashes its process cannot take the others down), as many at once
-// as there are cores, and ends with one plain line: `N passed, M failed, K skipped`.
+// as there are cores, and ends with one plain line: `N passed, M failed, K skipped`. Each file gets
+// a cache folder of its own (XDG_CACHE_HOME), removed at the end: no test reads a reply, verdict
+// or dataset cached by an earlier run or by another file, and the user's ~/.cache stays untouched.
 // Usage: node tests/run.mjs [substring ...]   (only files whose path contains a substring)
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +27,9 @@ const files = find(path.join(root, 'tests'))
   .filter((f) => !filters.length || filters.some((s) => f.includes(s)))
   .sort();
 
+const caches = mkdtempSync(path.join(os.tmpdir(), 'spade-test-caches-'));
+process.on('exit', () => rmSync(caches, { recursive: true, force: true }));
+
 const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
 const count = (text, label) => {
   const m = strip(text).match(new RegExp(`^\\s*${label}:\\s+(\\d+)`, 'm'));
@@ -36,7 +41,7 @@ function runFile(file) {
     const started = Date.now();
     const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', file], {
       cwd: root,
-      env: { ...process.env, FORCE_COLOR: '0' },
+      env: { ...process.env, FORCE_COLOR: '0', XDG_CACHE_HOME: mkdtempSync(path.join(caches, 'file-')) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
