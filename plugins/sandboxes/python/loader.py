@@ -1022,12 +1022,13 @@ def spade_validate(source, reset_gate_turns=None):
     escape-attempt, output-limit) is the reply's failure instead, as for any call. With
     `reset_gate_turns` (SPADE's tool-use runs), an accepted program also goes through SPADE's
     reset gate, its games built with that turn budget (kind `reset-gate` when it rejects)."""
-    try:
-        compile(source, '<string>', 'exec')  # SPADE runs the code as a string: its messages name <string>
-    except (SyntaxError, ValueError) as error:
-        return _reply_ok({'accepted': False, 'message': f'Syntax error in generated game code: {error}', 'kind': 'syntax'})
     code, env, refused = _prepare(source)
-    if refused is not None:
+    if code is None:
+        try:
+            # Compiled again only to word the error as SPADE does: it runs the code as a string, so its messages name <string>.
+            compile(source, '<string>', 'exec')
+        except (SyntaxError, ValueError) as error:
+            return _reply_ok({'accepted': False, 'message': f'Syntax error in generated game code: {error}', 'kind': 'syntax'})
         return refused
 
     def validate():

@@ -423,6 +423,16 @@ export function definePythonSandboxTests(test: Test, sandboxId: 'pyodide' | 'cpy
     }
   });
 
+  test("SPADE's validation words a syntax error as SPADE does, naming <string>; a missing package is still named", async () => {
+    const broken = await sandbox.spadeValidate!({ id: 'broken', language: 'python', source: 'class Game:\n    def reset(self seed=0):\n        return "", {}\n' });
+    assert.is(broken.accepted, false);
+    assert.is(broken.kind, 'syntax');
+    assert.match(broken.message ?? '', /^Syntax error in generated game code: .*\(<string>, line 2\)$/);
+    const missing = await sandbox.spadeValidate!({ id: 'missing', language: 'python', source: 'import not_a_package_here\nclass Game:\n    pass\n' }).catch((error: Error) => ({ accepted: false, message: error.message }));
+    assert.is(missing.accepted, false);
+    assert.match(missing.message ?? '', /not_a_package_here/);
+  });
+
   /** The last checks, from the host; register them after the file's own tests. */
   function finish(): void {
     test('no program reached the host: no file written, no connection made', async () => {
