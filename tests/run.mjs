@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // The test command (`npm test`): runs every tests/**/*.test.ts file with uvu, each in its own
 // Node process (a test that crashes its process cannot take the others down), as many at once
-// as there are cores, and ends with one plain line: `N passed, M failed, K skipped`. Each file gets
-// a cache folder of its own (XDG_CACHE_HOME), removed at the end: no test reads a reply, verdict
-// or dataset cached by an earlier run or by another file, and the user's ~/.cache stays untouched.
+// as there are cores, and ends with one plain line: `N passed, M failed, K skipped`. The tests see
+// none of the user's own settings: each file gets a cache folder of its own (XDG_CACHE_HOME),
+// removed at the end, so no test reads a reply, verdict or dataset cached by an earlier run or by
+// another file (and the user's ~/.cache stays untouched); and the user's API keys, base URLs,
+// Hugging Face token and SPADE_BENCH_* settings are left out, so no test reaches a real model
+// with a real key or runs differently on a machine that has them.
 // Usage: node tests/run.mjs [substring ...]   (only files whose path contains a substring)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -27,6 +30,9 @@ const files = find(path.join(root, 'tests'))
   .filter((f) => !filters.length || filters.some((s) => f.includes(s)))
   .sort();
 
+const USER_SETTING = /^(OPENAI|ANTHROPIC|OLLAMA|VLLM|HF|HUGGING_FACE|SPADE_BENCH)_|_API_KEY$|_BASE_URL$/;
+const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !USER_SETTING.test(name)));
+
 const caches = mkdtempSync(path.join(os.tmpdir(), 'spade-test-caches-'));
 process.on('exit', () => rmSync(caches, { recursive: true, force: true }));
 
@@ -41,7 +47,7 @@ function runFile(file) {
     const started = Date.now();
     const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', file], {
       cwd: root,
-      env: { ...process.env, FORCE_COLOR: '0', XDG_CACHE_HOME: mkdtempSync(path.join(caches, 'file-')) },
+      env: { ...baseEnv, FORCE_COLOR: '0', XDG_CACHE_HOME: mkdtempSync(path.join(caches, 'file-')) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
