@@ -16,9 +16,11 @@
  * environments with failed plays (which `retryErrored` plays again), and of suites that read
  * episodes (self-play, curriculum pools, scored suites) stay.
  */
+import { createHash } from 'node:crypto';
 import type { GateVerdict, ReviewRecord, SlotError, UsageMetrics } from './results.js';
 import type { EnvironmentProgram, EpisodeResult } from '../types.js';
 import type { HintRecord, JournalRecord } from './journal.js';
+import type { JournaledEnvironment } from './results-file.js';
 import { episodeErrorClass, isRunFailure, playErrors, type PlayErrors } from '../run/error-class.js';
 import { addUsage } from '../providers/stats.js';
 import { playFigures, tallyPlays, type PlayFigures, type PlayTally } from '../metrics/plays.js';
@@ -55,6 +57,8 @@ const failedEpisode = (e: EpisodeResult): boolean => e.outcome === 'errored' && 
 
 const key = (suite: string, id: string): string => `${suite}\u0000${id}`;
 const episodeKey = (e: Pick<EpisodeResult, 'attempt' | 'withHint'>): string => `${e.attempt}:${e.withHint ? 'hint' : 'plain'}`;
+/** An environment line by its content (a digest of its JSON): equal lines, equal digests. */
+const lineDigest = (environment: JournaledEnvironment): string => createHash('sha256').update(JSON.stringify(environment)).digest('base64');
 
 export class PriorWork {
   private readonly designs = new Map<string, EnvironmentProgram[]>();
@@ -65,7 +69,8 @@ export class PriorWork {
   private readonly foldedMap = new Map<string, FoldedEnvironment>();
   /** By suite: the `spent` of the episodes of folded environments, summed as they were folded. */
   private readonly foldedSpent = new Map<string, UsageMetrics>();
-  private readonly environments = new Set<string>();
+  /** By suite and id: the digest of the environment's last journaled line. */
+  private readonly environments = new Map<string, string>();
   private readonly slotErrors = new Map<string, SlotError>();
   /** By suite: the calls the invocations before made outside episodes, summed over the invocations. */
   private readonly outside = new Map<string, UsageMetrics>();
@@ -131,7 +136,7 @@ export class PriorWork {
           break;
         }
         case 'environment':
-          this.environments.add(key(r.suite, r.environment.id));
+          this.environments.set(key(r.suite, r.environment.id), lineDigest(r.environment));
           break;
         case 'plays': {
           // Journaled as an evaluation is recorded: whole, or cut by a stop.
@@ -241,9 +246,18 @@ export class PriorWork {
     return this.episodeMap.get(key(suite, id))?.get(episodeKey({ attempt, withHint }));
   }
 
-  /** The environment's summary line is already in the journal. */
+  /** The environment has a summary line in the journal. */
   environmentDone(suite: string, id: string): boolean {
     return this.environments.has(key(suite, id));
+  }
+
+  /**
+   * `environment` is the environment's last journaled line, word for word. A stop journals the
+   * environments it cuts mid-play with the plays they had; once a resumed run has played them
+   * to the end their summaries (solve rates, designer reward) differ, and are journaled again.
+   */
+  environmentJournaled(suite: string, environment: JournaledEnvironment): boolean {
+    return this.environments.get(key(suite, environment.id)) === lineDigest(environment);
   }
 
   /**
@@ -291,6 +305,9 @@ class KnownVerdicts extends PriorWork {
   }
   override environmentDone(suite: string, id: string): boolean {
     return this.base?.environmentDone(suite, id) ?? false;
+  }
+  override environmentJournaled(suite: string, environment: JournaledEnvironment): boolean {
+    return this.base?.environmentJournaled(suite, environment) ?? false;
   }
   override folded(suite: string, id: string): FoldedEnvironment | undefined {
     return this.base?.folded(suite, id);

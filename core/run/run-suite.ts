@@ -199,13 +199,19 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
     const { program } = e;
     Object.defineProperty(e.summary, 'source', { get: () => program.source, enumerable: true, configurable: true });
     shareDataHeader(e.summary, program);
-    if (!books.prior?.environmentDone(suite, e.program.id)) {
+    // Journaled unless the journal has it as it is: a folded environment is as journaled; one the
+    // stop cut mid-play was journaled with the plays it had then, and is journaled again now.
+    const prior = books.prior;
+    const journaled = prior?.environmentDone(suite, e.program.id) === true;
+    if (!journaled || !folded) {
       const { environment, code } = journalEnvironment(e.summary);
-      if (code && !journaledCodes.has(code.key)) {
-        journaledCodes.add(code.key);
-        books.journal.append({ type: 'code', suite, key: code.key, code: code.code });
+      if (!journaled || !prior!.environmentJournaled(suite, environment)) {
+        if (code && !journaledCodes.has(code.key)) {
+          journaledCodes.add(code.key);
+          books.journal.append({ type: 'code', suite, key: code.key, code: code.code });
+        }
+        books.journal.append({ type: 'environment', suite, round: e.summary.round, environment });
       }
-      books.journal.append({ type: 'environment', suite, round: e.summary.round, environment });
     }
     if (!folded) {
       // Its plays folded, for merge (the last line of an environment counts: a resumed run that

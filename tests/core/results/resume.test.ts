@@ -101,4 +101,54 @@ test('SIGINT stops the run with partial results marked incomplete, exit 130', as
   assert.is((JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as RunResults).run.complete, true);
 });
 
+/** The environment lines of a run's journal, by id: the last of each. */
+const environmentLines = (dir: string): Map<string, string> =>
+  new Map(journalLines(dir).flatMap((line) => {
+    const r = JSON.parse(line) as { type: string; environment?: { id: string } };
+    return r.type === 'environment' ? [[r.environment!.id, JSON.stringify(r.environment)] as [string, string]] : [];
+  }));
+
+/** The exported episode lines of a run, by environment and play, without the run's id. */
+async function exported(dir: string): Promise<Map<string, unknown>> {
+  const file = path.join(tempDir(), 'episodes.jsonl');
+  const r = await runCli(['export', dir, '-o', file]);
+  assert.is(r.code, 0, r.stderr);
+  return new Map(readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => {
+    const { run_id: _, ...rest } = JSON.parse(line) as Record<string, unknown>;
+    return [`${rest.environment_id} ${rest.attempt} ${rest.with_hint}`, rest];
+  }));
+}
+
+test('SIGINT mid-play, then --resume: the environments the stop cut are journaled again, and the export equals an uninterrupted run\'s', async () => {
+  const selfplay = ['--suites', 'spade', '--seed', '4', '--attempts', '40'];
+  const whole = path.join(tempDir(), 'whole');
+  const r = await runCli(['run', '--out', whole, ...selfplay]);
+  assert.is(r.code, 0, r.stderr);
+  const final = environmentLines(whole);
+  // Stopped once a third of the episodes are journaled: environments are in the middle of their plays then.
+  let out = '';
+  let cut: string[] = [];
+  for (let tries = 0; tries < 3 && cut.length === 0; tries++) {
+    out = path.join(tempDir(), 'cut');
+    const { child, done } = startCli(['run', '--out', out, ...selfplay]);
+    const timer = setInterval(() => {
+      if (journalLines(out).filter((line) => line.startsWith('{"type":"episode"')).length >= 1200) {
+        child.kill('SIGINT');
+        clearInterval(timer);
+      }
+    }, 5);
+    const stopped = await done;
+    clearInterval(timer);
+    assert.is(stopped.code, 130, stopped.stderr);
+    // Environments journaled with fewer plays than they end with.
+    cut = [...environmentLines(out)].flatMap(([id, line]) => (final.get(id) !== line ? [id] : []));
+  }
+  assert.ok(cut.length > 0, 'the stop cut an environment mid-play');
+  const resumed = await runCli(['run', '--out', out, '--resume']);
+  assert.is(resumed.code, 0, resumed.stderr);
+  assert.equal(environmentLines(out), final, `the last line of each environment, ${cut.length} of them cut by the stop`);
+  assert.equal(await exported(out), await exported(whole));
+  assert.equal(comparable(out), comparable(whole));
+});
+
 test.run();
