@@ -21,7 +21,7 @@
  */
 import { closeSync, createReadStream, createWriteStream, existsSync, fstatSync, fsync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import { createGzip, gunzipSync } from 'node:zlib';
+import { constants as zlibConstants, createGzip, gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { EncodedWrites } from './fs.js';
 import type { GateVerdict, ReviewRecord, RoundSummary, SlotError, UsageMetrics } from './results.js';
@@ -119,8 +119,16 @@ async function compressSegment(segmentsDir: string, index: number): Promise<void
   const gz = `${plain}.gz`;
   const tmp = `${gz}.tmp`;
   // Chunks of 1 MiB: each is one job of libuv's pool and one turn of the event loop, which a busy
-  // run gives rarely (chunks of 16 KiB, the default, left segments queued for minutes).
-  await pipeline(createReadStream(plain, { highWaterMark: 2 ** 20 }), createGzip({ chunkSize: 2 ** 20 }), createWriteStream(tmp, { highWaterMark: 2 ** 20 }));
+  // run gives rarely (chunks of 16 KiB, the default, left segments queued for minutes). zlib's
+  // fastest level: on transcripts it compresses ~6x faster than the default level (135 against
+  // 21 MB/s here) for files ~25% larger (3.2x the text rather than 4.0x), so the gzipping keeps
+  // up with a run that writes its journal fast, rather than taking a core from it and making
+  // its user wait for the backlog after the last episode.
+  await pipeline(
+    createReadStream(plain, { highWaterMark: 2 ** 20 }),
+    createGzip({ chunkSize: 2 ** 20, level: zlibConstants.Z_BEST_SPEED }),
+    createWriteStream(tmp, { highWaterMark: 2 ** 20 }),
+  );
   const fd = openSync(tmp, 'r+');
   try {
     fsyncSync(fd);
