@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runCli, startCli, tempDir } from '../../helpers/cli.js';
+import { runCli, startCli, tempDir, type CliResult } from '../../helpers/cli.js';
 import { mulberry32 } from '../../../core/run/random.js';
 import type { RunResults } from '../../../core/results/results.js';
 import { comparable, journaledEpisodes } from '../../helpers/results.js';
@@ -16,18 +16,24 @@ const journalLines = (dir: string): string[] => {
   return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
 };
 
-async function killAt(out: string, lines: number): Promise<boolean> {
-  const { child, done } = startCli(['run', '--out', out, ...args]);
-  let killed = false;
+/** A run of `runArgs` into `out`, sent `signal` once its journal's lines meet `ready`. */
+async function stoppedWhen(out: string, runArgs: string[], signal: NodeJS.Signals, ready: (lines: string[]) => boolean): Promise<{ sent: boolean; result: CliResult }> {
+  const { child, done } = startCli(['run', '--out', out, ...runArgs]);
+  let sent = false;
   const timer = setInterval(() => {
-    if (journalLines(out).length >= lines) {
-      killed = child.kill('SIGKILL');
+    if (ready(journalLines(out))) {
+      sent = child.kill(signal);
       clearInterval(timer);
     }
   }, 2);
   const result = await done;
   clearInterval(timer);
-  return killed && result.signal === 'SIGKILL';
+  return { sent, result };
+}
+
+async function killAt(out: string, lines: number): Promise<boolean> {
+  const { sent, result } = await stoppedWhen(out, args, 'SIGKILL', (journal) => journal.length >= lines);
+  return sent && result.signal === 'SIGKILL';
 }
 
 test('killed with SIGKILL at random points and resumed: identical results, nothing done twice', async () => {
@@ -84,15 +90,7 @@ test('--resume needs a journal to continue', async () => {
 
 test('SIGINT stops the run with partial results marked incomplete, exit 130', async () => {
   const out = path.join(tempDir(), 'interrupted');
-  const { child, done } = startCli(['run', '--out', out, ...args.map((a) => (a === '16' ? '200' : a))]);
-  const timer = setInterval(() => {
-    if (journalLines(out).length >= 5) {
-      child.kill('SIGINT');
-      clearInterval(timer);
-    }
-  }, 2);
-  const r = await done;
-  clearInterval(timer);
+  const { result: r } = await stoppedWhen(out, args.map((a) => (a === '16' ? '200' : a)), 'SIGINT', (journal) => journal.length >= 5);
   assert.is(r.code, 130, r.stderr);
   const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as RunResults;
   assert.is(results.run.complete, false);
@@ -130,15 +128,7 @@ test('SIGINT mid-play, then --resume: the environments the stop cut are journale
   let cut: string[] = [];
   for (let tries = 0; tries < 3 && cut.length === 0; tries++) {
     out = path.join(tempDir(), 'cut');
-    const { child, done } = startCli(['run', '--out', out, ...selfplay]);
-    const timer = setInterval(() => {
-      if (journalLines(out).filter((line) => line.startsWith('{"type":"episode"')).length >= 1200) {
-        child.kill('SIGINT');
-        clearInterval(timer);
-      }
-    }, 5);
-    const stopped = await done;
-    clearInterval(timer);
+    const { result: stopped } = await stoppedWhen(out, selfplay, 'SIGINT', (journal) => journal.filter((line) => line.startsWith('{"type":"episode"')).length >= 1200);
     assert.is(stopped.code, 130, stopped.stderr);
     // Environments journaled with fewer plays than they end with.
     cut = [...environmentLines(out)].flatMap(([id, line]) => (final.get(id) !== line ? [id] : []));
