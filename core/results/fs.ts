@@ -39,10 +39,7 @@ export class EncodedWrites {
     // A UTF-16 code unit takes at most 3 bytes of UTF-8.
     const most = text.length * 3 + (line ? 1 : 0);
     if (this.used + most > this.buffer.length) this.flush(fd);
-    if (most > this.buffer.length) {
-      const bytes = writeSync(fd, line ? `${text}\n` : text);
-      return bytes;
-    }
+    if (most > this.buffer.length) return writeSync(fd, line ? `${text}\n` : text);
     const bytes = this.buffer.write(text, this.used);
     if (line) this.buffer[this.used + bytes] = 0x0a;
     this.used += bytes + (line ? 1 : 0);

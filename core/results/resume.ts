@@ -246,15 +246,11 @@ export class PriorWork {
     return this.episodeMap.get(key(suite, id))?.get(episodeKey({ attempt, withHint }));
   }
 
-  /** The environment has a summary line in the journal. */
-  environmentDone(suite: string, id: string): boolean {
-    return this.environments.has(key(suite, id));
-  }
-
   /**
-   * `environment` is the environment's last journaled line, word for word. A stop journals the
-   * environments it cuts mid-play with the plays they had; once a resumed run has played them
-   * to the end their summaries (solve rates, designer reward) differ, and are journaled again.
+   * `environment` is the environment's last journaled line, word for word (false when it has
+   * none). A stop journals the environments it cuts mid-play with the plays they had; once a
+   * resumed run has played them to the end their summaries (solve rates, designer reward)
+   * differ, and are journaled again.
    */
   environmentJournaled(suite: string, environment: JournaledEnvironment): boolean {
     return this.environments.get(key(suite, environment.id)) === lineDigest(environment);
@@ -302,9 +298,6 @@ class KnownVerdicts extends PriorWork {
   }
   override episode(suite: string, id: string, attempt: number, withHint: boolean): EpisodeResult | undefined {
     return this.base?.episode(suite, id, attempt, withHint);
-  }
-  override environmentDone(suite: string, id: string): boolean {
-    return this.base?.environmentDone(suite, id) ?? false;
   }
   override environmentJournaled(suite: string, environment: JournaledEnvironment): boolean {
     return this.base?.environmentJournaled(suite, environment) ?? false;

@@ -201,11 +201,9 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
     shareDataHeader(e.summary, program);
     // Journaled unless the journal has it as it is: a folded environment is as journaled; one the
     // stop cut mid-play was journaled with the plays it had then, and is journaled again now.
-    const prior = books.prior;
-    const journaled = prior?.environmentDone(suite, e.program.id) === true;
-    if (!journaled || !folded) {
+    if (!folded) {
       const { environment, code } = journalEnvironment(e.summary);
-      if (!journaled || !prior!.environmentJournaled(suite, environment)) {
+      if (!books.prior?.environmentJournaled(suite, environment)) {
         if (code && !journaledCodes.has(code.key)) {
           journaledCodes.add(code.key);
           books.journal.append({ type: 'code', suite, key: code.key, code: code.code });

@@ -242,7 +242,7 @@ export class Channel {
 }
 
 /** An environment's reply (untrusted: its process wrote it) as a Reply; one that is not fails the call alone. */
-export function readReply(body: Buffer): Reply {
+function readReply(body: Buffer): Reply {
   let message: { ok?: unknown; value?: unknown; kind?: unknown; message?: unknown };
   try {
     message = JSON.parse(body.toString('utf8'), reviveFloats) as typeof message;

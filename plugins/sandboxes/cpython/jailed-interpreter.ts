@@ -26,7 +26,6 @@ import { accessSync, chmodSync, chownSync, closeSync, constants, mkdirSync, mkdt
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { LoaderFailureKind } from '../python/replies.js';
 import { encodeFrame, ReplyFrameReader } from './frames.js';
 import { makePipes } from './pipes.js';
 import { childInNamespace, childrenOf, parentOf } from './process-tree.js';
@@ -576,4 +575,3 @@ function memoryFolder(): string {
   }
 }
 
-export type { LoaderFailureKind };

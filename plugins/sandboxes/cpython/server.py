@@ -201,6 +201,11 @@ def _address_space():
         _close(fd)
 
 
+def _frame(number, body):
+    """A frame: a 4-byte length, a 4-byte number (a request's id or sequence number), the body."""
+    return _HEADER.pack(_len(body), number) + body
+
+
 def _write_all(fd, data):
     view = _memoryview(data)
     while view:
@@ -293,7 +298,7 @@ def _serve_environment(baseline, hard):
             data = text.encode('utf-8', 'surrogatepass')
         except MemoryError:
             data = b'{"ok": false, "kind": "memory", "message": "out of memory writing the reply"}'
-        _write_all(4, _HEADER.pack(_len(data), sequence) + data)
+        _write_all(4, _frame(sequence, data))
 
 
 def _refuse_requests(message):
@@ -301,7 +306,7 @@ def _refuse_requests(message):
     try:
         frame = _Frames(3, _HEADER).next()
         if frame is not None:
-            _write_all(4, _HEADER.pack(_len(message), frame[0][1]) + message)
+            _write_all(4, _frame(frame[0][1], message))
     except OSError:
         pass
 
@@ -461,10 +466,6 @@ def _facts(baseline):
     }
 
 
-def _reply_frame(request_id, body):
-    return _HEADER.pack(_len(body), request_id) + body
-
-
 def main():
     os.closerange(3, 1 << 16)  # nothing inherited beyond the three pipes
     os.set_blocking(0, True)  # the zygote only ever waits on the host's requests
@@ -475,7 +476,7 @@ def main():
     gc.collect()
     gc.freeze()  # what start-up made is never garbage: a child's collections skip it (and leave its pages shared)
     baseline = _address_space()
-    _write_all(1, _reply_frame(0, _dumps(_facts(baseline)).encode()))
+    _write_all(1, _frame(0, _dumps(_facts(baseline)).encode()))
     _Spares.refill(baseline)
 
     requests = _Frames(0, _LENGTH)
@@ -507,7 +508,7 @@ def main():
                 _children[env] = child
                 data = _dumps(first).encode()
                 try:
-                    _write_all(child.requests_fd, _HEADER.pack(_len(data), 1) + data)
+                    _write_all(child.requests_fd, _frame(1, data))
                 except OSError:
                     pass  # it died: the host finds its channel closed
                 reply = _dumps({'ok': True, 'value': {'channel': child.channel, 'pid': child.pid, 'baselineBytes': child.baseline}})
@@ -516,7 +517,7 @@ def main():
             if child is not None:
                 _end(child)
             reply = '{"ok": true, "value": null}'
-        _write_all(1, _reply_frame(request['id'], reply.encode()))
+        _write_all(1, _frame(request['id'], reply.encode()))
         if op == 'open':
             _Spares.refill(baseline)
 
