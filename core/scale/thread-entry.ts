@@ -3,6 +3,8 @@
  * then evaluates the environments the main thread sends, streaming each verdict and episode
  * back as it is done (the journal stays on the main thread).
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { SpadeConfig } from '../config/config.js';
 import { runEvaluationJob, type EvaluationJob, type FreshWork, type PackedEvaluation } from './evaluation-job.js';
@@ -80,9 +82,24 @@ port.on('message', (message: ToThread) => {
         .then((p) => p.close())
         .catch(() => {})
         .finally(() => {
+          collectGarbage();
           send({ type: 'closed' });
           port.close();
         });
       break;
   }
 });
+
+/**
+ * A full garbage collection, once the thread's sandboxes are closed and before it ends. Node 20
+ * may finish a garbage collection while it tears a worker thread down (nodejs/node#51129), and
+ * an isolated-vm object found dead then aborts the whole process: its callback needs the
+ * thread's isolated-vm state, already gone (`IsolateEnvironment::GetCurrent(): Assertion
+ * environment != nullptr`). It ended about one run in ten with a suite plugin, before the
+ * results were written. Collected here, while that state exists, those objects are gone before
+ * the teardown. (`gc` is exposed for this alone; no heap setting changes.)
+ */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
