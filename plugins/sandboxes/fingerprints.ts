@@ -19,7 +19,7 @@ const versionOf = (name: string): string => {
 };
 
 /** The files shared by the Python sandboxes (the loader every program goes through). */
-const PYTHON_FILES = ['./python/loader.py', './python/math_verify.py', './python/replies.js', './python/files.js'];
+const PYTHON_FILES = ['./python/loader.py', './python/math_verify.py', './python/tool_use_base_env.py', './python/replies.js', './python/files.js', './python/environment.js'];
 
 export function isolatedVmFingerprint(): string {
   return sourceFingerprint(siblingFiles(import.meta.url, ['./isolated-vm.js', './isolated-vm-bootstrap.js', './dispatch-reply.js', './program.js', './tool-use-base-env.js']), [versionOf('isolated-vm')]);
@@ -50,6 +50,6 @@ function debianPython(): string[] {
 }
 
 export function cpythonFingerprint(): string {
-  const own = ['sandbox.js', 'environment.js', 'jail.js', 'jailed-interpreter.js', 'frames.js', 'pipes.js', 'process-tree.js', 'server.py'].map((f) => `./cpython/${f}`);
+  const own = ['sandbox.js', 'environment.js', 'jail.js', 'jailed-interpreter.js', 'channel.js', 'frames.js', 'pipes.js', 'process-tree.js', 'server.py', 'seccomp_filters.py', 'confine.c'].map((f) => `./cpython/${f}`);
   return sourceFingerprint(siblingFiles(import.meta.url, [...own, ...PYTHON_FILES]), debianPython());
 }

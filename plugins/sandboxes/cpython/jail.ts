@@ -123,7 +123,14 @@ export function serverFolder(): string {
     ['confine.c', path.join(here, 'confine.c')],
     ['server.py', path.join(here, 'server.py')], // last: its presence means the folder is complete
   ];
-  const contents = files.map(([, from]) => readFileSync(from, 'utf8'));
+  const contents = files.map(([, from]) => {
+    try {
+      return readFileSync(from, 'utf8');
+    } catch (error) {
+      // Not a problem of the temporary folder's (setupProblem's guess for ENOENT): this copy of spade-bench lacks a file.
+      throw new JailSetupError(`the cpython sandbox's file ${from} cannot be read (${(error as NodeJS.ErrnoException).code ?? error}): this installation of spade-bench is incomplete; reinstall it, ${OTHERWISE}`);
+    }
+  });
   const hash = createHash('sha256').update(contents.join('\0')).update(process.arch).digest('hex').slice(0, 16);
   let dir = path.join(tmpdir(), `spade-bench-cpython-${hash}`);
   const trusted = (folder: string): boolean =>

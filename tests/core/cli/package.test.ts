@@ -1,5 +1,6 @@
 // The package as a user installs it: `npm pack`, the tarball installed into an empty folder,
-// then `npx spade-bench run` there, and a plugin file of that folder that imports 'spade-bench'.
+// then `npx spade-bench run` there, its sandboxes as this checkout's, and a plugin file of that
+// folder that imports 'spade-bench'.
 // Slow (a build, and an install that fetches the dependencies once into npm's cache); skipped,
 // with the reason, where npm cannot install.
 import { test } from 'uvu';
@@ -7,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { repoRoot, tempDir } from '../../helpers/cli.js';
+import { repoRoot, runCli, tempDir } from '../../helpers/cli.js';
 import type { RunResults } from '../../../core/results/results.js';
 
 const npm = (args: string[], cwd: string, timeoutMs = 20 * 60_000) =>
@@ -43,6 +44,18 @@ installed('in an empty folder, the installed package runs: npx spade-bench run, 
   assert.ok(results.suites.every((s) => s.metrics.validity.proposed > 0));
   assert.ok(existsSync(path.join(project, 'first', 'report.html')));
   assert.match(npx(['--version']).stdout, JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')).version);
+});
+
+installed('the installed package holds every file its sandboxes read: it runs Python where this checkout does', async () => {
+  // The sandbox chosen for Python, as `list` says, from this checkout and from the installed copy:
+  // a file the build leaves out (the cpython jail's confine.c, say) makes the copy fall back to pyodide.
+  const chosen = (stdout: string): string | undefined => /Python programs run in: (\w+)/.exec(stdout)?.[1];
+  const here = await runCli(['list']);
+  assert.is(here.code, 0, here.stderr);
+  const listed = npx(['list']);
+  assert.is(listed.status, 0, listed.stderr);
+  assert.ok(chosen(here.stdout), here.stdout);
+  assert.is(chosen(listed.stdout), chosen(here.stdout), listed.stdout.split('\n').find((line) => line.includes('Python programs run in')));
 });
 
 installed("a plugin file of the project that imports 'spade-bench' loads and runs, with a TypeScript config", () => {
