@@ -23,8 +23,8 @@ function buildPackage(): string {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   const built = spawnSync(process.execPath, [tsc, '-p', path.join(repoRoot, 'tsconfig.build.json'), '--outDir', path.join(pkg, 'dist')], { encoding: 'utf8' });
   assert.is(built.status, 0, built.stdout + built.stderr);
-  // The Python files of the sandboxes, as the build script copies them: every .py under plugins/.
-  cpSync(path.join(repoRoot, 'plugins'), path.join(pkg, 'dist/plugins'), { recursive: true, filter: (f) => statSync(f).isDirectory() || f.endsWith('.py') });
+  // The sandboxes' own files, as the build script copies them: every .py and .c under plugins/.
+  cpSync(path.join(repoRoot, 'plugins'), path.join(pkg, 'dist/plugins'), { recursive: true, filter: (f) => statSync(f).isDirectory() || /\.(py|c)$/.test(f) });
   for (const file of ['package.json', 'README.md']) copyFileSync(path.join(repoRoot, file), path.join(pkg, file));
   // Its dependencies, as installed beside it.
   symlinkSync(path.join(repoRoot, 'node_modules'), path.join(pkg, 'node_modules'), 'dir');

@@ -15,10 +15,14 @@ const npm = (args: string[], cwd: string, timeoutMs = 20 * 60_000) =>
   spawnSync('npm', args, { cwd, encoding: 'utf8', timeout: timeoutMs, env: { ...process.env, npm_config_update_notifier: 'false' } });
 
 const scratch = tempDir('spade-pack-');
+const STALE = 'stale-from-an-earlier-build.js';
 const project = path.join(scratch, 'project');
 
 /** Packs the repository and installs the tarball into an empty project; the reason it could not, if so. */
 function install(): string | undefined {
+  // A file an earlier build left in dist/ (one the build no longer makes): packing builds afresh, without it.
+  mkdirSync(path.join(repoRoot, 'dist'), { recursive: true });
+  writeFileSync(path.join(repoRoot, 'dist', STALE), '// left by an earlier build\n');
   const pack = npm(['pack', '--json', '--pack-destination', scratch], repoRoot);
   if (pack.status !== 0) return `npm pack failed: ${pack.stderr.slice(-500)}`;
   const [{ filename }] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as { filename: string }[];
@@ -44,6 +48,11 @@ installed('in an empty folder, the installed package runs: npx spade-bench run, 
   assert.ok(results.suites.every((s) => s.metrics.validity.proposed > 0));
   assert.ok(existsSync(path.join(project, 'first', 'report.html')));
   assert.match(npx(['--version']).stdout, JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')).version);
+});
+
+installed('the package is built from an empty dist/: nothing an earlier build left is shipped', () => {
+  assert.not.ok(existsSync(path.join(repoRoot, 'dist', STALE)), 'the build left an earlier file in dist/');
+  assert.not.ok(existsSync(path.join(project, 'node_modules', 'spade-bench', 'dist', STALE)), 'the package ships a file of an earlier build');
 });
 
 installed('the installed package holds every file its sandboxes read: it runs Python where this checkout does', async () => {
