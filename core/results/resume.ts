@@ -56,6 +56,34 @@ export interface FoldedEnvironment {
 const failedEpisode = (e: EpisodeResult): boolean => e.outcome === 'errored' && isRunFailure(episodeErrorClass(e));
 
 const key = (suite: string, id: string): string => `${suite}\u0000${id}`;
+
+/**
+ * The calls a journal's invocations made outside episodes, by suite. Each invocation journals
+ * its suites' running totals (`usage` lines: the last of each counts), and a `start` or `resume`
+ * line begins the next invocation; the invocations add up.
+ */
+export class OutsideUsage {
+  private readonly sums = new Map<string, UsageMetrics>();
+  private current = new Map<string, UsageMetrics>();
+
+  /** One journal record, in order: a `usage` line, or the beginning of another invocation. */
+  read(r: JournalRecord): void {
+    if (r.type === 'usage') this.current.set(r.suite, r.usage);
+    else if (r.type === 'start' || r.type === 'resume') this.endInvocation();
+  }
+
+  /** The invocation read so far is over (a journal of another run follows, as merge reads shards). */
+  endInvocation(): void {
+    for (const [suite, usage] of this.current) this.sums.set(suite, addUsage(this.sums.get(suite) ?? zeroUsage(), usage));
+    this.current = new Map();
+  }
+
+  /** By suite, every invocation read so far, the last one included. */
+  totals(): Map<string, UsageMetrics> {
+    this.endInvocation();
+    return this.sums;
+  }
+}
 const episodeKey = (e: Pick<EpisodeResult, 'attempt' | 'withHint'>): string => `${e.attempt}:${e.withHint ? 'hint' : 'plain'}`;
 /** An environment line by its content (a digest of its JSON): equal lines, equal digests. */
 const lineDigest = (environment: JournaledEnvironment): string => createHash('sha256').update(JSON.stringify(environment)).digest('base64');
@@ -73,7 +101,7 @@ export class PriorWork {
   private readonly environments = new Map<string, string>();
   private readonly slotErrors = new Map<string, SlotError>();
   /** By suite: the calls the invocations before made outside episodes, summed over the invocations. */
-  private readonly outside = new Map<string, UsageMetrics>();
+  private readonly outside: Map<string, UsageMetrics>;
   /** Errored work kept from the journal (not done again): model or plugin failures, counted against --max-errors. */
   readonly keptFailures: number;
   readonly retryErrored: boolean;
@@ -88,26 +116,17 @@ export class PriorWork {
     let config: Record<string, unknown> | undefined;
     let runId: string | undefined;
     let startedAt: string | undefined;
-    // Each invocation journals its suites' calls outside episodes cumulatively: the last record of each counts.
-    let invocationUsage = new Map<string, UsageMetrics>();
-    const closeInvocation = (): void => {
-      for (const [suite, usage] of invocationUsage) this.outside.set(suite, addUsage(this.outside.get(suite) ?? zeroUsage(), usage));
-      invocationUsage = new Map();
-    };
+    const outside = new OutsideUsage();
     let size = 0;
     for (const r of records) {
       size++;
+      outside.read(r);
       switch (r.type) {
         case 'start':
-          closeInvocation();
           if (!config) ({ config, runId, startedAt } = r);
           break;
         case 'resume':
-          closeInvocation();
           if (r.retryErrored) this.forgetErrors();
-          break;
-        case 'usage':
-          invocationUsage.set(r.suite, r.usage);
           break;
         case 'errored':
           this.slotErrors.set(key(r.suite, r.error.id), r.error);
@@ -148,7 +167,7 @@ export class PriorWork {
           break;
       }
     }
-    closeInvocation();
+    this.outside = outside.totals();
     this.retryErrored = options.retryErrored ?? false;
     if (this.retryErrored) this.forgetErrors();
     let kept = [...this.slotErrors.values()].filter((e) => isRunFailure(e.errorClass)).length;

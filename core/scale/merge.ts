@@ -15,6 +15,7 @@ import { readResults } from '../results/results-file.js';
 import type { KeptEvaluation } from '../run/run-suite.js';
 import { tallyFromJson, tallyPlays, type PlayTally } from '../metrics/plays.js';
 import { hasJournal, journalRecords, Journal, JOURNAL_FILE, type JournalRecord } from '../results/journal.js';
+import { OutsideUsage } from '../results/resume.js';
 import { suiteResult, writeOutputs } from '../run/run.js';
 import type { ReportRenderer } from '../run/run-setup.js';
 import { addEqualSizeDiversity } from '../metrics/index.js';
@@ -160,7 +161,12 @@ export async function mergeShardRuns(dirs: readonly string[], outDir: string, op
   return results;
 }
 
-/** One journal for the merged run: the first shard's start, every shard's work, one end. */
+/**
+ * One journal for the merged run: the first shard's start, every shard's work, one end. The
+ * shards' `usage` lines (calls outside episodes, each invocation's running totals) become one
+ * line per suite, their sum over every invocation of every shard: copied as they were, with the
+ * invocations' boundaries gone, a resume of the merged run would count only the last of them.
+ */
 async function writeMergedJournal(outDir: string, shards: ShardRun[], results: RunResults): Promise<void> {
   if (hasJournal(outDir) || existsSync(path.join(outDir, 'results.json'))) {
     throw new UsageError(`${outDir} already holds a run: choose another -o`);
@@ -172,14 +178,18 @@ async function writeMergedJournal(outDir: string, shards: ShardRun[], results: R
     journal.append(r);
     break;
   }
+  const outside = new OutsideUsage();
   for (const shard of shards) {
     for (const r of journalRecords(shard.dir)) {
-      if (r.type === 'start' || r.type === 'resume' || r.type === 'end') continue;
+      outside.read(r);
+      if (r.type === 'start' || r.type === 'resume' || r.type === 'end' || r.type === 'usage') continue;
       journal.append(r);
       // Written a segment's worth at a time, not the shards' whole journals at once.
       journal.flush();
     }
+    outside.endInvocation();
   }
+  for (const [suite, usage] of outside.totals()) journal.append({ type: 'usage', suite, usage });
   journal.append({ type: 'end', finishedAt: results.run.finishedAt ?? new Date().toISOString(), complete: results.run.complete });
   journal.close();
   await journal.settled();

@@ -2,7 +2,7 @@
 // the merged folder is a run like any other (journal, report).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseShard, shardSuite } from '../../../core/scale/shard.js';
 import { mergeShardRuns } from '../../../core/scale/merge.js';
@@ -11,7 +11,9 @@ import { createProceduralSuite } from '../../../benchmarks/procedural.js';
 import { runLocally, smallConfig } from './local-run.js';
 import { comparable, journaledEpisodes } from '../../helpers/results.js';
 import { tempDir } from '../../helpers/cli.js';
-import type { RunResults } from '../../../core/results/results.js';
+import type { RunResults, UsageMetrics } from '../../../core/results/results.js';
+import { journalRecords, JOURNAL_FILE, type JournalRecord } from '../../../core/results/journal.js';
+import { PriorWork } from '../../../core/results/resume.js';
 
 test('parseShard reads i/n counted from 1 and refuses what is not a slice', () => {
   assert.equal(parseShard('2/3'), { index: 1, count: 3 });
@@ -57,6 +59,21 @@ test('three shards merged: results.json equals the unsharded run; every episode 
   const mergedOlder = path.join(tempDir('spade-merge-'), 'merged');
   await mergeShardRuns(older, mergedOlder);
   assert.equal(comparable(mergedOlder), comparable(whole));
+});
+
+test('merged shards count every invocation\'s calls outside episodes, as a resume of the merged run reads them', async () => {
+  const config = smallConfig({ suites: ['procedural'], limit: 4 });
+  const shards = await Promise.all([0, 1].map((index) => runLocally(config, { shard: { index, count: 2 } })));
+  const calls = (n: number): UsageMetrics => ({ calls: n, inputTokens: 10 * n, outputTokens: n, costUsd: n / 4, cachedCalls: 0 });
+  const line = (record: JournalRecord): string => `${JSON.stringify(record)}\n`;
+  // Shard 1/2 ran twice (stopped, then resumed): each invocation journals its own running total.
+  appendFileSync(path.join(shards[0]!, JOURNAL_FILE), line({ type: 'usage', suite: 'procedural', usage: calls(3) }) + line({ type: 'resume', at: 'later', journaled: 1 }) + line({ type: 'usage', suite: 'procedural', usage: calls(2) }));
+  appendFileSync(path.join(shards[1]!, JOURNAL_FILE), line({ type: 'usage', suite: 'procedural', usage: calls(5) }));
+  assert.equal(shards.map((dir) => new PriorWork(journalRecords(dir)).usage('procedural')?.calls), [5, 5]);
+
+  const merged = path.join(tempDir('spade-merge-'), 'merged');
+  await mergeShardRuns(shards, merged);
+  assert.equal(new PriorWork(journalRecords(merged)).usage('procedural'), calls(10));
 });
 
 test('merge refuses a missing shard and a folder that is not a shard', async () => {
