@@ -55,6 +55,9 @@ export interface FoldedEnvironment {
 /** An episode that errored for a reason outside its environment (a model or plugin failure). */
 const failedEpisode = (e: EpisodeResult): boolean => e.outcome === 'errored' && isRunFailure(episodeErrorClass(e));
 
+/** Whether a `--retry-errored` resume does a journaled record's work again: an errored slot, or an episode a failure cut. */
+export const doneAgainOnRetry = (r: JournalRecord): boolean => r.type === 'errored' || (r.type === 'episode' && failedEpisode(r.episode));
+
 const key = (suite: string, id: string): string => `${suite}\u0000${id}`;
 
 /**

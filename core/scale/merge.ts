@@ -15,7 +15,7 @@ import { readResults } from '../results/results-file.js';
 import type { KeptEvaluation } from '../run/run-suite.js';
 import { tallyFromJson, tallyPlays, type PlayTally } from '../metrics/plays.js';
 import { hasJournal, journalRecords, Journal, JOURNAL_FILE, type JournalRecord } from '../results/journal.js';
-import { OutsideUsage } from '../results/resume.js';
+import { doneAgainOnRetry, OutsideUsage } from '../results/resume.js';
 import { suiteResult, writeOutputs } from '../run/run.js';
 import type { ReportRenderer } from '../run/run-setup.js';
 import { addEqualSizeDiversity } from '../metrics/index.js';
@@ -166,6 +166,7 @@ export async function mergeShardRuns(dirs: readonly string[], outDir: string, op
  * shards' `usage` lines (calls outside episodes, each invocation's running totals) become one
  * line per suite, their sum over every invocation of every shard: copied as they were, with the
  * invocations' boundaries gone, a resume of the merged run would count only the last of them.
+ * The shards' journals are each read twice, as streams.
  */
 async function writeMergedJournal(outDir: string, shards: ShardRun[], results: RunResults): Promise<void> {
   if (hasJournal(outDir) || existsSync(path.join(outDir, 'results.json'))) {
@@ -180,8 +181,19 @@ async function writeMergedJournal(outDir: string, shards: ShardRun[], results: R
   }
   const outside = new OutsideUsage();
   for (const shard of shards) {
+    // A shard resumed with --retry-errored did its errored work again after that resume: the
+    // errors before it are left out, as its own resume forgot them (the merged journal has no
+    // resume lines to say so).
+    let retried = -1;
+    let at = 0;
+    for (const r of journalRecords(shard.dir)) {
+      if (r.type === 'resume' && r.retryErrored) retried = at;
+      at++;
+    }
+    at = 0;
     for (const r of journalRecords(shard.dir)) {
       outside.read(r);
+      if (at++ < retried && doneAgainOnRetry(r)) continue;
       if (r.type === 'start' || r.type === 'resume' || r.type === 'end' || r.type === 'usage') continue;
       journal.append(r);
       // Written a segment's worth at a time, not the shards' whole journals at once.

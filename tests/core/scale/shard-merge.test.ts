@@ -76,6 +76,24 @@ test('merged shards count every invocation\'s calls outside episodes, as a resum
   assert.equal(new PriorWork(journalRecords(merged)).usage('procedural'), calls(10));
 });
 
+test('a shard resumed with --retry-errored: the errors it did again are not the merged run\'s', async () => {
+  const config = smallConfig({ suites: ['procedural'], limit: 4 });
+  const shards = await Promise.all([0, 1].map((index) => runLocally(config, { shard: { index, count: 2 } })));
+  const error = (id: string): JournalRecord => ({ type: 'errored', suite: 'procedural', error: { id, round: 0, stage: 'hint', errorClass: 'provider:server', message: 'HTTP 503' } });
+  const lines = (...records: JournalRecord[]): string => records.map((r) => `${JSON.stringify(r)}\n`).join('');
+  // Shard 1/2: slot a errored, then a resume with --retry-errored did it again; slot b errored after that resume.
+  appendFileSync(path.join(shards[0]!, JOURNAL_FILE), lines(error('a'), { type: 'resume', at: 'later', journaled: 1, retryErrored: true }, error('b')));
+  // Shard 2/2: slot c errored, and no resume retried it.
+  appendFileSync(path.join(shards[1]!, JOURNAL_FILE), lines(error('c')));
+  const own = new PriorWork(journalRecords(shards[0]!));
+  assert.equal([own.slotError('procedural', 'a'), own.slotError('procedural', 'b')?.id], [undefined, 'b']);
+
+  const merged = path.join(tempDir('spade-merge-'), 'merged');
+  await mergeShardRuns(shards, merged);
+  const prior = new PriorWork(journalRecords(merged));
+  assert.equal(['a', 'b', 'c'].map((id) => prior.slotError('procedural', id)?.id), [undefined, 'b', 'c']);
+});
+
 test('merge refuses a missing shard and a folder that is not a shard', async () => {
   const config = smallConfig({ suites: ['procedural'], limit: 4 });
   const a = await runLocally(config, { shard: { index: 0, count: 2 } });
