@@ -8,12 +8,12 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { EnvironmentProgram, EpisodeResult } from '../types.js';
+import type { EnvironmentProgram } from '../types.js';
 import type { EnvironmentSummary, GateVerdict, RunResults, SuiteResult } from '../results/results.js';
 import { SCHEMA_VERSION } from '../results/results.js';
 import { readResults } from '../results/results-file.js';
 import type { KeptEvaluation } from '../run/run-suite.js';
-import { tallyFromJson, tallyPlays, type PlayTally } from '../metrics/plays.js';
+import { tallyFromJson, type PlayTally } from '../metrics/plays.js';
 import { hasJournal, journalRecords, Journal, JOURNAL_FILE, type JournalRecord } from '../results/journal.js';
 import { doneAgainOnRetry, OutsideUsage } from '../results/resume.js';
 import { suiteResult, writeOutputs } from '../run/run.js';
@@ -32,29 +32,23 @@ interface ShardRun {
 
 /**
  * A suite's environments rebuilt from journal records, for the environments `summaries` lists
- * (in that order): the gate verdict as journaled, the plays as their journaled tally (or, for a
- * journal written before tallies were, folded from its episodes), the program from the
+ * (in that order): the gate verdict and the plays' tally as journaled, the program from the
  * designer's record when there is one, else from the summary (id, language, source, meta).
  */
-export function evaluationsFromJournal(records: readonly JournalRecord[], suite: string, summaries: readonly EnvironmentSummary[]): KeptEvaluation[] {
+function evaluationsFromJournal(dir: string, records: readonly JournalRecord[], suite: string, summaries: readonly EnvironmentSummary[]): KeptEvaluation[] {
   const verdicts = new Map<string, GateVerdict>();
   const tallies = new Map<string, PlayTally>();
-  const episodes = new Map<string, Map<string, EpisodeResult>>();
   const programs = new Map<string, EnvironmentProgram>();
   for (const r of records) {
     if (r.type === 'verdict' && r.suite === suite) verdicts.set(r.id, r.verdict);
     else if (r.type === 'designed' && r.suite === suite) for (const p of r.programs) programs.set(p.id, p);
     else if (r.type === 'plays' && r.suite === suite) tallies.set(r.id, tallyFromJson(r.plays));
-    else if (r.type === 'episode' && r.episode.suite === suite) {
-      let byPlay = episodes.get(r.episode.environmentId);
-      if (!byPlay) episodes.set(r.episode.environmentId, (byPlay = new Map()));
-      byPlay.set(`${r.episode.withHint ? 1 : 0}:${r.episode.attempt}`, r.episode);
-    }
   }
   return summaries.map((summary) => {
     const verdict = verdicts.get(summary.id);
-    if (!verdict) throw new DataError(JOURNAL_FILE, undefined, `no gate verdict for ${suite}/${summary.id}`);
-    const plays = tallies.get(summary.id) ?? tallyPlays([...(episodes.get(summary.id)?.values() ?? [])].sort((a, b) => Number(a.withHint) - Number(b.withHint) || a.attempt - b.attempt));
+    if (!verdict) throw new DataError(path.join(dir, JOURNAL_FILE), undefined, `no gate verdict for ${suite}/${summary.id}`);
+    const plays = tallies.get(summary.id);
+    if (!plays) throw new DataError(path.join(dir, JOURNAL_FILE), undefined, `no plays line for ${suite}/${summary.id}`);
     const program: EnvironmentProgram = programs.get(summary.id) ?? {
       id: summary.id,
       language: summary.language as EnvironmentProgram['language'],
@@ -65,27 +59,11 @@ export function evaluationsFromJournal(records: readonly JournalRecord[], suite:
   });
 }
 
-/**
- * What merging needs of a shard's journal, read as a stream: verdicts, designs and the
- * environments' tallies. Episodes are read (without their transcripts and trajectories) only
- * from a journal written before tallies were journaled, to fold them here.
- */
+/** What merging needs of a shard's journal, read as a stream: verdicts, designs and the environments' tallies. */
 function mergeRecords(dir: string): JournalRecord[] {
   const records: JournalRecord[] = [];
-  let tallied = false;
   for (const r of journalRecords(dir)) {
-    if (r.type === 'verdict' || r.type === 'designed') records.push(r);
-    else if (r.type === 'plays') {
-      tallied = true;
-      records.push(r);
-    }
-  }
-  if (tallied) return records;
-  for (const r of journalRecords(dir)) {
-    if (r.type !== 'episode') continue;
-    const { messages, steps, firstObservation, ...episode } = r.episode;
-    void messages, steps, firstObservation;
-    records.push({ type: 'episode', episode });
+    if (r.type === 'verdict' || r.type === 'designed' || r.type === 'plays') records.push(r);
   }
   return records;
 }
@@ -125,7 +103,7 @@ function mergeSuite(id: string, shards: ShardRun[]): SuiteResult {
   const parts = shards.map((run) => ({ run, suite: run.results.suites.find((s) => s.id === id) }));
   const present = parts.filter((p): p is { run: ShardRun; suite: SuiteResult } => p.suite !== undefined);
   const first = present[0]!.suite;
-  const evaluations = interleave(present.map(({ run, suite }) => evaluationsFromJournal(run.records, id, suite.environments)));
+  const evaluations = interleave(present.map(({ run, suite }) => evaluationsFromJournal(run.dir, run.records, id, suite.environments)));
   // Shards run side by side: the suite took as long as its slowest shard.
   const wallSec = Math.max(...present.map(({ suite }) => suite.metrics.throughput.wallSec));
   const usage = addUsage(...present.map(({ suite }) => suite.metrics.usage));

@@ -2,7 +2,7 @@
 // the merged folder is a run like any other (journal, report).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { appendFileSync, cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseShard, shardSuite } from '../../../core/scale/shard.js';
 import { mergeShardRuns } from '../../../core/scale/merge.js';
@@ -47,18 +47,6 @@ test('three shards merged: results.json equals the unsharded run; every episode 
   assert.equal(journaledEpisodes(merged), journaledEpisodes(whole));
   assert.ok(existsSync(path.join(merged, 'report.html')));
   assert.ok(readFileSync(path.join(shards[0]!, 'journal.jsonl'), 'utf8').includes('"type":"plays"'), 'the shards journal each environment\'s tally, which merge folds');
-
-  // Shards journaled before tallies were: merge folds their episodes to the same results.
-  const older = shards.map((dir) => {
-    const copy = path.join(tempDir('spade-older-'), 'shard');
-    cpSync(dir, copy, { recursive: true });
-    const lines = readFileSync(path.join(copy, 'journal.jsonl'), 'utf8').split('\n').filter((l) => l && !l.includes('"type":"plays"'));
-    writeFileSync(path.join(copy, 'journal.jsonl'), `${lines.join('\n')}\n`);
-    return copy;
-  });
-  const mergedOlder = path.join(tempDir('spade-merge-'), 'merged');
-  await mergeShardRuns(older, mergedOlder);
-  assert.equal(comparable(mergedOlder), comparable(whole));
 });
 
 test('merged shards count every invocation\'s calls outside episodes, as a resume of the merged run reads them', async () => {
@@ -101,6 +89,11 @@ test('merge refuses a missing shard and a folder that is not a shard', async () 
   assert.match(await failure([a]), /shards 1\/2 to 2\/2/);
   const whole = await runLocally(config);
   assert.match(await failure([a, whole]), /not a shard/);
+  // A shard whose journal lacks an environment's tally: named, not merged.
+  const b = await runLocally(config, { shard: { index: 1, count: 2 } });
+  const lines = readFileSync(path.join(b, JOURNAL_FILE), 'utf8').split('\n').filter((l) => l && !l.includes('"type":"plays"'));
+  writeFileSync(path.join(b, JOURNAL_FILE), `${lines.join('\n')}\n`);
+  assert.match(await failure([a, b]), /journal\.jsonl: .*no plays line for procedural\//);
 });
 
 test.run();
