@@ -34,7 +34,7 @@ export interface HintRecord {
   error?: string;
   by: string;
 }
-import type { EnvironmentProgram, EpisodeResult, SandboxFailureKind } from '../types.js';
+import type { EnvironmentProgram, EpisodeResult } from '../types.js';
 
 export type JournalRecord =
   | { type: 'start'; runId: string; startedAt: string; config: Record<string, unknown> }
@@ -392,7 +392,7 @@ export function* journalRecords(dir: string): Generator<JournalRecord> {
         if (last && start >= text.length) return;
         throw new Error(`${file}:${line}: corrupt journal line: ${(error as Error).message}`);
       }
-      yield upgrade(record);
+      yield record;
     }
   }
 }
@@ -406,18 +406,4 @@ export function journalStart(dir: string): Extract<JournalRecord, { type: 'start
 /** Read a whole journal into memory (small journals; large ones are read with journalRecords()). */
 export function readJournal(dir: string): JournalRecord[] {
   return [...journalRecords(dir)];
-}
-
-/**
- * A record as this version writes it. Episodes journaled before the failure kind was a field
- * (`errorKind`) carry it only in their message (`sandbox timeout in step(): ...`): it is read
- * from there once, here, so resuming or merging an older run gives the same rewards and the
- * rest of the code tests the field.
- */
-function upgrade(record: JournalRecord): JournalRecord {
-  if (record.type === 'episode' && record.episode.outcome === 'errored' && record.episode.errorKind === undefined && record.episode.error) {
-    const sandbox = /^sandbox ([a-z-]+)(?: in |: )/.exec(record.episode.error);
-    record.episode.errorKind = sandbox ? (sandbox[1] as SandboxFailureKind) : 'agent';
-  }
-  return record;
 }

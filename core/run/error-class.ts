@@ -37,11 +37,8 @@ export const isRunFailure = (errorClass: string): boolean => !errorClass.startsW
 /** Classes that stop the run at once, whatever --max-errors allows: a bad key, a broken plugin. */
 export const isFatal = (errorClass: string): boolean => errorClass === 'provider:auth' || errorClass === 'plugin-contract';
 
-/** The class of an episode journaled before classes were recorded (from its errorKind). */
-export function episodeErrorClass(episode: { errorClass?: string; errorKind?: string }): string {
-  if (episode.errorClass) return episode.errorClass;
-  return episode.errorKind && episode.errorKind !== 'agent' ? `sandbox:${episode.errorKind}` : 'plugin';
-}
+/** The class of an errored episode (every errored episode records one; `plugin` names a missing one). */
+export const episodeErrorClass = (episode: { errorClass?: string }): string => episode.errorClass ?? 'plugin';
 
 /** An environment's errored plays by class and message, with how many of each, in the order first met (undefined: none errored). */
 export type PlayErrors = Map<string, { errorClass: string; message: string; count: number }>;

@@ -1,5 +1,4 @@
-// The journal reads runs written by earlier versions: an errored episode journaled with its
-// failure only in words gets its typed kind back, so a resumed run rewards it the same way.
+// The journal: its lines, its checkpoints and segments, and how it is read back.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
@@ -9,25 +8,6 @@ import { episodeRecord, hasJournal, Journal, journalRecords, readJournal, verdic
 import type { EpisodeResult } from '../../../core/types.js';
 import type { GateVerdict } from '../../../core/results/results.js';
 import { tempDir } from '../../helpers/cli.js';
-
-const episode = (error: string | undefined, extra: Record<string, unknown> = {}) => ({
-  type: 'episode',
-  episode: { suite: 'spade', environmentId: 'r0-e1', attempt: 0, withHint: false, seed: 1, horizon: 1, outcome: error ? 'errored' : 'lost', turns: 0, totalReward: 0, wallMs: 1, ...(error ? { error } : {}), ...extra },
-});
-
-test('episodes journaled before errorKind existed get it from their message', () => {
-  const dir = tempDir();
-  const lines = [
-    episode('sandbox timeout in step(): the call ran past 1000 ms'),
-    episode('sandbox memory: the isolate ran out of memory'),
-    episode('ProviderError: HTTP 500 after 3 retries'),
-    episode('sandbox crash in step(): boom', { errorKind: 'crash' }),
-    episode(undefined),
-  ];
-  writeFileSync(path.join(dir, 'journal.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-  const kinds = readJournal(dir).map((r) => (r as Extract<JournalRecord, { type: 'episode' }>).episode.errorKind);
-  assert.equal(kinds, ['timeout', 'memory', 'agent', 'crash', undefined]);
-});
 
 test('a verdict line is the JSON of its record, its verdict written once for the journal and the verdict cache', () => {
   const dir = tempDir();
