@@ -6,7 +6,7 @@
  * success by SPADE's skill (cognitive, or tool-use for tool-use games); and SPADE's difficulty bands; then split by game type
  * (game-types.ts).
  */
-import type { RunResults, SuiteResult } from '../core/results/results.js';
+import type { SuiteResult } from '../core/results/results.js';
 import { escapeHtml } from './escape.js';
 import { measuredRate, number, numberInterval, percent, percentInterval } from './format.js';
 import { barChart, type BarRow } from './chart-specs.js';

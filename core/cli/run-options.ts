@@ -43,7 +43,6 @@ function rows(): Row[] {
 }
 
 const camel = (flag: string): string => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-const kebab = (key: string): string => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 const isBoolean = (option: Option<unknown>): boolean => option.schema === bool;
 
 /** The default as help and README show it (backticks mark literal values; help drops them). */

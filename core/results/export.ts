@@ -9,7 +9,7 @@
  *          `spade-pool:DIR` suite.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { EnvironmentSummary } from './results.js';
 import type { ChatMessage, EpisodeResult } from '../types.js';

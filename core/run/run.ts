@@ -4,15 +4,13 @@
  */
 import { setMaxListeners } from 'node:events';
 import path from 'node:path';
-import type { Agent, CurriculumPool, Designer, Suite } from '../types.js';
-import type { GateVerdict, RoundSummary, RunErrors, RunInfo, RunResults, SuiteResult, UsageMetrics } from '../results/results.js';
+import type { CurriculumPool, Suite } from '../types.js';
+import type { RunErrors, RunInfo, RunResults } from '../results/results.js';
 import { SCHEMA_VERSION } from '../results/results.js';
 import type { SpadeConfig } from '../config/config.js';
-import { evaluateEnvironment, type Evaluator, type SandboxSet } from './evaluate.js';
+import { evaluateEnvironment } from './evaluate.js';
 import { episodeRecord, Journal } from '../results/journal.js';
-import type { PriorWork } from '../results/resume.js';
 import { emptyUsage } from '../providers/stats.js';
-import type { EnvironmentReviewer } from '../roles/llm-reviewer.js';
 import { AtomicFile } from '../results/fs.js';
 import { writeResults } from '../results/results-file.js';
 import { RunFailedError, RunStoppedError, UsageError } from '../errors.js';
@@ -21,12 +19,11 @@ import { addEqualSizeDiversity } from '../metrics/index.js';
 import { runSuite, selfPlayPlan, staticPlan, type RunBooks } from './run-suite.js';
 import { curriculumPlan } from '../curriculum/rounds.js';
 import { turnBudget } from '../config/options.js';
-import type { HintWriter } from '../roles/llm-hint.js';
 import { playSlots } from './play-schedule.js';
 
 export { SELFPLAY_SUITE, suiteResult } from './run-suite.js';
 
-import type { ProgressEvent, ReportRenderer, RunSetup } from './run-setup.js';
+import type { ReportRenderer, RunSetup } from './run-setup.js';
 import { gateLimits } from '../gate/gate.js';
 
 /** The config as recorded in results and the journal: API keys never leave the process. */

@@ -10,7 +10,6 @@ import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSyn
 import path from 'node:path';
 import { DataError } from '../../core/errors.js';
 import { createSpadePoolSuite } from '../../benchmarks/spade-pool.js';
-import { exportPool } from '../../core/results/export.js';
 import { readResults } from '../../core/results/results-file.js';
 import { MEMORY_SNIPPET_CHARS, parseChecksums, sha256Hex, type MemoryRecord } from '../../core/results/pool-layout.js';
 import { checkJail } from '../../plugins/sandboxes/cpython/jail.js';

@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { repoRoot, runCli, tempDir } from '../../helpers/cli.js';
+import { repoRoot, runCli } from '../../helpers/cli.js';
 import { HOSTILE_DIR, hostileExpectations } from '../../fixtures/python/hostile.js';
 
 const fixtures = path.join(repoRoot, 'tests/fixtures');

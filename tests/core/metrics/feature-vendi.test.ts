@@ -131,7 +131,7 @@ test('a subset of a prepared pool scores as the same items prepared on their own
     Array.from({ length: 64 }, () => Math.floor(random() * 260)),
     Array.from({ length: 30 }, (_, i) => i * 2),
   ];
-  for (const [k, subset] of subsets.entries()) {
+  for (const subset of subsets) {
     const alone = featureVendi(subset.map((i) => pool[i]!));
     close(preparedVendi(prepared, subset).vendi, alone.vendi, 1e-9 * alone.vendi);
   }
