@@ -90,16 +90,6 @@ export function differenceInterval(interval: readonly [number, number], format: 
   return `${low} to ${high}${format === 'percent' ? ' pp' : ''}`;
 }
 
-/**
- * A rate as results record it, or null when nothing was measured. Results written before such
- * rates were null hold 0 with the interval [0, 1], which Wilson's interval is only when there
- * were no observations.
- */
-export function measuredRate(rate: number | null | undefined, interval?: readonly [number, number] | null): number | null | undefined {
-  if (rate === null || rate === undefined) return rate;
-  return interval && interval[0] === 0 && interval[1] === 1 ? null : rate;
-}
-
 /** A ratio: 1.8 -> "×1.8", 0.031 -> "×0.031". */
 export function ratio(value: number): string {
   return Number.isFinite(value) ? `×${number(value, 2)}` : MISSING;

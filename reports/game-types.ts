@@ -8,7 +8,7 @@ import type { EnvironmentSummary, GameTypeMetrics } from '../core/results/result
 import type { GameType } from '../core/types.js';
 import { GAME_TYPES, gameTypeOf } from '../core/run/game-type.js';
 import { escapeHtml } from './escape.js';
-import { measuredRate, number, percent, percentInterval } from './format.js';
+import { number, percent, percentInterval } from './format.js';
 import { barChart, type BarRow } from './chart-specs.js';
 import { renderChart } from './charts.js';
 import type { PoolRow } from './pools.js';
@@ -36,7 +36,7 @@ function typeRows(rows: readonly PoolRow[]): TypeRow[] {
 /** Success of a game type: n/a when no episode of it was decided, – when none was played. */
 function successCell(m: GameTypeMetrics): string {
   if (!m.episodes) return '–';
-  const rate = measuredRate(m.successRate, m.interval);
+  const rate = m.successRate;
   return rate === null ? percent(null) : `${percent(rate)} <small>${percentInterval(m.interval)}</small>`;
 }
 
@@ -48,7 +48,7 @@ export async function gameTypeSection(rows: readonly PoolRow[], multipleRuns: bo
   const success: BarRow[] = typed
     .filter((row) => row.metrics.episodes > 0)
     .map((row) => {
-      const rate = measuredRate(row.metrics.successRate, row.metrics.interval) ?? null;
+      const rate = row.metrics.successRate;
       return { group: row.type, series: poolName(row), value: rate, colour: row.pool.colour, ...(rate !== null && { lo: row.metrics.interval[0], hi: row.metrics.interval[1] }) };
     });
   const chart = success.length > 0

@@ -5,7 +5,7 @@
  */
 import type { RunResults } from '../core/results/results.js';
 import { escapeHtml } from './escape.js';
-import { differenceInterval, formatInterval, formatValue, grouped, measuredRate, number, percent, percentInterval, ratio, signedDifference } from './format.js';
+import { differenceInterval, formatInterval, formatValue, grouped, number, percent, percentInterval, ratio, signedDifference } from './format.js';
 import type { Figure, MetricRow } from '../core/metrics/table.js';
 import { kindLabel, lineLabel, summaryLines, summaryNote, type Comparison } from './summary.js';
 import { poolRows } from './pools.js';
@@ -79,7 +79,7 @@ export function renderMarkdownReport(runs: readonly RunResults[]): string {
       const r = m.validity.readings;
       const readings = r ? `${r.spade.valid} / ${r.strict.valid}+${r.strict.unproven} of ${m.validity.proposed}` : '–';
       const valid = m.validity.proposed > 0 ? `${percent(m.validity.rate)} (${percentInterval(m.validity.interval)})` : percent(null);
-      const rate = measuredRate(m.success.successRate, m.success.interval);
+      const rate = m.success.successRate;
       const success = rate === null ? percent(null) : `${percent(rate)} (${percentInterval(m.success.interval)})`;
       lines.push(
         `| ${cell(suite.id)} | ${suite.kind === 'selfplay' ? 'self-play' : suite.kind} | ${valid} | ${readings} | ${number(m.diversity.vendi)} | ${number(m.diversity.vendiPerN)} | ${number(m.diversity.distinct2)} | ${number(m.throughput.stepsPerSec)} | ${success} | ${m.success.won}/${m.success.lost}/${m.success.errored} |`,
@@ -88,7 +88,7 @@ export function renderMarkdownReport(runs: readonly RunResults[]): string {
     lines.push('');
     const typed = results.suites.flatMap((suite) => GAME_TYPES.flatMap((type) => {
       const g = suite.metrics.byGameType?.[type];
-      const rate = g && measuredRate(g.successRate, g.interval);
+      const rate = g && g.successRate;
       return g ? [`| ${cell(suite.id)} | ${type} | ${g.valid}/${g.environments} | ${g.episodes} | ${!g.episodes ? '–' : rate === null ? percent(null) : `${percent(rate)} (${percentInterval(g.interval)})`} | ${g.episodes ? number(g.meanTurns) : '–'} | ${g.toolCallsPerEpisode !== undefined ? number(g.toolCallsPerEpisode) : '–'} |`] : [];
     }));
     if (typed.length > 0) {

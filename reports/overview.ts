@@ -8,7 +8,7 @@
  */
 import type { SuiteResult } from '../core/results/results.js';
 import { escapeHtml } from './escape.js';
-import { measuredRate, number, numberInterval, percent, percentInterval } from './format.js';
+import { number, numberInterval, percent, percentInterval } from './format.js';
 import { barChart, type BarRow } from './chart-specs.js';
 import { headlineOf, METRICS, metricsShownIn } from '../core/metrics/table.js';
 import { lineLabel } from './summary.js';
@@ -163,7 +163,7 @@ ${table(['environments played', 'easy (mean reward > 0.8)', 'medium', 'hard (< 0
 ${table(['success', '95% interval', 'won / lost / errored', 'pass@k / pass^k', 'tokens in / out', 'cost'], rows, (row) => {
   const m = v(row).success;
   const u = v(row).usage;
-  const rate = measuredRate(m.successRate, m.interval);
+  const rate = m.successRate;
   return [percent(rate), rate === null ? '–' : percentInterval(m.interval), `${m.won} / ${m.lost} / ${m.errored}`, passAt(row),
     `${number(u.inputTokens)} / ${number(u.outputTokens)}`, u.costUsd > 0 ? `$${u.costUsd.toFixed(4)}` : '–'];
 }, multipleRuns)}

@@ -5,7 +5,7 @@
 import type { ProgressEvent } from '../run/run-setup.js';
 import type { SuiteResult } from '../results/results.js';
 import { headlineOf, metricsShownIn } from '../metrics/table.js';
-import { figureText, measuredRate, percent } from '../../reports/format.js';
+import { figureText, percent } from '../../reports/format.js';
 
 export interface ProgressDisplay {
   onEvent(event: ProgressEvent): void;
@@ -121,7 +121,7 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, tty 
           log(`${event.suite}: ${metricsLine(m)}`);
           const types = Object.entries(m.byGameType ?? {});
           if (types.length > 1 || types.some(([type]) => type === 'tool-use')) {
-            const parts = types.map(([type, g]) => `${type} ${g.valid}/${g.environments} valid${g.episodes ? `, success ${percent(measuredRate(g.successRate, g.interval))}` : ''}${g.toolCallsPerEpisode !== undefined ? `, ${g.toolCallsPerEpisode.toFixed(1)} tool calls/episode` : ''}`);
+            const parts = types.map(([type, g]) => `${type} ${g.valid}/${g.environments} valid${g.episodes ? `, success ${percent(g.successRate)}` : ''}${g.toolCallsPerEpisode !== undefined ? `, ${g.toolCallsPerEpisode.toFixed(1)} tool calls/episode` : ''}`);
             log(`  by game type: ${parts.join('; ')}`);
           }
           break;
