@@ -59,10 +59,6 @@ export type JournaledEnvironment = Omit<EnvironmentSummary, 'source' | 'checks' 
   source?: string;
   code?: string;
   data?: unknown[];
-  /** Journals written before this layout hold these too. */
-  checks?: GateCheck[];
-  task?: string;
-  sample?: EnvironmentSummary['sample'];
 };
 
 /** A program as code (shared) and data (its own), when its source can be rebuilt exactly from them. */
@@ -268,10 +264,10 @@ export function journaledEnvironments(records: Iterable<EnvironmentLine>): Map<s
     const { code, data, ...rest } = e;
     const verdict = verdicts.get(key(suite, e.id));
     const source = e.source ?? (code !== undefined && codes.has(key(suite, code)) ? sourceFromParts(codes.get(key(suite, code))!, data ?? []) : '');
-    const summary: EnvironmentSummary = { ...rest, checks: e.checks ?? verdict?.checks ?? [], source };
-    const task = e.task ?? verdict?.firstObservation;
+    const summary: EnvironmentSummary = { ...rest, checks: verdict?.checks ?? [], source };
+    const task = verdict?.firstObservation;
     if (task !== undefined) summary.task = task;
-    const sample = e.sample ?? samples.get(key(suite, e.id));
+    const sample = samples.get(key(suite, e.id));
     if (sample) summary.sample = sample;
     out.set(key(suite, e.id), { suite, summary });
   }
