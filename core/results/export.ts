@@ -104,7 +104,6 @@ function readRun(runDir: string): RunRecords {
 /** The line of one episode. */
 function episodeLine(run: RunRecords, e: EpisodeResult): EpisodeLine {
   const s = run.environments.get(key(e.suite, e.environmentId))?.summary;
-  const rewards = e.rewards ?? e.steps?.map((step) => step.reward) ?? [];
   return {
     run_id: run.runId,
     suite: e.suite,
@@ -118,7 +117,7 @@ function episodeLine(run: RunRecords, e: EpisodeResult): EpisodeLine {
     seed: e.seed,
     horizon: e.horizon,
     messages: e.messages ?? [],
-    rewards,
+    rewards: e.rewards ?? [],
     total_reward: e.totalReward,
     terminated: e.terminated ?? e.outcome === 'won',
     truncated: e.truncated ?? false,

@@ -44,14 +44,6 @@ test('one line per episode with the environment\'s code hash, rewards, end and d
   assert.equal([hinted!.with_hint, hinted!.truncated, hinted!.outcome], [true, true, 'lost']);
 });
 
-test('an episode journaled before any per-step rewards were kept falls back to its steps', () => {
-  const old = episode('r0-e0', { rewards: undefined, terminated: undefined, messages: undefined, steps: [{ action: 'a', observation: 'o', reward: 0.25, terminated: true, truncated: false }] });
-  const [line] = episodeLines([{ type: 'episode', episode: old }]);
-  assert.equal(line!.rewards, [0.25]);
-  assert.equal(line!.messages, []);
-  assert.is(line!.code_hash, null);
-});
-
 test("pool: the self-play environments played (the review's rejections left out), in SPADE's layout", () => {
   const run = tempDir();
   const records = journal();
