@@ -75,12 +75,32 @@ export class ErrorTally {
   private readonly classes = new Map<string, ErrorClassSummary>();
 
   add(work: ErroredWork): void {
-    let c = this.classes.get(work.errorClass);
-    if (!c) this.classes.set(work.errorClass, (c = { errorClass: work.errorClass, failure: isRunFailure(work.errorClass), count: 0, byStage: {}, bySuite: {}, messages: [] }));
+    const c = this.entry(work.errorClass);
     c.count++;
     c.byStage[work.stage] = (c.byStage[work.stage] ?? 0) + 1;
     c.bySuite[work.suite] = (c.bySuite[work.suite] ?? 0) + 1;
-    if (c.messages.length < MESSAGES && !c.messages.includes(work.message)) c.messages.push(work.message);
+    this.note(c, work.message);
+  }
+
+  /** Another part of the run's errored work, as its results list it (a shard's, when shards are merged). */
+  addSummary(errors: RunErrors): void {
+    for (const other of errors.classes) {
+      const c = this.entry(other.errorClass);
+      c.count += other.count;
+      for (const [stage, n] of Object.entries(other.byStage)) c.byStage[stage as ErrorStage] = (c.byStage[stage as ErrorStage] ?? 0) + (n ?? 0);
+      for (const [suite, n] of Object.entries(other.bySuite)) c.bySuite[suite] = (c.bySuite[suite] ?? 0) + n;
+      for (const message of other.messages) this.note(c, message);
+    }
+  }
+
+  private entry(errorClass: string): ErrorClassSummary {
+    let c = this.classes.get(errorClass);
+    if (!c) this.classes.set(errorClass, (c = { errorClass, failure: isRunFailure(errorClass), count: 0, byStage: {}, bySuite: {}, messages: [] }));
+    return c;
+  }
+
+  private note(c: ErrorClassSummary, message: string): void {
+    if (c.messages.length < MESSAGES && !c.messages.includes(message)) c.messages.push(message);
   }
 
   summary(): RunErrors {

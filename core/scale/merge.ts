@@ -22,6 +22,7 @@ import { addEqualSizeDiversity } from '../metrics/index.js';
 import { addUsage } from '../providers/stats.js';
 import { DataError, UsageError } from '../errors.js';
 import { readShard, shardLabel, type Shard } from './shard.js';
+import { ErrorTally } from '../run/error-class.js';
 
 interface ShardRun {
   dir: string;
@@ -121,15 +122,22 @@ export async function mergeShardRuns(dirs: readonly string[], outDir: string, op
   const ids = [...new Set(shards.flatMap((s) => s.results.suites.map((suite) => suite.id)))];
   const suites = addEqualSizeDiversity(ids.map((id) => mergeSuite(id, shards)));
   const times = (pick: (r: ShardRun) => string | undefined): string[] => shards.map(pick).filter((t): t is string => t !== undefined).sort();
+  // The errored work of every shard, and why each shard that stopped early stopped.
+  const errors = new ErrorTally();
+  for (const s of shards) if (s.results.run.errors) errors.addSummary(s.results.run.errors);
+  const stops = shards.flatMap((s) => (s.results.run.stopReason ? [`shard ${shardLabel(s.shard)}: ${s.results.run.stopReason}`] : []));
+  const { stopReason: _first, errors: _firstErrors, ...common } = head;
   const results: RunResults = {
     schemaVersion: SCHEMA_VERSION,
     run: {
-      ...head,
+      ...common,
       id: path.basename(path.resolve(outDir)),
       startedAt: times((r) => r.results.run.startedAt)[0]!,
       finishedAt: times((r) => r.results.run.finishedAt).at(-1),
       config: { ...head.config, out: outDir },
       complete: shards.every((s) => s.results.run.complete),
+      ...(stops.length > 0 && { stopReason: stops.join('; ') }),
+      errors: errors.summary(),
     },
     suites,
   };

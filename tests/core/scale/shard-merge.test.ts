@@ -82,6 +82,33 @@ test('a shard resumed with --retry-errored: the errors it did again are not the 
   assert.equal(['a', 'b', 'c'].map((id) => prior.slotError('procedural', id)?.id), [undefined, 'b', 'c']);
 });
 
+test('the merged run lists every shard\'s errored work, and why each shard that stopped early stopped', async () => {
+  const config = smallConfig({ suites: ['procedural'], limit: 4 });
+  const shards = await Promise.all([0, 1].map((index) => runLocally(config, { shard: { index, count: 2 } })));
+  const timeout = (count: number, message: string) => ({ errorClass: 'provider:timeout', failure: true, count, byStage: { episode: count }, bySuite: { procedural: count }, messages: [message] });
+  const edit = (dir: string, change: (results: RunResults) => void): void => {
+    const file = path.join(dir, 'results.json');
+    const results = JSON.parse(readFileSync(file, 'utf8')) as RunResults;
+    change(results);
+    writeFileSync(file, JSON.stringify(results));
+  };
+  edit(shards[0]!, (r) => {
+    r.run.errors = { total: 2, failures: 2, classes: [timeout(2, 'timed out after 60 s')] };
+  });
+  edit(shards[1]!, (r) => {
+    r.run.errors = { total: 4, failures: 3, classes: [timeout(3, 'timed out after 30 s'), { errorClass: 'sandbox:timeout', failure: false, count: 1, byStage: { episode: 1 }, bySuite: { procedural: 1 }, messages: ['step() ran past 1000 ms'] }] };
+    r.run.complete = false;
+    r.run.stopReason = 'interrupted (SIGINT)';
+  });
+  const merged = await mergeShardRuns(shards, path.join(tempDir('spade-merge-'), 'merged'));
+  assert.equal(merged.run.errors, {
+    total: 6,
+    failures: 5,
+    classes: [{ ...timeout(5, 'timed out after 60 s'), messages: ['timed out after 60 s', 'timed out after 30 s'] }, { errorClass: 'sandbox:timeout', failure: false, count: 1, byStage: { episode: 1 }, bySuite: { procedural: 1 }, messages: ['step() ran past 1000 ms'] }],
+  });
+  assert.equal([merged.run.complete, merged.run.stopReason], [false, 'shard 2/2: interrupted (SIGINT)']);
+});
+
 test('merge refuses a missing shard and a folder that is not a shard', async () => {
   const config = smallConfig({ suites: ['procedural'], limit: 4 });
   const a = await runLocally(config, { shard: { index: 0, count: 2 } });
