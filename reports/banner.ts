@@ -1,21 +1,13 @@
 /**
  * The banner a report opens with when episodes errored: per run, how many of its episodes
  * errored and in which pools, and the classes of its errors with their first messages, as
- * results list them (`run.errors`; results written before errors were listed have only the
- * counts). Errored episodes are left out of every rate, so a run whose episodes all errored
- * has rates of "n/a": the banner says why. Beside it, a run whose sandbox is not a security
- * boundary, or that was interrupted, is flagged at the top too.
+ * results list them (`run.errors`). Errored episodes are left out of every rate, so a run whose
+ * episodes all errored has rates of "n/a": the banner says why. Beside it, a run whose sandbox
+ * is not a security boundary, or that was interrupted, is flagged at the top too.
  */
-import type { RunResults } from '../core/results/results.js';
+import type { ErrorClassSummary, RunResults } from '../core/results/results.js';
 import { escapeHtml } from './escape.js';
 import { grouped } from './format.js';
-
-/** One class of errored work as results list it (run.errors.classes). */
-interface ErrorClass {
-  errorClass: string;
-  count: number;
-  messages?: string[];
-}
 
 /** What a run's banner says. */
 export interface ErroredRun {
@@ -25,21 +17,10 @@ export interface ErroredRun {
   episodes: number;
   /** Errored episodes by pool, pools with none left out. */
   byPool: { pool: string; errored: number }[];
-  /** Error classes with their first messages; undefined when the results do not list them. */
-  classes?: ErrorClass[];
-  /** Errored work in all, design and hint calls included, when listed. */
-  work?: number;
-}
-
-/** Errored work by class, where results list it (absent from results written before it was). */
-function errorsOf(results: RunResults): { total?: number; classes?: ErrorClass[] } | undefined {
-  const errors = (results.run as { errors?: unknown }).errors;
-  if (!errors || typeof errors !== 'object') return undefined;
-  const { total, classes } = errors as { total?: unknown; classes?: unknown };
-  return {
-    ...(typeof total === 'number' && { total }),
-    ...(Array.isArray(classes) && { classes: classes.filter((c): c is ErrorClass => typeof c?.errorClass === 'string' && typeof c?.count === 'number') }),
-  };
+  /** Error classes with their first messages. */
+  classes: ErrorClassSummary[];
+  /** Errored work in all, design and hint calls included. */
+  work: number;
 }
 
 /** The runs whose banner shows: those with errored episodes or errored work. */
@@ -48,16 +29,9 @@ export function erroredRuns(runs: readonly RunResults[], names: readonly string[
     const byPool = results.suites.map((suite) => ({ pool: suite.id, errored: suite.metrics.success.errored ?? 0 }));
     const errored = byPool.reduce((sum, pool) => sum + pool.errored, 0);
     const episodes = results.suites.reduce((sum, suite) => sum + (suite.metrics.success.episodes ?? 0), 0);
-    const listed = errorsOf(results);
-    if (errored === 0 && !listed?.total) return [];
-    return [{
-      run: names[i]!,
-      errored,
-      episodes,
-      byPool: byPool.filter((pool) => pool.errored > 0),
-      ...(listed?.classes && { classes: listed.classes }),
-      ...(listed?.total !== undefined && { work: listed.total }),
-    }];
+    const { total, classes } = results.run.errors;
+    if (errored === 0 && total === 0) return [];
+    return [{ run: names[i]!, errored, episodes, byPool: byPool.filter((pool) => pool.errored > 0), classes, work: total }];
   });
 }
 
@@ -72,15 +46,15 @@ export function bannerHeadline(run: ErroredRun): string {
   const consequence = all
     ? 'no episode was decided, so its success rates are n/a'
     : 'they are left out of every rate, never counted as losses';
-  const work = run.work !== undefined && run.work !== run.errored ? ` ${grouped(run.work)} pieces of work errored in all, design and hint calls included.` : '';
+  const work = run.work !== run.errored ? ` ${grouped(run.work)} pieces of work errored in all, design and hint calls included.` : '';
   return `Run ${run.run}: ${episodes}; ${consequence}.${work}`;
 }
 
 export function bannerHtml(runs: readonly ErroredRun[]): string {
   return runs.map((run) => {
-    const classes = run.classes?.length
-      ? `<ul class="error-classes">${run.classes.map((c) => `<li><code>${escapeHtml(c.errorClass)}</code> ×${grouped(c.count)}${(c.messages ?? []).slice(0, 2).map((m) => ` — <q>${escapeHtml(cut(m))}</q>`).join('')}</li>`).join('')}</ul>`
-      : '<div class="muted-warning">The error classes are not listed in these results (written before errors were listed by class); the journal holds each episode\'s error.</div>';
+    const classes = run.classes.length
+      ? `<ul class="error-classes">${run.classes.map((c) => `<li><code>${escapeHtml(c.errorClass)}</code> ×${grouped(c.count)}${c.messages.slice(0, 2).map((m) => ` — <q>${escapeHtml(cut(m))}</q>`).join('')}</li>`).join('')}</ul>`
+      : '';
     return `<div class="warning errored" role="alert"><div>⚠ ${escapeHtml(bannerHeadline(run))}</div>${classes}</div>`;
   }).join('\n');
 }
@@ -88,7 +62,7 @@ export function bannerHtml(runs: readonly ErroredRun[]): string {
 export function bannerMarkdown(runs: readonly ErroredRun[], cell: (text: string) => string): string[] {
   return runs.flatMap((run) => [
     `> **⚠ ${cell(bannerHeadline(run))}**`,
-    ...(run.classes?.length ? run.classes.map((c) => `> - ${cell(c.errorClass)} ×${grouped(c.count)}${(c.messages ?? []).slice(0, 1).map((m) => `: ${cell(cut(m))}`).join('')}`) : ['> Error classes are not listed in these results.']),
+    ...run.classes.map((c) => `> - ${cell(c.errorClass)} ×${grouped(c.count)}${c.messages.slice(0, 1).map((m) => `: ${cell(cut(m))}`).join('')}`),
     '',
   ]);
 }

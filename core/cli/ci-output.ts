@@ -162,7 +162,7 @@ export function junitReport(results: RunResults, checks: readonly ThresholdCheck
     });
     add(suite.id, cases, suite.metrics.throughput?.wallSec);
   }
-  add('errors', (results.run.errors?.classes ?? []).map((c) => ({
+  add('errors', results.run.errors.classes.map((c) => ({
     name: c.errorClass,
     classname: 'errors',
     outcome: { kind: 'error', message: `${c.count} errored (${Object.entries(c.bySuite).map(([s, n]) => `${s}: ${n}`).join(', ')})`, text: c.messages.join('\n') },
@@ -193,9 +193,9 @@ export function jsonSummary(results: RunResults, checks: readonly ThresholdCheck
         return figure ? [[row.key, { value: figure.value, ...(figure.interval && { interval: figure.interval }), ...(figure.counts && { counts: figure.counts }) }]] : [];
       })),
     })),
-    errors: { total: results.run.errors?.total ?? 0, classes: (results.run.errors?.classes ?? []).map((c) => ({ errorClass: c.errorClass, count: c.count, messages: c.messages })) },
+    errors: { total: results.run.errors.total, classes: results.run.errors.classes.map((c) => ({ errorClass: c.errorClass, count: c.count, messages: c.messages })) },
     failUnder: checks.map((c) => ({ metric: c.threshold.metric, pool: c.pool, value: c.value, threshold: c.threshold.value, passed: c.passed })),
-    passed: results.run.complete && !(results.run.errors?.failures) && checks.every((c) => c.passed),
+    passed: results.run.complete && !results.run.errors.failures && checks.every((c) => c.passed),
   };
   return `${JSON.stringify(summary, null, 2)}\n`;
 }

@@ -183,7 +183,7 @@ export function resultsFromStored(value: unknown, file = 'results.json'): RunRes
   if (stored?.schemaVersion !== SCHEMA_VERSION) {
     throw new DataError(file, undefined, `results schemaVersion ${JSON.stringify(stored?.schemaVersion)} is not the one this spade-bench reads (${SCHEMA_VERSION})`);
   }
-  if (!stored.run || !Array.isArray(stored.suites)) throw new DataError(file, undefined, 'missing "run" or "suites"');
+  if (!stored.run || !stored.run.errors || !Array.isArray(stored.suites)) throw new DataError(file, undefined, 'missing "run", "run.errors" or "suites"');
   const suites = stored.suites.map((suite): SuiteResult => {
     const { codes, checks, environments, ...rest } = suite;
     void codes, checks;

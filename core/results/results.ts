@@ -39,8 +39,8 @@ export interface RunInfo {
   complete: boolean;
   /** Why an incomplete run stopped (a signal, a model or plugin failure, a write that failed). */
   stopReason?: string;
-  /** Work that errored, by class (absent in files written before errors were listed). */
-  errors?: RunErrors;
+  /** Work that errored, by class. */
+  errors: RunErrors;
 }
 
 /** Where a piece of work errored: a design, repair, review or hint call of a self-play slot, or an episode. */

@@ -90,6 +90,7 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
     versions: setup.versions,
     config: recordedConfig(config),
     complete: false,
+    errors: { total: 0, failures: 0, classes: [] },
   };
   if (prior?.config) journal.append({ type: 'resume', at: new Date().toISOString(), journaled: prior.size, ...(prior.retryErrored ? { retryErrored: true } : {}) });
   else journal.append({ type: 'start', runId: info.id, startedAt, config: info.config });

@@ -4,7 +4,7 @@
  * the real metric builders from synthetic episodes and gate verdicts.
  */
 import type { EpisodeResult, EpisodeStep } from '../../core/types.js';
-import type { EnvironmentSummary, GateVerdict, RoundSummary, RunResults, SuiteResult } from '../../core/results/results.js';
+import type { EnvironmentSummary, GateVerdict, RoundSummary, RunErrors, RunResults, SuiteResult } from '../../core/results/results.js';
 import { SCHEMA_VERSION } from '../../core/results/results.js';
 import { mulberry32 } from '../../core/run/random.js';
 import { computeMetrics, usageMetrics, type EvaluatedEnvironment, type GameTypedEnvironment } from '../../core/metrics/index.js';
@@ -27,6 +27,7 @@ export interface FixtureOptions {
   /** Share of episodes that error (default 0.03); 1: every episode errors, as with a model server that always fails. */
   erroredShare?: number;
   /** Errored work by class, as results list it in `run.errors` (core/run/error-class.ts's tally). */
+  /** The run's errored work by class (`run.errors`): none by default. */
   errorClasses?: { errorClass: string; count: number; messages: string[] }[];
 }
 
@@ -167,6 +168,12 @@ function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRou
   };
 }
 
+/** `run.errors` for these classes: episodes of the pool `selfplay`, counted against --max-errors. */
+function errorsOf(classes: readonly { errorClass: string; count: number; messages: string[] }[]): RunErrors {
+  const total = classes.reduce((n, c) => n + c.count, 0);
+  return { total, failures: total, classes: classes.map((c) => ({ ...c, failure: true, byStage: { episode: c.count }, bySuite: { selfplay: c.count } })) };
+}
+
 /** One run: a self-play pool (`rounds` rounds) and the static suite `procedural`. */
 export function syntheticRun(options: FixtureOptions = {}): RunResults {
   const seed = options.seed ?? 1;
@@ -192,9 +199,8 @@ export function syntheticRun(options: FixtureOptions = {}): RunResults {
       versions: { 'spade-bench': '0.1.0', node: process.version },
       config: { seed },
       complete: true,
-      // `run.errors` as results list it; not yet in this branch's RunInfo type, so added as data.
-      ...(options.errorClasses && { errors: { total: options.errorClasses.reduce((n, c) => n + c.count, 0), classes: options.errorClasses } }),
-    } as RunResults['run'],
+      errors: errorsOf(options.errorClasses ?? []),
+    },
     suites: [
       makeSuite('selfplay', 'selfplay', rounds, perRound, attempts, random, payload, options.erroredShare),
       makeSuite('procedural', 'static', 1, perRound * 2, attempts, random, payload, options.erroredShare),

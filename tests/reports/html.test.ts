@@ -137,10 +137,10 @@ test('validity per slot and per program are shown beside validity and first try,
 });
 
 test('a run whose episodes all errored: n/a, never 0.0% (0.0–100.0%), and a banner', async () => {
-  const html = await renderHtmlReport([syntheticRun({ runId: 'down', erroredShare: 1 })]);
+  const html = await renderHtmlReport([syntheticRun({ runId: 'down', erroredShare: 1, errorClasses: [{ errorClass: 'provider:server', count: 216, messages: ['InternalServerError: 500'] }] })]);
   assert.not.match(html, /0\.0%\s*(<small>)?\(?0\.0–100\.0%/);
   assert.match(html, /<div class="warning errored" role="alert"><div>⚠ Run down: (\d+) of \1 episodes errored/);
-  assert.match(html, /error classes are not listed in these results/);
+  assert.match(html, /<li><code>provider:server<\/code> ×216 — <q>InternalServerError: 500<\/q><\/li>/);
   const clean = await renderHtmlReport([syntheticRun({ runId: 'fine', erroredShare: 0 })]);
   assert.not.match(clean, /class="warning errored"/);
 });
