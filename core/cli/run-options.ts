@@ -65,7 +65,7 @@ export function flagOption(option: Option<unknown>): FlagSpec {
   return { type, describe, ...(option.arg && type !== 'boolean' ? { arg: option.arg } : {}), ...(option.parse === 'pairs' ? { repeatable: true } : {}) };
 }
 
-/** Every flag of `spade-bench run`, grouped in --help as in the README; an old name is accepted, not listed. */
+/** Every flag of `spade-bench run`, grouped in --help as in the README (an old name is refused, naming the new: RENAMED_FLAGS). */
 export function runOptions(): Record<string, FlagSpec> {
   const options: Record<string, FlagSpec> = {};
   for (const { option, group } of rows()) {
