@@ -29,6 +29,11 @@ interface ShardRun {
   shard: Shard;
   results: RunResults;
   records: JournalRecord[];
+  /**
+   * Where (as a count of journal records) the shard's last `--retry-errored` resume is, or -1:
+   * that resume did the errored work journaled before it again, as its own resume forgot it.
+   */
+  retriedAt: number;
 }
 
 /**
@@ -60,13 +65,17 @@ function evaluationsFromJournal(dir: string, records: readonly JournalRecord[], 
   });
 }
 
-/** What merging needs of a shard's journal, read as a stream: verdicts, designs and the environments' tallies. */
-function mergeRecords(dir: string): JournalRecord[] {
+/** What merging needs of a shard's journal, read as a stream: verdicts, designs, the environments' tallies, its last retrying resume. */
+function mergeRecords(dir: string): Pick<ShardRun, 'records' | 'retriedAt'> {
   const records: JournalRecord[] = [];
+  let retriedAt = -1;
+  let at = 0;
   for (const r of journalRecords(dir)) {
     if (r.type === 'verdict' || r.type === 'designed' || r.type === 'plays') records.push(r);
+    else if (r.type === 'resume' && r.retryErrored) retriedAt = at;
+    at++;
   }
-  return records;
+  return { records, retriedAt };
 }
 
 function readShardRun(dir: string): ShardRun {
@@ -74,7 +83,7 @@ function readShardRun(dir: string): ShardRun {
   if (!shard) throw new UsageError(`${dir} is not a shard of a run (no shard.json): run it with --shard i/n`);
   const file = path.join(dir, 'results.json');
   if (!existsSync(file)) throw new UsageError(`${dir} holds no results.json: finish (or --resume) that shard first`);
-  return { dir, shard, results: readResults(file), records: mergeRecords(dir) };
+  return { dir, shard, results: readResults(file), ...mergeRecords(dir) };
 }
 
 /** The shards, in index order, after checking they are the n slices of one run. */
@@ -152,7 +161,6 @@ export async function mergeShardRuns(dirs: readonly string[], outDir: string, op
  * shards' `usage` lines (calls outside episodes, each invocation's running totals) become one
  * line per suite, their sum over every invocation of every shard: copied as they were, with the
  * invocations' boundaries gone, a resume of the merged run would count only the last of them.
- * The shards' journals are each read twice, as streams.
  */
 async function writeMergedJournal(outDir: string, shards: ShardRun[], results: RunResults): Promise<void> {
   if (hasJournal(outDir) || existsSync(path.join(outDir, 'results.json'))) {
@@ -170,16 +178,10 @@ async function writeMergedJournal(outDir: string, shards: ShardRun[], results: R
     // A shard resumed with --retry-errored did its errored work again after that resume: the
     // errors before it are left out, as its own resume forgot them (the merged journal has no
     // resume lines to say so).
-    let retried = -1;
     let at = 0;
     for (const r of journalRecords(shard.dir)) {
-      if (r.type === 'resume' && r.retryErrored) retried = at;
-      at++;
-    }
-    at = 0;
-    for (const r of journalRecords(shard.dir)) {
       outside.read(r);
-      if (at++ < retried && doneAgainOnRetry(r)) continue;
+      if (at++ < shard.retriedAt && doneAgainOnRetry(r)) continue;
       if (r.type === 'start' || r.type === 'resume' || r.type === 'end' || r.type === 'usage') continue;
       journal.append(r);
       // Written a segment's worth at a time, not the shards' whole journals at once.
