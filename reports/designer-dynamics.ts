@@ -7,7 +7,7 @@
  * table per pool gives every figure, and a figure a run could not compute is "n/a" with the
  * reason beside it, never 0.
  */
-import type { RoundLog, RoundLogKey, RunResults, SuiteResult } from '../core/results/results.js';
+import type { RoundLogKey, RunResults, SuiteResult } from '../core/results/results.js';
 import { ROUND_LOG_FIGURES, ROUND_LOG_KEYS } from '../core/selfplay/round-log.js';
 import { escapeHtml } from './escape.js';
 import { number, percent } from './format.js';
@@ -27,8 +27,8 @@ const CHARTS: { title: string; y: string; asPercent: boolean; keys: RoundLogKey[
   { title: 'Mean turns per play', y: 'turns', asPercent: false, keys: ['meanTurns'] },
 ];
 
-/** Pools whose rounds keep SPADE's log. */
-const logged = (suite: SuiteResult): boolean => suite.rounds.some((round) => round.log);
+/** Pools with rounds (self-play and curricula), each keeping SPADE's log. */
+const logged = (suite: SuiteResult): boolean => suite.rounds.length > 0;
 
 /** A figure as the table writes it: a share in percent, the rest as numbers; null is "n/a". */
 export function roundLogValue(key: RoundLogKey, value: number | null): string {
@@ -40,7 +40,7 @@ export function missingReasons(suite: SuiteResult): { key: RoundLogKey; reason: 
   const out: { key: RoundLogKey; reason: string; rounds: number[] }[] = [];
   for (const key of ROUND_LOG_KEYS) {
     for (const round of suite.rounds) {
-      const reason = round.log?.missing[key];
+      const reason = round.log.missing[key];
       if (reason === undefined) continue;
       const entry = out.find((e) => e.key === key && e.reason === reason);
       if (entry) entry.rounds.push(round.round);
@@ -64,16 +64,15 @@ export async function designerDynamicsSection(runs: readonly RunResults[], names
       CHARTS.forEach((chart, c) => {
         for (const key of chart.keys) {
           for (const round of suite.rounds) {
-            const value = round.log?.figures[key];
+            const value = round.log.figures[key];
             if (typeof value === 'number') rows[c]!.push({ series: `${pool} · ${ROUND_LOG_FIGURES[key].label}`, colour, x: round.round, value });
           }
         }
       });
       const head = ROUND_LOG_KEYS.map((key) => `<th title="SPADE: ${escapeHtml(ROUND_LOG_FIGURES[key].spade)}">${escapeHtml(ROUND_LOG_FIGURES[key].label)}</th>`).join('');
       const body = suite.rounds.map((round) => {
-        const log: RoundLog | undefined = round.log;
+        const { log } = round;
         const cells = ROUND_LOG_KEYS.map((key) => {
-          if (!log) return '<td class="muted">–</td>';
           const value = log.figures[key];
           return value === null ? `<td class="muted" title="${escapeHtml(log.missing[key] ?? '')}">n/a</td>` : `<td>${roundLogValue(key, value)}</td>`;
         });
@@ -87,7 +86,7 @@ ${body.join('\n')}
 ${reasons.length ? `<p class="muted">n/a, and why:</p><ul class="muted round-log-missing">${reasons.join('')}</ul>` : ''}`);
     }
   });
-  if (tables.length === 0) return `<section id="designer-dynamics"><h2>Designer dynamics</h2><p class="muted">No round of these runs keeps SPADE's round log (results written before it was kept, or no self-play).</p></section>`;
+  if (tables.length === 0) return `<section id="designer-dynamics"><h2>Designer dynamics</h2><p class="muted">These runs have no rounds of self-play or curriculum, which SPADE's round log describes.</p></section>`;
   const drawn = CHARTS.map((chart, c) => ({ chart, rows: rows[c]! })).filter(({ rows }) => rows.length > 0);
   const charts = await Promise.all(drawn.map(({ chart, rows }) => renderChart(lineChart(rows, 'round', chart.y, { integerX: true, asPercent: chart.asPercent }), chart.title)));
   return `<section id="designer-dynamics"><h2>Designer dynamics, round by round</h2>
@@ -108,7 +107,7 @@ export function designerDynamicsMarkdown(runs: readonly RunResults[], names: rea
       lines.push(`| round | ${ROUND_LOG_KEYS.map((key) => cell(ROUND_LOG_FIGURES[key].label)).join(' | ')} |`);
       lines.push(`|---|${ROUND_LOG_KEYS.map(() => '---|').join('')}`);
       for (const round of suite.rounds) {
-        const cells = ROUND_LOG_KEYS.map((key) => (round.log ? roundLogValue(key, round.log.figures[key]) : '–'));
+        const cells = ROUND_LOG_KEYS.map((key) => roundLogValue(key, round.log.figures[key]));
         lines.push(`| ${round.round} | ${cells.map(cell).join(' | ')} |`);
       }
       lines.push('');

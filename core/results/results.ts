@@ -293,8 +293,8 @@ export interface RoundSummary {
    * their mean low and high, the highest high, and how many windows moved up this round.
    */
   window?: { meanLow: number; meanHigh: number; maxHigh: number; promotions: number };
-  /** SPADE's per-step log for the round (core/selfplay/round-log.ts); absent in results written before it was kept. */
-  log?: RoundLog;
+  /** SPADE's per-step log for the round (core/selfplay/round-log.ts). */
+  log: RoundLog;
 }
 
 /** The figures of SPADE's per-step log that a round keeps (their SPADE names: core/selfplay/round-log.ts). */

@@ -147,7 +147,7 @@ function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRou
       hintSolveRate: hinted.length ? hinted.filter((ep) => ep.outcome === 'won').length / hinted.length : 0,
       meanDifficulty: valid ? difficultySum / valid : 0,
       designerReward: valid ? rewardSum / valid : 0,
-      ...(kind === 'selfplay' && { log: roundLog(roundEvaluations.map((ev) => ev.program), roundEvaluations) }),
+      log: roundLog(roundEvaluations.map((ev) => ev.program), roundEvaluations),
     });
   }
   // The metrics come from the table of metrics, as a run's do (core/metrics/table.ts).
