@@ -8,7 +8,6 @@ import { GAME_TYPES } from '../core/run/game-type.js';
 import { countToolCalls } from '../core/run/tool-calls.js';
 import { escapeHtml, truncate } from './escape.js';
 import { percent } from './format.js';
-import { gameTypeOfSummary } from './game-types.js';
 import { DEFAULTS } from '../core/config/options.js';
 
 export interface BrowserLimits {
@@ -65,7 +64,7 @@ const readingWhy = (reading: NonNullable<EnvironmentSummary['readings']>['spade'
     : '';
 
 function environmentEntry(env: EnvironmentSummary, run: string, suite: string, limits: BrowserLimits): string {
-  const gameType = gameTypeOfSummary(env);
+  const { gameType } = env;
   const facts = [
     env.round !== undefined ? `round ${env.round}` : '',
     env.family ? `family ${escapeHtml(env.family)}` : '',

@@ -7,7 +7,6 @@
  */
 import type { RunResults, SuiteResult } from '../core/results/results.js';
 import { GAME_TYPES } from '../core/run/game-type.js';
-import { gameTypeOfSummary } from './game-types.js';
 import { equalSizeDiversity } from '../core/metrics/index.js';
 import { escapeHtml } from './escape.js';
 import { percent } from './format.js';
@@ -67,10 +66,10 @@ export async function curriculumSection(runs: readonly RunResults[], names: read
       const colour = colourOf(i, suite.id);
       const vendi = roundDiversity(results, s);
       const selfplay = suite.kind === 'selfplay';
-      const designed = new Map(GAME_TYPES.map((type) => [type, suite.environments.filter((env) => gameTypeOfSummary(env) === type).length]));
+      const designed = new Map(GAME_TYPES.map((type) => [type, suite.environments.filter((env) => env.gameType === type).length]));
       for (const round of suite.rounds) {
         for (const type of GAME_TYPES) {
-          const rated = suite.environments.filter((env) => env.round === round.round && env.solveRate !== undefined && gameTypeOfSummary(env) === type);
+          const rated = suite.environments.filter((env) => env.round === round.round && env.solveRate !== undefined && env.gameType === type);
           if (rated.length > 0) byType.push({ series: `${series} · ${type} (${designed.get(type)} designed)`, colour, x: round.round, value: rated.reduce((sum, env) => sum + env.solveRate!, 0) / rated.length });
         }
         const played = decidedIn(suite, round.round);

@@ -1,22 +1,16 @@
 /**
  * The pools split by game type (single-turn, multi-turn, tool-use): validity, success with its
  * interval, turns and tool calls of each type in each pool, as a table and a chart, so self-play
- * and the static suites compare type by type. Results written before game types were recorded
- * have no split; their pools are left out here.
+ * and the static suites compare type by type.
  */
-import type { EnvironmentSummary, GameTypeMetrics } from '../core/results/results.js';
+import type { GameTypeMetrics } from '../core/results/results.js';
 import type { GameType } from '../core/types.js';
-import { GAME_TYPES, gameTypeOf } from '../core/run/game-type.js';
+import { GAME_TYPES } from '../core/run/game-type.js';
 import { escapeHtml } from './escape.js';
 import { number, percent, percentInterval } from './format.js';
 import { barChart, type BarRow } from './chart-specs.js';
 import { renderChart } from './charts.js';
 import type { PoolRow } from './pools.js';
-
-/** An environment's game type, as recorded, else as its program and horizon say (results written before game types were). */
-export function gameTypeOfSummary(env: EnvironmentSummary): GameType {
-  return env.gameType ?? gameTypeOf({ language: env.language === 'python' ? 'python' : 'javascript', source: env.source }, { horizon: env.horizon });
-}
 
 interface TypeRow {
   pool: PoolRow;
@@ -42,7 +36,7 @@ function successCell(m: GameTypeMetrics): string {
 
 export async function gameTypeSection(rows: readonly PoolRow[], multipleRuns: boolean): Promise<string> {
   const typed = typeRows(rows);
-  if (typed.length === 0) return '<h3>By game type</h3><p class="muted">These results do not record game types.</p>';
+  if (typed.length === 0) return '<h3>By game type</h3><p class="muted">These runs have no environment to split by game type.</p>';
   const poolName = (row: TypeRow) => (multipleRuns ? `${row.pool.run} · ${row.pool.suite.id}` : row.pool.suite.id);
   // One chart (success); validity by game type is in the table: each chart costs a good share of the report's time.
   const success: BarRow[] = typed

@@ -54,6 +54,6 @@ export interface GateVerdict {
   /** Horizon: meta.horizon, or what reset() reported, or the reference's episode length. */
   horizon?: number;
   /** The program's game type, as far as the gate got (core/run/game-type.ts). */
-  gameType?: GameType;
+  gameType: GameType;
   wallMs: number;
 }

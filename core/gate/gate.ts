@@ -121,19 +121,19 @@ export async function validateEnvironment(
     ...(lent ? { environment: lent } : {}),
   });
   const deciding = gate === 'spade' ? spade : strict.reading;
+  const horizon = strict.horizon ?? (deciding.verdict === 'invalid' ? undefined : typeof program.meta?.horizon === 'number' ? program.meta.horizon : maxTurns);
   const verdict: GateVerdict = {
     verdict: deciding.verdict,
     ...(deciding.reason ? { reason: deciding.reason } : {}),
     checks: strict.checks,
     readings: { spade, strict: strict.reading },
     gate,
+    gameType: strict.gameType ?? gameTypeOf(program, { tools: strict.capabilities?.tools, horizon: horizon ?? program.meta?.horizon }),
     wallMs: 0,
   };
   if (strict.firstObservation !== undefined) verdict.firstObservation = strict.firstObservation;
-  const horizon = strict.horizon ?? (deciding.verdict === 'invalid' ? undefined : typeof program.meta?.horizon === 'number' ? program.meta.horizon : maxTurns);
   if (horizon !== undefined) verdict.horizon = horizon;
   if (strict.capabilities) verdict.capabilities = strict.capabilities;
-  verdict.gameType = strict.gameType ?? gameTypeOf(program, { tools: strict.capabilities?.tools, horizon: horizon ?? program.meta?.horizon });
   verdict.wallMs = performance.now() - started;
   return verdict;
 }

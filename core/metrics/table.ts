@@ -9,7 +9,6 @@
  * here, and its test. docs/plugins.md walks through it.
  */
 import type { EnvironmentSummary, GateVerdict, SuiteResult, UsageMetrics } from '../results/results.js';
-import { gameTypeOf } from '../run/game-type.js';
 import { playsOf, type PlayTally, type WithPlays } from './plays.js';
 import type { ProgramForStructure } from './structure.js';
 import { firstTryValidity, slotValidity, validityMetrics } from './validity.js';
@@ -237,7 +236,7 @@ export const METRICS = [
     label: 'by game type',
     describe: 'The pool split by game type (single-turn, multi-turn, tool-use): environments proposed and valid, success without the hint with its interval, mean turns, and tool calls per episode for tool-use games.',
     compute: (pool) => gameTypeMetrics(pool.environments.map((e) => ({
-      gameType: e.summary.gameType ?? gameTypeOf(e.program, { horizon: e.summary.horizon }),
+      gameType: e.summary.gameType,
       verdict: e.verdict.verdict,
       plays: playsOf(e),
     }))),

@@ -253,7 +253,7 @@ export function exportPool(runDir: string, dir: string, suites: readonly string[
       round: s.round ?? null,
       index,
       language: s.language,
-      game_type: s.gameType ?? null,
+      game_type: s.gameType,
       spade_verdict: s.readings?.spade.verdict ?? null,
       strict_verdict: s.readings?.strict.verdict ?? null,
       task: s.task ?? null,

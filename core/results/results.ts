@@ -331,8 +331,8 @@ export interface EnvironmentSummary {
   difficulty?: number;
   horizon?: number;
   language: string;
-  /** single-turn, multi-turn or tool-use (absent in results written before game types were recorded). */
-  gameType?: GameType;
+  /** single-turn, multi-turn or tool-use. */
+  gameType: GameType;
   verdict: Verdict;
   reason?: string;
   checks: GateCheck[];
@@ -391,11 +391,8 @@ export interface SuiteResult {
     throughput: ThroughputMetrics;
     success: SuccessMetrics;
     usage: UsageMetrics;
-    /**
-     * The pool split by game type (single-turn, multi-turn, tool-use), only the types present.
-     * Absent in results written before game types were recorded.
-     */
-    byGameType?: Partial<Record<GameType, GameTypeMetrics>>;
+    /** The pool split by game type (single-turn, multi-turn, tool-use), only the types present. */
+    byGameType: Partial<Record<GameType, GameTypeMetrics>>;
     /** Per cognitive skill (environments that have one: self-play). */
     bySkill?: SkillMetrics[];
     /** SPADE's difficulty bands over the played environments. */

@@ -11,7 +11,6 @@ import { playFigures, type PlayFigures } from '../metrics/plays.js';
 import { EpisodeAbortedError, playEpisode } from './episode.js';
 import { deriveSeed } from './random.js';
 import { yieldToEventLoop } from './concurrency.js';
-import { gameTypeOf } from './game-type.js';
 import { playConcurrently } from './play-schedule.js';
 import type { InFlightLimit } from '../providers/in-flight-limit.js';
 import { DEFAULTS } from '../config/options.js';
@@ -124,8 +123,7 @@ export function environmentSummary(program: EnvironmentProgram, verdict: GateVer
   const summary: EnvironmentSummary = {
     id: program.id,
     language: program.language,
-    // A verdict journaled before game types were recorded has none: the program says.
-    gameType: verdict.gameType ?? gameTypeOf(program, { horizon }),
+    gameType: verdict.gameType,
     verdict: verdict.verdict,
     checks: verdict.checks,
     source: program.source,

@@ -87,7 +87,7 @@ function makeSuite(id: string, kind: SuiteResult['kind'], rounds: number, perRou
         spade: spadeRejects ? { verdict: 'invalid' as const, reason, detail: `Game step() failed ${payload}` } : { verdict: 'valid' as const },
         strict: { verdict, ...(reason ? { reason } : {}), ...(verdict === 'invalid' ? { detail: `${payload}failed` } : {}) },
       };
-      verdicts.push({ verdict, reason, checks, firstObservation: task, horizon, wallMs: 5 + random() * 50, readings, gate: 'strict' });
+      verdicts.push({ verdict, reason, checks, firstObservation: task, horizon, gameType, wallMs: 5 + random() * 50, readings, gate: 'strict' });
       const summary: EnvironmentSummary = {
         id: `${envId}${payload}`, round: kind === 'selfplay' ? round : undefined, family: `${family}${payload}`, difficulty, horizon,
         language: 'javascript', gameType, verdict, reason, checks, task, source: programSource(family, difficulty, payload),

@@ -67,18 +67,6 @@ test('game types: compared by pool in the overview, per round in the curriculum,
   assert.ok(html.includes(`<td><span class="badge game-type">tool-use</span></td><td>${selfplay.valid} / ${selfplay.environments}`), 'the tool-use row of the self-play pool');
 });
 
-test('results written before game types were recorded still render, without the split', async () => {
-  const run = syntheticRun();
-  for (const suite of run.suites) {
-    delete suite.metrics.byGameType;
-    for (const env of suite.environments) delete env.gameType;
-  }
-  const html = await renderHtmlReport([run]);
-  assert.match(html, /These results do not record game types/);
-  // The browser still tells game types apart, from the horizon.
-  assert.ok(html.includes('data-game-type="single-turn"') && html.includes('data-game-type="multi-turn"'));
-});
-
 test('designer dynamics: a table per pool with an n/a reason per figure; runs without rounds say so', async () => {
   const run = syntheticRun({ runId: 'A', rounds: 2 });
   const html = await renderHtmlReport([run]);

@@ -34,8 +34,8 @@ function evaluator(skill: number, seen: EnvironmentProgram[]): Evaluator {
       suite: ctx.suite, environmentId: program.id, round: ctx.round, attempt: ctx.attempts - 1 - attempt, withHint: false, seed: taskSeed, horizon: 1,
       outcome: won ? 'won' : 'lost', turns: 1, totalReward: won ? 1 : 0, wallMs: 1,
     }));
-    const summary = { id: program.id, language: program.language, verdict: 'valid' as const, checks: [], source: '', difficulty: program.meta!.difficulty, family: program.meta!.family, solveRate: won ? 1 : 0, round: ctx.round };
-    return { program, verdict: { verdict: 'valid', checks: [], wallMs: 1 }, episodes, summary };
+    const summary = { id: program.id, language: program.language, gameType: 'single-turn' as const, verdict: 'valid' as const, checks: [], source: '', difficulty: program.meta!.difficulty, family: program.meta!.family, solveRate: won ? 1 : 0, round: ctx.round };
+    return { program, verdict: { verdict: 'valid', checks: [], gameType: 'single-turn', wallMs: 1 }, episodes, summary };
   };
 }
 

@@ -27,7 +27,7 @@ function pool(seed: number): EvaluatedEnvironment[] {
         ...(outcome === 'errored' && { error: 'sandbox timeout in step()', errorKind: 'timeout' as const }),
       };
     });
-    const verdict: GateVerdict = { verdict: i % 5 === 4 ? 'invalid' : 'valid', checks: [], wallMs: 1, firstObservation: `task ${i} ${'x'.repeat(i)}` };
+    const verdict: GateVerdict = { verdict: i % 5 === 4 ? 'invalid' : 'valid', checks: [], gameType: 'single-turn', wallMs: 1, firstObservation: `task ${i} ${'x'.repeat(i)}` };
     return {
       program: { source: `class E${i} { reset() {} }`, language: 'javascript' },
       verdict,

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { validityMetrics, wilsonInterval } from '../../../core/metrics/index.js';
 import type { GateVerdict } from '../../../core/results/results.js';
 
-const verdict = (v: GateVerdict['verdict'], reason?: GateVerdict['reason']): GateVerdict => ({ verdict: v, reason, checks: [], wallMs: 1 });
+const verdict = (v: GateVerdict['verdict'], reason?: GateVerdict['reason']): GateVerdict => ({ verdict: v, reason, checks: [], gameType: 'single-turn', wallMs: 1 });
 
 test('counts valid, unproven and every rejection reason', () => {
   const metrics = validityMetrics([
@@ -30,6 +30,7 @@ test('both readings side by side: SPADE\'s and strict\'s counts, and what SPADE 
     verdict: strict,
     ...(strictReason ? { reason: strictReason } : {}),
     checks: [],
+    gameType: 'single-turn',
     wallMs: 1,
     gate: 'strict',
     readings: { spade: { verdict: spade, ...(spadeReason ? { reason: spadeReason } : {}) }, strict: { verdict: strict, ...(strictReason ? { reason: strictReason } : {}) } },

@@ -10,7 +10,7 @@ import type { EnvironmentSummary } from '../../../core/results/results.js';
 import type { EpisodeResult } from '../../../core/types.js';
 
 const summary = (id: string, extra: Partial<EnvironmentSummary> = {}): EnvironmentSummary => ({
-  id, round: 0, language: 'python', verdict: 'valid', checks: [], source: `class ${id.replace(/\W/g, '')}Env: pass`, solveRate: 0.5, hintSolveRate: 1, designerReward: 0.8, task: `task ${id}`, ...extra,
+  id, round: 0, language: 'python', gameType: 'single-turn', verdict: 'valid', checks: [], source: `class ${id.replace(/\W/g, '')}Env: pass`, solveRate: 0.5, hintSolveRate: 1, designerReward: 0.8, task: `task ${id}`, ...extra,
 });
 const episode = (environmentId: string, extra: Partial<EpisodeResult> = {}): EpisodeResult => ({
   suite: 'spade', environmentId, round: 0, attempt: 0, withHint: false, seed: 1, horizon: 3, outcome: 'won', turns: 2, totalReward: 1, wallMs: 1,
@@ -64,8 +64,8 @@ test("pool: the self-play environments played (the review's rejections left out)
   const lines = readFileSync(path.join(out, 'manifest.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   assert.equal(lines, manifest);
   assert.equal([manifest[1]!.skill, manifest[1]!.round, manifest[1]!.index, manifest[1]!.id], ['Spatial Reasoning', 1, 3, 'r1-e3']);
-  // The game type as the run recorded it (null for an environment journaled without one).
-  assert.equal(manifest.map((e) => e.game_type), ['tool-use', null]);
+  // The game type as the run recorded it.
+  assert.equal(manifest.map((e) => e.game_type), ['tool-use', 'single-turn']);
   // A static suite's JavaScript environments are written too, as .js.
   assert.equal(exportPool(run, path.join(run, 'static'), ['procedural']).map((e) => e.file_name), ['games/game_00000_000_general.js']);
   assert.ok(existsSync(path.join(run, 'static', 'games', 'game_00000_000_general.js')));

@@ -16,6 +16,7 @@ test('a verdict line is the JSON of its record, its verdict written once for the
     verdict: 'valid',
     checks: [{ name: 'load', ok: true, detail: 'has "solution", \\boxed{} \u2028 ’' }],
     gate: 'strict',
+    gameType: 'single-turn',
     wallMs: 1.5,
     firstObservation: 'Tom has 3 apples.\n\nSolve the problem.',
   };

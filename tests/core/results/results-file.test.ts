@@ -81,7 +81,7 @@ test("the journal's environment lines: their checks, task and sample come back f
   assert.is((environment as { checks?: unknown }).checks, undefined);
   const records: EnvironmentLine[] = [
     { type: 'code', suite: 's', key: code!.key, code: code!.code },
-    { type: 'verdict', suite: 's', id: summary.id, verdict: { verdict: 'valid', checks: summary.checks, firstObservation: summary.task, wallMs: 1 } },
+    { type: 'verdict', suite: 's', id: summary.id, verdict: { verdict: 'valid', checks: summary.checks, firstObservation: summary.task, gameType: 'single-turn', wallMs: 1 } },
     { type: 'episode', episode: { suite: 's', environmentId: summary.id, attempt: 0, withHint: false, seed: 1, horizon: 1, outcome: 'won', turns: 1, totalReward: 1, wallMs: 1, steps: summary.sample!.steps } },
     { type: 'environment', suite: 's', environment },
   ];

@@ -115,7 +115,7 @@ test('repair sends the program and the gate\'s reason back, and names the repair
     server.script({ kind: 'reply', text: fixture('single-answer') });
     const designer = createLLMDesigner(provider);
     const broken = { id: 'r1-e3', language: 'python' as const, source: 'class LeakyEnv: pass', meta: { origin: 'openai:designer-m' } };
-    const verdict: GateVerdict = { verdict: 'invalid', reason: 'answer-leak', checks: [{ name: 'no-answer-leak', ok: false, detail: 'the first observation contains the answer "1643"' }], wallMs: 1 };
+    const verdict: GateVerdict = { verdict: 'invalid', reason: 'answer-leak', checks: [{ name: 'no-answer-leak', ok: false, detail: 'the first observation contains the answer "1643"' }], gameType: 'single-turn', wallMs: 1 };
     const fixed = await designer.repair!(broken, verdict, { round: 1, attempt: 1, originalId: 'r1-e3', seed: 3 });
     assert.is(fixed.id, 'r1-e3-fix1');
     const { designerReply, ...params } = fixed.meta!.params!;

@@ -6,7 +6,7 @@ import { createLLMReviewer, reviewDecision } from '../../../core/roles/llm-revie
 import type { GateVerdict } from '../../../core/results/results.js';
 
 const program = { id: 'r0-e1', language: 'python' as const, source: 'class ProductEnv: ...' };
-const verdict: GateVerdict = { verdict: 'valid', checks: [], firstObservation: 'Compute 12 times 34.', wallMs: 1 };
+const verdict: GateVerdict = { verdict: 'valid', checks: [], firstObservation: 'Compute 12 times 34.', gameType: 'single-turn', wallMs: 1 };
 
 test('the decision is the last \\boxed{ACCEPT|REJECT}, else the last ACCEPT/REJECT word', () => {
   assert.is(reviewDecision('Looks fine. \\boxed{ACCEPT}'), 'accept');

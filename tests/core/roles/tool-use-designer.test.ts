@@ -76,7 +76,7 @@ test('a rejected tool-use program is repaired with the tool-use prompt', () =>
   withServer(async (server, provider) => {
     const designer = createLLMDesigner(provider);
     const program = { id: 'r0-e0', language: 'python' as const, source: 'class DeskEnv(ToolUseBaseEnv):\n    pass', meta: { skill: 'Data Retrieval' } };
-    const verdict: GateVerdict = { verdict: 'invalid', reason: 'reference-loses', checks: [{ name: 'reference-wins', ok: false, detail: 'did not win' }], wallMs: 1 };
+    const verdict: GateVerdict = { verdict: 'invalid', reason: 'reference-loses', checks: [{ name: 'reference-wins', ok: false, detail: 'did not win' }], gameType: 'tool-use', wallMs: 1 };
     await designer.repair!(program, verdict, { round: 0, attempt: 1, originalId: 'r0-e0', seed: 1 });
     const [system, user] = bodies(server)[0]!.messages;
     assert.match(system!.content, 'You write tool-use environments');

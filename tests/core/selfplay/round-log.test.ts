@@ -26,7 +26,7 @@ const timeout = (): EpisodeResult => ({ ...play(0, true), outcome: 'errored', er
 
 const evaluation = (id: string, episodes: EpisodeResult[], summary: Partial<EnvironmentSummary> = {}, params?: Record<string, unknown>): Evaluation => {
   const program: EnvironmentProgram = { id, language: 'javascript', source: '', meta: params ? { params } : {} };
-  return { program, verdict: { verdict: 'valid', checks: [] } as unknown as Evaluation['verdict'], episodes, summary: { id, language: 'javascript', verdict: 'valid', checks: [], source: '', ...summary } };
+  return { program, verdict: { verdict: 'valid', checks: [] } as unknown as Evaluation['verdict'], episodes, summary: { id, language: 'javascript', gameType: 'single-turn', verdict: 'valid', checks: [], source: '', ...summary } };
 };
 
 interface RecordedGame { id: string; rewards: number[]; r_hint: number; timeout?: boolean }
