@@ -10,7 +10,7 @@
  * killed run loses at most the open segment's unsynced tail, as with one file, and the next
  * Journal opened on the folder finishes what a killed close left undone. Readers go through
  * journalRecords(), which streams the segments in order, one segment in memory at a time; a
- * run of one segment is the `journal.jsonl` earlier versions wrote, and reads as before.
+ * run that never closed a segment has `journal.jsonl` only.
  * The lines of one turn of the event loop go out together (one write() per 64 KiB of whole
  * lines, flushed to the OS) as soon as that turn ends, rather than one write() each: thousands of small writes
  * cost more than the work they record (a run killed mid-turn redoes at most that turn's work
@@ -54,7 +54,8 @@ export type JournalRecord =
   /**
    * The model calls of a suite made outside episodes (design, hints, reviews) in this invocation so
    * far (cumulative): a resumed run adds the last of each invocation, and the `spent` of the
-   * episodes it keeps, to its own. (Journals written before episodes carried `spent` count every call here.)
+   * episodes it keeps, to its own. (The calls of an agent that declares no capacity, which are not
+   * metered per episode, count here too.)
    */
   | { type: 'usage'; suite: string; usage: UsageMetrics }
   | { type: 'round'; suite: string; summary: RoundSummary }

@@ -230,8 +230,7 @@ export class PriorWork {
    * What the invocations before this one spent on a suite that this run keeps: the calls each made
    * outside episodes (its last `usage` line), and the `spent` of every episode kept. An episode
    * done again (errored, with `retryErrored`; or cut by the stop, and never journaled) is counted
-   * by the invocation that plays it, not here. Journals written before episodes carried `spent`
-   * have every call in their `usage` lines, and read as before.
+   * by the invocation that plays it, not here.
    */
   usage(suite: string): UsageMetrics | undefined {
     let total = this.outside.get(suite);
