@@ -25,7 +25,7 @@ const journal: JournalRecord[] = [
   episode('s', 'e2', 0, usage(1), true),
   { type: 'usage', suite: 's', usage: usage(2) },
   episode('t', 'e1', 0, usage(5)),
-  // Second invocation: its own outside line, and an episode an earlier version journaled without spent.
+  // Second invocation: its own outside line, and an episode journaled without spent (an agent that declares no capacity).
   { type: 'resume', at: 't2', journaled: 7 },
   { type: 'usage', suite: 's', usage: usage(4) },
   episode('s', 'e3', 0),
