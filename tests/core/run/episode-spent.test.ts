@@ -24,8 +24,9 @@ const sandboxes = { get: async () => sandbox, close: async () => {} };
 // Whole dollars a token: costs are whole numbers, and their sums exact in any order.
 const price = { inputPerMTok: 1_000_000, outputPerMTok: 2_000_000 };
 const call = (inputTokens: number, outputTokens: number): UsageMetrics => ({ calls: 1, inputTokens, outputTokens, costUsd: inputTokens + 2 * outputTokens, cachedCalls: 0 });
+// Calls of the sandbox under a limit far above what they need (the default 1 s can pass on a busy machine).
 const context = (agent: EvaluationContext['agent'], extra: Partial<EvaluationContext> = {}): EvaluationContext => ({
-  suite: 's', sandboxes, agent, limits: {}, attempts: 4, withHint: false, runSeed: 5, ...extra,
+  suite: 's', sandboxes, agent, limits: { callTimeoutMs: 20_000 }, attempts: 4, withHint: false, runSeed: 5, ...extra,
 });
 
 test('episodes played at once each spend their own calls; calls beside them are outside', async () => {
@@ -56,7 +57,7 @@ test('episodes played at once each spend their own calls; calls beside them are 
   assert.is(evaluation.episodes.length, 8);
   assert.ok(requests > statsOf(provider)!.usage().calls, 'some requests failed and were retried');
   for (const e of evaluation.episodes) {
-    assert.ok(e.turns > 1, 'a multi-turn episode');
+    assert.ok(e.turns > 1, `a multi-turn episode (${e.outcome}${e.error ? `: ${e.error}` : ''})`);
     const seed = deriveSeed(5, lock.id, e.attempt, e.withHint ? 'hint' : 'plain');
     assert.equal(e.spent, answered.get(seed), `attempt ${e.attempt}${e.withHint ? ' with the hint' : ''}`);
     assert.is(e.spent!.calls, e.turns);
