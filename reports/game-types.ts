@@ -21,7 +21,7 @@ interface TypeRow {
 function typeRows(rows: readonly PoolRow[]): TypeRow[] {
   return rows.flatMap((pool) =>
     GAME_TYPES.flatMap((type) => {
-      const metrics = pool.suite.metrics.byGameType?.[type];
+      const metrics = pool.suite.metrics.byGameType[type];
       return metrics ? [{ pool, type, metrics }] : [];
     }),
   );

@@ -87,9 +87,8 @@ export function renderMarkdownReport(runs: readonly RunResults[]): string {
     }
     lines.push('');
     const typed = results.suites.flatMap((suite) => GAME_TYPES.flatMap((type) => {
-      const g = suite.metrics.byGameType?.[type];
-      const rate = g && g.successRate;
-      return g ? [`| ${cell(suite.id)} | ${type} | ${g.valid}/${g.environments} | ${g.episodes} | ${!g.episodes ? '–' : rate === null ? percent(null) : `${percent(rate)} (${percentInterval(g.interval)})`} | ${g.episodes ? number(g.meanTurns) : '–'} | ${g.toolCallsPerEpisode !== undefined ? number(g.toolCallsPerEpisode) : '–'} |`] : [];
+      const g = suite.metrics.byGameType[type];
+      return g ? [`| ${cell(suite.id)} | ${type} | ${g.valid}/${g.environments} | ${g.episodes} | ${!g.episodes ? '–' : g.successRate === null ? percent(null) : `${percent(g.successRate)} (${percentInterval(g.interval)})`} | ${g.episodes ? number(g.meanTurns) : '–'} | ${g.toolCallsPerEpisode !== undefined ? number(g.toolCallsPerEpisode) : '–'} |`] : [];
     }));
     if (typed.length > 0) {
       lines.push('| pool | game type | valid/proposed | episodes | success (95% CI) | mean turns | tool calls/episode |');

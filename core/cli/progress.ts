@@ -119,7 +119,7 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, tty 
         case 'suite-end': {
           const m = event.result.metrics;
           log(`${event.suite}: ${metricsLine(m)}`);
-          const types = Object.entries(m.byGameType ?? {});
+          const types = Object.entries(m.byGameType);
           if (types.length > 1 || types.some(([type]) => type === 'tool-use')) {
             const parts = types.map(([type, g]) => `${type} ${g.valid}/${g.environments} valid${g.episodes ? `, success ${percent(g.successRate)}` : ''}${g.toolCallsPerEpisode !== undefined ? `, ${g.toolCallsPerEpisode.toFixed(1)} tool calls/episode` : ''}`);
             log(`  by game type: ${parts.join('; ')}`);

@@ -278,7 +278,7 @@ export function computeMetrics(pool: PoolEvidence, rows: readonly MetricRow<any>
   return metrics as SuiteResult['metrics'];
 }
 
-/** A row's headline for one pool's metrics, or undefined when the pool has no such metric (older results, a metric that does not apply). */
+/** A row's headline for one pool's metrics, or undefined when the pool has no such metric (one that does not apply to it). */
 export function headlineOf(row: MetricRow<any>, metrics: SuiteResult['metrics']): Figure | undefined {
   const metric = (metrics as Record<string, unknown>)[row.key];
   return metric === undefined || metric === null ? undefined : row.headline?.(metric);

@@ -59,6 +59,9 @@ const failedEpisode = (e: EpisodeResult): boolean => e.outcome === 'errored' && 
 export const doneAgainOnRetry = (r: JournalRecord): boolean => r.type === 'errored' || (r.type === 'episode' && failedEpisode(r.episode));
 
 const key = (suite: string, id: string): string => `${suite}\u0000${id}`;
+const episodeKey = (e: Pick<EpisodeResult, 'attempt' | 'withHint'>): string => `${e.attempt}:${e.withHint ? 'hint' : 'plain'}`;
+/** An environment line by its content (a digest of its JSON): equal lines, equal digests. */
+const lineDigest = (environment: JournaledEnvironment): string => createHash('sha256').update(JSON.stringify(environment)).digest('base64');
 
 /**
  * The calls a journal's invocations made outside episodes, by suite. Each invocation journals
@@ -87,9 +90,6 @@ export class OutsideUsage {
     return this.sums;
   }
 }
-const episodeKey = (e: Pick<EpisodeResult, 'attempt' | 'withHint'>): string => `${e.attempt}:${e.withHint ? 'hint' : 'plain'}`;
-/** An environment line by its content (a digest of its JSON): equal lines, equal digests. */
-const lineDigest = (environment: JournaledEnvironment): string => createHash('sha256').update(JSON.stringify(environment)).digest('base64');
 
 export class PriorWork {
   private readonly designs = new Map<string, EnvironmentProgram[]>();

@@ -133,7 +133,7 @@ export async function mergeShardRuns(dirs: readonly string[], outDir: string, op
   const times = (pick: (r: ShardRun) => string | undefined): string[] => shards.map(pick).filter((t): t is string => t !== undefined).sort();
   // The errored work of every shard, and why each shard that stopped early stopped.
   const errors = new ErrorTally();
-  for (const s of shards) if (s.results.run.errors) errors.addSummary(s.results.run.errors);
+  for (const s of shards) errors.addSummary(s.results.run.errors);
   const stops = shards.flatMap((s) => (s.results.run.stopReason ? [`shard ${shardLabel(s.shard)}: ${s.results.run.stopReason}`] : []));
   const { stopReason: _first, errors: _firstErrors, ...common } = head;
   const results: RunResults = {

@@ -26,8 +26,7 @@ export interface FixtureOptions {
   payload?: string;
   /** Share of episodes that error (default 0.03); 1: every episode errors, as with a model server that always fails. */
   erroredShare?: number;
-  /** Errored work by class, as results list it in `run.errors` (core/run/error-class.ts's tally). */
-  /** The run's errored work by class (`run.errors`): none by default. */
+  /** The run's errored work by class, as `run.errors` lists it (core/run/error-class.ts's tally): none by default. */
   errorClasses?: { errorClass: string; count: number; messages: string[] }[];
 }
 

@@ -49,14 +49,18 @@ test('three shards merged: results.json equals the unsharded run; every episode 
   assert.ok(readFileSync(path.join(shards[0]!, 'journal.jsonl'), 'utf8').includes('"type":"plays"'), 'the shards journal each environment\'s tally, which merge folds');
 });
 
+/** Shards 1/2 and 2/2 of a small procedural run. */
+const twoShards = (): Promise<string[]> => Promise.all([0, 1].map((index) => runLocally(smallConfig({ suites: ['procedural'], limit: 4 }), { shard: { index, count: 2 } })));
+
+/** `records` as journal lines, appended to a shard's journal. */
+const appendRecords = (dir: string, ...records: JournalRecord[]): void => appendFileSync(path.join(dir, JOURNAL_FILE), records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+
 test('merged shards count every invocation\'s calls outside episodes, as a resume of the merged run reads them', async () => {
-  const config = smallConfig({ suites: ['procedural'], limit: 4 });
-  const shards = await Promise.all([0, 1].map((index) => runLocally(config, { shard: { index, count: 2 } })));
+  const shards = await twoShards();
   const calls = (n: number): UsageMetrics => ({ calls: n, inputTokens: 10 * n, outputTokens: n, costUsd: n / 4, cachedCalls: 0 });
-  const line = (record: JournalRecord): string => `${JSON.stringify(record)}\n`;
   // Shard 1/2 ran twice (stopped, then resumed): each invocation journals its own running total.
-  appendFileSync(path.join(shards[0]!, JOURNAL_FILE), line({ type: 'usage', suite: 'procedural', usage: calls(3) }) + line({ type: 'resume', at: 'later', journaled: 1 }) + line({ type: 'usage', suite: 'procedural', usage: calls(2) }));
-  appendFileSync(path.join(shards[1]!, JOURNAL_FILE), line({ type: 'usage', suite: 'procedural', usage: calls(5) }));
+  appendRecords(shards[0]!, { type: 'usage', suite: 'procedural', usage: calls(3) }, { type: 'resume', at: 'later', journaled: 1 }, { type: 'usage', suite: 'procedural', usage: calls(2) });
+  appendRecords(shards[1]!, { type: 'usage', suite: 'procedural', usage: calls(5) });
   assert.equal(shards.map((dir) => new PriorWork(journalRecords(dir)).usage('procedural')?.calls), [5, 5]);
 
   const merged = path.join(tempDir('spade-merge-'), 'merged');
@@ -65,14 +69,12 @@ test('merged shards count every invocation\'s calls outside episodes, as a resum
 });
 
 test('a shard resumed with --retry-errored: the errors it did again are not the merged run\'s', async () => {
-  const config = smallConfig({ suites: ['procedural'], limit: 4 });
-  const shards = await Promise.all([0, 1].map((index) => runLocally(config, { shard: { index, count: 2 } })));
+  const shards = await twoShards();
   const error = (id: string): JournalRecord => ({ type: 'errored', suite: 'procedural', error: { id, round: 0, stage: 'hint', errorClass: 'provider:server', message: 'HTTP 503' } });
-  const lines = (...records: JournalRecord[]): string => records.map((r) => `${JSON.stringify(r)}\n`).join('');
   // Shard 1/2: slot a errored, then a resume with --retry-errored did it again; slot b errored after that resume.
-  appendFileSync(path.join(shards[0]!, JOURNAL_FILE), lines(error('a'), { type: 'resume', at: 'later', journaled: 1, retryErrored: true }, error('b')));
+  appendRecords(shards[0]!, error('a'), { type: 'resume', at: 'later', journaled: 1, retryErrored: true }, error('b'));
   // Shard 2/2: slot c errored, and no resume retried it.
-  appendFileSync(path.join(shards[1]!, JOURNAL_FILE), lines(error('c')));
+  appendRecords(shards[1]!, error('c'));
   const own = new PriorWork(journalRecords(shards[0]!));
   assert.equal([own.slotError('procedural', 'a'), own.slotError('procedural', 'b')?.id], [undefined, 'b']);
 
@@ -83,8 +85,7 @@ test('a shard resumed with --retry-errored: the errors it did again are not the 
 });
 
 test('the merged run lists every shard\'s errored work, and why each shard that stopped early stopped', async () => {
-  const config = smallConfig({ suites: ['procedural'], limit: 4 });
-  const shards = await Promise.all([0, 1].map((index) => runLocally(config, { shard: { index, count: 2 } })));
+  const shards = await twoShards();
   const timeout = (count: number, message: string) => ({ errorClass: 'provider:timeout', failure: true, count, byStage: { episode: count }, bySuite: { procedural: count }, messages: [message] });
   const edit = (dir: string, change: (results: RunResults) => void): void => {
     const file = path.join(dir, 'results.json');
