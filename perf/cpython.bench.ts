@@ -1,5 +1,5 @@
 /**
- * The cpython sandbox: sandbox start (cold: bwrap, the zygote importing numpy, the first load),
+ * The cpython sandbox: sandbox start (cold: bwrap, the zygote, the first load),
  * a warm load (a new environment: its own process, forked from the zygote) + dispose, a warm
  * step and a warm reset + step pair (target <= 0.1 ms).
  *
@@ -15,7 +15,7 @@ import { benchRows, publish } from './publish.js';
 import { descendantsCpuMs } from './process-tree.js';
 
 const { cold, warm } = await coldAndWarm('cpython', (limits) => createCpythonSandbox({ limits }), {
-  start: 'sandbox start: bwrap + zygote (numpy) + first load',
+  start: 'sandbox start: bwrap + zygote + first load',
   load: 'load (a new environment) + dispose',
 });
 const pair = latency(warm, 'reset + step');
@@ -35,7 +35,7 @@ const host = process.cpuUsage(hostBefore);
 const hostMs = (host.user + host.system) / 1000 / LOADS;
 await sandbox.close();
 publish(import.meta.url, {
-  about: "The cpython sandbox: sandbox start (bwrap, the zygote importing numpy, the first load), then warm: a load (a new environment: its own process, forked from the zygote) + dispose, a step, a reset + step pair (target <= 0.1 ms); and the CPU time of the sandbox's processes and of the host's per environment.",
+  about: "The cpython sandbox: sandbox start (bwrap, the zygote, the first load), then warm: a load (a new environment: its own process, forked from the zygote) + dispose, a step, a reset + step pair (target <= 0.1 ms); and the CPU time of the sandbox's processes and of the host's per environment.",
   tables: [
     { caption: cold.name, rows: benchRows(cold) },
     { caption: warm.name, rows: benchRows(warm) },

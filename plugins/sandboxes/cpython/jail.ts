@@ -330,7 +330,7 @@ const startAs = (): { uid?: number; gid?: number } =>
   process.getuid?.() === 0 ? { uid: SANDBOX_ID, gid: SANDBOX_ID } : {};
 
 export const PROTECTIONS = [
-  "Debian's CPython in a bubblewrap jail: a process of its own per environment, forked from a zygote per worker that imported numpy (networkx and sympy once a program names them) and never runs program code",
+  "Debian's CPython in a bubblewrap jail: a process of its own per environment, forked from a zygote per worker that imports numpy, networkx and sympy once a program names them and never runs program code",
   'a seccomp filter on every process of the jail, built by libseccomp: no ptrace, process_vm_*, kcmp, perf events, bpf, keyrings, userfaultfd, io_uring, new user namespace or mount but a new tmpfs; a call of another architecture kills the process',
   "each environment's process adds its own filter: no new process or thread, no program run, no signal sent, no socket, no System V IPC, no mount, no change to another process's limits or scheduling",
   'no foreign-function interface in any process of the jail: ctypes and cffi are never loaded (the zygote\'s set-up is a small C module compiled on the host), and their files, libffi and CPython\'s test modules are replaced by /dev/null in the jail, so no program can load one',

@@ -2,7 +2,7 @@
  * The `cpython` sandbox: Python environment programs (SPADE's own format, unchanged, loaded by
  * the same loader as the pyodide sandbox) run in Debian's CPython, with numpy, networkx and
  * sympy, inside a bubblewrap jail. Each worker is one jail whose first process, the zygote, is
- * started once (numpy imported; networkx and sympy when a program first names them) and never
+ * started once (numpy, networkx and sympy imported when a program first names them) and never
  * runs program code; each environment is a process of its own, forked from it (server.py), so
  * nothing a program changes reaches another environment.
  *

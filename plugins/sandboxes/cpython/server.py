@@ -5,7 +5,7 @@ The Python side of the cpython sandbox: the zygote, the first process of the bub
     prlimit ... bwrap --as-pid-1 --seccomp 3 ... -- /usr/bin/python3 -s -B /spade/server.py HARD_MEMORY_MB [EXTRA_PYTHON_PATH...]
 
 The zygote runs the loader shared with the pyodide sandbox (/spade/loader.py), which imports
-numpy now and networkx and sympy when a program first names them (in the zygote, before that
+numpy, networkx and sympy when a program first names them (in the zygote, before that
 program's process is forked), and never runs program code itself. Each environment is a
 process of its own, forked from the zygote for its load and killed at its dispose; SPADE's
 validation of a program gets a process of its own too. Whatever a program changes (modules,
@@ -179,7 +179,7 @@ def _compiled(rules):
 _ENVIRONMENT_BPF = _compiled(_filters['environment_filter']())
 _TMP_OPTIONS = f'size={TMP_BYTES},nr_inodes={TMP_INODES},mode=0700'.encode()
 
-# The shared loader, in its own namespace with its own copy of the builtins (it imports numpy now).
+# The shared loader, in its own namespace with its own copy of the builtins.
 _loader = {'__name__': 'spade_loader', '__builtins__': dict(builtins.__dict__), 'SPADE_RUNTIME': 'cpython'}
 with open(os.path.join(_SERVER_DIR, 'loader.py'), encoding='utf-8') as _file:
     exec(compile(_file.read(), os.path.join(_SERVER_DIR, 'loader.py'), 'exec'), _loader)
@@ -493,7 +493,7 @@ def main():
             source = first.get('source')
             if source is not None and _import_named_packages(source):
                 _Spares.discard()  # forked without the package
-                _prepare_process()  # networkx or sympy were just imported: part of every later process
+                _prepare_process()  # a package was just imported: part of every later process
                 gc.freeze()
                 baseline = _address_space()
             previous = _children.pop(env, None)

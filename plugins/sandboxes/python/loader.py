@@ -139,16 +139,30 @@ RUNTIME = globals().get('SPADE_RUNTIME', 'pyodide')
 # Third-party packages SPADE's and RLVE's programs use; which of them this interpreter has.
 PACKAGES = ('numpy', 'networkx', 'sympy')
 AVAILABLE_PACKAGES = frozenset(name for name in PACKAGES if _find_spec(name) is not None)
-# numpy is imported at start-up, as SPADE puts it in every program's globals; the others once,
-# when the first program that names them is loaded (sympy takes longer to import than all the
-# rest of start-up). Either way outside any program's call: their imports use modules that
-# programs may not (subprocess, signal, gc).
-IMPORTED_AT_START = ('numpy',)
+# Each is imported once, when the first program that names it is loaded (SPADE puts `np` in
+# every program's globals: a program that uses it names it), outside any program's call: their
+# imports do what programs may not (set environment variables, import subprocess or gc). numpy
+# comes with the others, which call it from inside their functions. Until then an interpreter
+# (and each process the cpython sandbox forks) is smaller and quicker to copy.
+PACKAGES_NEEDED = {'networkx': ('numpy',), 'sympy': ('numpy',)}
 
 
 def _import_packages(names):
-    """The packages of `names` this interpreter has, imported now (before the guards below,
-    which would refuse what numpy's start-up does: it sets environment variables)."""
+    """The packages of `names` this interpreter has (and those they need), imported now, with
+    the host functions that the guards below refuse put back for the while (numpy's start-up
+    sets environment variables)."""
+    names = sorted(set(names).union(*(PACKAGES_NEEDED.get(name, ()) for name in names)) - set(_PACKAGE_MODULES))
+    refused = [(module, name, getattr(module, name)) for (module, name) in _HOST_FUNCTIONS]
+    for (module, name), original in _HOST_FUNCTIONS.items():
+        setattr(module, name, original)
+    try:
+        return _imported(names)
+    finally:
+        for module, name, refusal in refused:
+            setattr(module, name, refusal)
+
+
+def _imported(names):
     found = {}
     for name in names:
         try:
@@ -192,7 +206,7 @@ def _refuse_numpy_ctypes(numpy):
         numpy.core._dtype_ctypes = _modules['numpy.core._dtype_ctypes']
 
 
-_PACKAGE_MODULES = _import_packages(IMPORTED_AT_START)
+_PACKAGE_MODULES = {}
 # Names SPADE puts in every program's globals for a package (its _COMMON_STDLIB_INJECTIONS).
 INJECTED_PACKAGES = {'np': 'numpy', 'numpy': 'numpy'}
 # How to get a package this interpreter lacks, said in the reason a program is refused with.
@@ -232,11 +246,16 @@ def _is_blocked(name):
 
 
 class _BlockingFinder(importlib.abc.MetaPathFinder):
-    """Refuses host modules for importlib.import_module and friends (which skip __import__)."""
+    """Refuses host modules for importlib.import_module and friends (which skip __import__), and
+    a package not imported yet: a program whose source does not name it cannot import it in its
+    call (see PACKAGES_NEEDED)."""
 
     def find_spec(self, name, path=None, target=None):
         if _is_blocked(name):
             _flag_escape(f'import {name}')
+        if name in AVAILABLE_PACKAGES:
+            raise ImportError(f'{name} is imported for programs whose code names it (import {name}'
+                              f'{", or np" if name == "numpy" else ""}); this one imports it under a name it computes', name=name)
         return None
 
 
@@ -267,12 +286,14 @@ _original_open = builtins.open
 import os as _os
 import posix as _posix
 
+_HOST_FUNCTIONS = {}  # (module, name): the function, which a package's import may need (see _import_packages)
 for _module in (_os, _posix):
     for _name in ('system', 'popen', '_exit', 'fork', 'forkpty', 'kill', 'killpg', 'execv', 'execve',
                   'execl', 'execle', 'execlp', 'execlpe', 'execvp', 'execvpe', 'spawnl', 'spawnle',
                   'spawnlp', 'spawnlpe', 'spawnv', 'spawnve', 'spawnvp', 'spawnvpe', 'posix_spawn',
                   'posix_spawnp', 'startfile', 'putenv', 'unsetenv', 'chroot', 'setuid', 'setgid'):
         if hasattr(_module, _name):
+            _HOST_FUNCTIONS[(_module, _name)] = getattr(_module, _name)
             setattr(_module, _name, _refuse(f'os.{_name}'))
 sys.meta_path.insert(0, _BlockingFinder())
 
@@ -571,23 +592,26 @@ def _take_turn(env):
 
 
 def import_named_packages(source):
-    """Import, outside any program's call, the available packages `source` names that are not
-    imported yet; the shared state is then snapshotted again (a package's import may add to
+    """Import, outside any program's call, the available packages `source` names (`np` names
+    numpy) that are not imported yet; the shared state is then snapshotted again (a package's import may add to
     the stdlib modules the loader puts back) and its generator, if it has one, made per
     environment. True when something was imported (the cpython sandbox then measures its
     interpreter again: a call's memoryMb is on top of it)."""
     missing = AVAILABLE_PACKAGES - set(_PACKAGE_MODULES)
     if not missing:
         return False
-    wanted = sorted(missing & set(_MENTIONS_PACKAGE.findall(source)))
+    wanted = sorted(missing & {INJECTED_PACKAGES.get(name, name) for name in _MENTIONS_PACKAGE.findall(source)})
     if not wanted:
         return False
+    global _START_NUMPY_SETTINGS
     _take_turn(None)  # the originals in place, and the shared state as at start-up
     meta_path = sys.meta_path
     try:
         while _BLOCKING_FINDER in meta_path:
             meta_path.remove(_BLOCKING_FINDER)
         _PACKAGE_MODULES.update(_import_packages(wanted))
+        if _START_NUMPY_SETTINGS is None:
+            _START_NUMPY_SETTINGS = _numpy_settings()
     finally:
         meta_path.insert(0, _BLOCKING_FINDER)
         _CallState.escape = None

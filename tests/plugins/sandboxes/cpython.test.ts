@@ -53,6 +53,32 @@ function defineTests(): void {
     await seeded.dispose();
   });
 
+  test('numpy is imported once a program names it: not before, and then for every later program', async () => {
+    const own = createCpythonSandbox({ workers: 1 });
+    // The word is split so that this program's code does not name the package.
+    const loaded = probe('return str("num" + "py" in sys.modules), {}');
+    const observe = async (id: string, text: string): Promise<unknown> => {
+      const env = await own.load(python(id, text));
+      try {
+        return (await env.reset(1)).observation;
+      } finally {
+        await env.dispose();
+      }
+    };
+    try {
+      assert.is(await observe('before', loaded), 'False', 'no program has named numpy yet');
+      const computed = await own.load(python('computed', probe('return str(__import__("num" + "py").arange(3)), {}')));
+      const refused = await failureOf(computed.reset(1));
+      await computed.dispose();
+      assert.is(refused?.kind, 'crash', 'an ImportError of the program, not an escape attempt');
+      assert.match(refused?.message ?? '', /numpy is imported for programs whose code names it/);
+      assert.is(await observe('injected', probe('return str(np.arange(3)), {}')), '[0 1 2]', 'SPADE\'s injected np names numpy');
+      assert.is(await observe('after', loaded), 'True');
+    } finally {
+      await own.close();
+    }
+  });
+
   test('networkx and sympy are there', async () => {
     const env = await load('graph', 'import networkx as nx\nimport sympy\nclass GraphEnv:\n  def reset(self, seed=None):\n    g = nx.cycle_graph(5)\n    return f"{nx.diameter(g)} {sympy.factorint(360)}", {}\n  def step(self, a): return "o", 0.0, True, False, {}\n');
     assert.is((await env.reset(1)).observation, '2 {2: 3, 3: 2, 5: 1}');
