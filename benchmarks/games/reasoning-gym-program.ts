@@ -41,8 +41,8 @@ export interface ReasoningGymEpisode {
   /** The host folder holding reasoning_gym/ (on the sandbox's Python path). */
   folder: string;
   /**
-   * Packages of the sandbox's (networkx, sympy) the task's module imports: the program names
-   * them, so the sandbox imports them before the program runs (sympy's own import uses modules
+   * Packages of the sandbox's (networkx, numpy, sympy) the task's module imports: the program
+   * names them, so the sandbox imports them before the program runs (their own imports do what
    * programs may not).
    */
   packages?: readonly string[];

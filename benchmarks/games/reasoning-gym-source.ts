@@ -36,11 +36,11 @@ export interface ReasoningGym {
   folder: string;
   /** Each registered dataset's module, e.g. `ab` -> `reasoning_gym.algorithmic.ab`. */
   modules: Map<string, string>;
-  /** The sandbox packages (networkx, sympy) each module imports, itself or through reasoning_gym's modules it imports. */
+  /** The sandbox packages (networkx, numpy, sympy) each module imports, itself or through reasoning_gym's modules it imports. */
   packages: Map<string, string[]>;
 }
 
-const SANDBOX_PACKAGES = ['networkx', 'sympy'];
+const SANDBOX_PACKAGES = ['networkx', 'numpy', 'sympy'];
 
 /** The packages of SANDBOX_PACKAGES a module imports, following its imports of reasoning_gym's own modules. */
 export function packagesOf(module: string, files: ReadonlyMap<string, Buffer>): string[] {
