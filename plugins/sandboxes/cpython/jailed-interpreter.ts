@@ -249,7 +249,7 @@ export class JailedInterpreter {
         closed: (fail) => this.closedChannel(incarnation, env, channel, fail),
       });
     } catch (error) {
-      void this.zygote({ op: 'dispose', env }, timeoutMs, incarnation);
+      this.disposeLater(env, incarnation);
       return { reply: { ok: false, kind: 'crash', message: `the environment's process could not be reached: ${(error as Error).message}` }, generation };
     }
     incarnation.environments.set(env, channel);
@@ -266,7 +266,15 @@ export class JailedInterpreter {
   private end(incarnation: Incarnation, env: string, channel: Channel): void {
     if (incarnation.environments.get(env) !== channel) return;
     this.forget(incarnation, env, channel);
-    void this.zygote({ op: 'dispose', env }, 10_000, incarnation);
+    this.disposeLater(env, incarnation);
+  }
+
+  /**
+   * Have the zygote end `env`'s process, answered to no one: if the sandbox closes first, the
+   * request is dropped (the whole jail is killed), not left as a rejection nobody hears.
+   */
+  private disposeLater(env: string, incarnation: Incarnation): void {
+    this.zygote({ op: 'dispose', env }, 10_000, incarnation).catch(() => undefined);
   }
 
   /**
@@ -276,8 +284,9 @@ export class JailedInterpreter {
    */
   private closedChannel(incarnation: Incarnation, env: string, channel: Channel, fail: (reply: Reply) => void): void {
     if (incarnation.environments.get(env) === channel) incarnation.environments.delete(env);
-    void this.zygote({ op: 'dispose', env }, 10_000, incarnation).then(({ reply }) =>
-      fail(reply.ok ? { ok: false, kind: 'crash', message: "the environment's process ended during the call", ended: true } : reply),
+    this.zygote({ op: 'dispose', env }, 10_000, incarnation).then(
+      ({ reply }) => fail(reply.ok ? { ok: false, kind: 'crash', message: "the environment's process ended during the call", ended: true } : reply),
+      (error: Error) => fail({ ok: false, kind: 'crash', message: error.message, ended: true }),
     );
   }
 

@@ -79,6 +79,26 @@ function defineTests(): void {
     }
   });
 
+  test('closing the sandbox while processes are being disposed of leaves no promise rejected unheard', async () => {
+    const unheard: unknown[] = [];
+    const listen = (reason: unknown): void => void unheard.push(reason);
+    process.on('unhandledRejection', listen);
+    try {
+      const own = createCpythonSandbox({ workers: 1 });
+      const program = python('validated.py', probe('return "o", {}'));
+      // Each validation's process is disposed of once it answers; the close comes while those disposals wait their turn.
+      const validations = Array.from({ length: 6 }, () => own.spadeValidate!(program).then(() => 'answered', (error: Error) => error.message));
+      await validations[0];
+      await own.close();
+      const outcomes = await Promise.all(validations);
+      assert.is(outcomes[0], 'answered');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(unheard.map(String), []);
+    } finally {
+      process.off('unhandledRejection', listen);
+    }
+  });
+
   test('networkx and sympy are there', async () => {
     const env = await load('graph', 'import networkx as nx\nimport sympy\nclass GraphEnv:\n  def reset(self, seed=None):\n    g = nx.cycle_graph(5)\n    return f"{nx.diameter(g)} {sympy.factorint(360)}", {}\n  def step(self, a): return "o", 0.0, True, False, {}\n');
     assert.is((await env.reset(1)).observation, '2 {2: 3, 3: 2, 5: 1}');
