@@ -33,12 +33,18 @@ test('episodes played at once each spend their own calls; calls beside them are 
   // What the server answered, by the attempt seed each request carries (-1: none, a designer's call).
   const answered = new Map<number, UsageMetrics>();
   let requests = 0;
+  const failedOnce = new Set<string>();
   const raw: RawProvider = {
     id: 'test:m',
     model: 'm',
     async chat(request) {
-      // Every seventh request fails once (retried: a failed attempt is no call); replies come back out of order.
-      if (++requests % 7 === 0) throw Object.assign(new Error('overloaded'), { status: 503 });
+      // Every seventh request fails, once: its retry gets through (a failed attempt is no call),
+      // however the requests in flight beside it interleave. Replies come back out of order.
+      const key = JSON.stringify([request.seed, request.messages]);
+      if (++requests % 7 === 0 && !failedOnce.has(key)) {
+        failedOnce.add(key);
+        throw Object.assign(new Error('overloaded'), { status: 503 });
+      }
       await sleep((request.messages.length * 3) % 7);
       const seed = request.seed ?? -1;
       const spent = call(JSON.stringify(request.messages).length, (seed >>> 0) % 50 + 1);
