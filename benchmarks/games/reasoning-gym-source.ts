@@ -15,6 +15,7 @@ import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, w
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DataError, UsageError } from '../../core/errors.js';
+import { PYTHON_PACKAGES } from '../../plugins/sandboxes/python/files.js';
 import { placeFolder, type DataOptions } from '../download.js';
 import { blobId, ensureArchive, readArchive, type PinnedArchive } from './pinned-source.js';
 import { REASONING_GYM_FILES } from './reasoning-gym-files.js';
@@ -36,13 +37,11 @@ export interface ReasoningGym {
   folder: string;
   /** Each registered dataset's module, e.g. `ab` -> `reasoning_gym.algorithmic.ab`. */
   modules: Map<string, string>;
-  /** The sandbox packages (networkx, numpy, sympy) each module imports, itself or through reasoning_gym's modules it imports. */
+  /** The Python sandboxes' packages (numpy, networkx, sympy) each module imports, itself or through reasoning_gym's modules it imports. */
   packages: Map<string, string[]>;
 }
 
-const SANDBOX_PACKAGES = ['networkx', 'numpy', 'sympy'];
-
-/** The packages of SANDBOX_PACKAGES a module imports, following its imports of reasoning_gym's own modules. */
+/** The packages of PYTHON_PACKAGES a module imports, following its imports of reasoning_gym's own modules. */
 export function packagesOf(module: string, files: ReadonlyMap<string, Buffer>): string[] {
   const found = new Set<string>();
   const seen = new Set<string>();
@@ -52,7 +51,7 @@ export function packagesOf(module: string, files: ReadonlyMap<string, Buffer>): 
     const file = files.get(`${name.split('.').join('/')}.py`) ?? files.get(`${name.split('.').join('/')}/__init__.py`);
     if (!file) return;
     const text = file.toString('utf8');
-    for (const pkg of SANDBOX_PACKAGES) if (new RegExp(`^\\s*(?:import|from)\\s+${pkg}\\b`, 'm').test(text)) found.add(pkg);
+    for (const pkg of PYTHON_PACKAGES) if (new RegExp(`^\\s*(?:import|from)\\s+${pkg}\\b`, 'm').test(text)) found.add(pkg);
     const base = name.split('.');
     for (const m of text.matchAll(/^\s*from\s+(\.*)([\w.]*)\s+import\s+([\w, ]+)/gm)) {
       const dots = m[1]!.length;

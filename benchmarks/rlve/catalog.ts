@@ -4,10 +4,8 @@
  * its ParameterController, and the third-party packages its code imports.
  */
 import { DataError } from '../../core/errors.js';
+import { PYTHON_PACKAGES } from '../../plugins/sandboxes/python/files.js';
 import type { Gym } from './gym.js';
-
-/** Third-party packages RLVE's environments import; the Python sandbox may lack some. */
-export const RLVE_PACKAGES = ['numpy', 'networkx', 'sympy'] as const;
 
 export interface RlveEnvironment {
   /** RLVE's identifier: `Sorting`, `GCDOne_Counting`... */
@@ -47,7 +45,7 @@ function registry(source: string, packagePrefix: string, dictionary: string, whe
   return entries;
 }
 
-const PACKAGE_IMPORT = new RegExp(`^\\s*(?:import|from)\\s+(${RLVE_PACKAGES.join('|')})\\b`, 'gm');
+const PACKAGE_IMPORT = new RegExp(`^\\s*(?:import|from)\\s+(${PYTHON_PACKAGES.join('|')})\\b`, 'gm');
 
 /** Every environment of the Gym that has both an environment class and a ParameterController, by identifier. */
 export function readCatalog(gym: Gym): RlveEnvironment[] {
@@ -69,7 +67,7 @@ export function readCatalog(gym: Gym): RlveEnvironment[] {
       className: environment.className,
       controllerModule: controller.module,
       controllerClassName: controller.className,
-      packages: RLVE_PACKAGES.filter((p) => packages.has(p)),
+      packages: PYTHON_PACKAGES.filter((p) => packages.has(p)),
     });
   }
   return catalog;

@@ -121,10 +121,10 @@ async function compressSegment(segmentsDir: string, index: number): Promise<void
   const tmp = `${gz}.tmp`;
   // Chunks of 1 MiB: each is one job of libuv's pool and one turn of the event loop, which a busy
   // run gives rarely (chunks of 16 KiB, the default, left segments queued for minutes). zlib's
-  // fastest level: on transcripts it compresses ~6x faster than the default level (135 against
-  // 21 MB/s here) for files ~25% larger (3.2x the text rather than 4.0x), so the gzipping keeps
-  // up with a run that writes its journal fast, rather than taking a core from it and making
-  // its user wait for the backlog after the last episode.
+  // fastest level: on transcripts it compresses several times faster than the default level,
+  // for files about a quarter larger, so the gzipping keeps up with a run that writes its
+  // journal fast, rather than taking a core from it and making its user wait for the backlog
+  // after the last episode.
   await pipeline(
     createReadStream(plain, { highWaterMark: 2 ** 20 }),
     createGzip({ chunkSize: 2 ** 20, level: zlibConstants.Z_BEST_SPEED }),

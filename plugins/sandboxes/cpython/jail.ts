@@ -39,7 +39,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileAtomic } from '../../../core/results/fs.js';
-import { PYTHON_DIR } from '../python/files.js';
+import { PYTHON_DIR, PYTHON_PACKAGES } from '../python/files.js';
 
 export const PYTHON = '/usr/bin/python3';
 /** The unprivileged uid and gid a root host starts the jail as, and the ids inside it. */
@@ -66,7 +66,6 @@ const ENVIRONMENT: Record<string, string> = {
 };
 /** The environment variables a started sandbox may see (bwrap adds PWD). */
 export const ALLOWED_VARIABLES = new Set([...Object.keys(ENVIRONMENT), 'PWD']);
-export const PACKAGES = ['numpy', 'networkx', 'sympy'] as const;
 const FIX_PACKAGES = 'apt-get install python3-numpy python3-networkx python3-sympy';
 const FIX_SECCOMP = 'apt-get install python3-seccomp';
 const OTHERWISE = 'or choose --python-sandbox pyodide';
@@ -439,7 +438,7 @@ try:
     loader.exec_module(importlib.util.module_from_spec(importlib.util.spec_from_file_location('spade_confine', path, loader=loader)))
 except Exception as error:
     native = str(error)
-print(json.dumps({'uid': os.getuid(), 'native': native, 'missing': [n for n in ${JSON.stringify(PACKAGES)} if importlib.util.find_spec(n) is None]}))`;
+print(json.dumps({'uid': os.getuid(), 'native': native, 'missing': [n for n in ${JSON.stringify(PYTHON_PACKAGES)} if importlib.util.find_spec(n) is None]}))`;
 
 function probe(): JailCheck {
   if (process.platform !== 'linux') return { problem: `the cpython sandbox needs Linux and bubblewrap (this is ${process.platform}): ${OTHERWISE}`, missingPackages: [] };

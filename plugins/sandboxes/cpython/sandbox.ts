@@ -14,7 +14,8 @@ import { SandboxError } from '../../../core/errors.js';
 import type { EnvironmentProgram } from '../../../core/concepts/environment.js';
 import type { LoadedEnvironment, LoadOptions, Sandbox, SandboxLimits, SpadeValidateOptions, SpadeValidation } from '../../../core/concepts/sandbox.js';
 import { UsageError } from '../../../core/errors.js';
-import { ALLOWED_VARIABLES, PACKAGES, SANDBOX_ID, checkJail, missingPackagesNote, planJail, setupProblem } from './jail.js';
+import { ALLOWED_VARIABLES, SANDBOX_ID, checkJail, missingPackagesNote, planJail, setupProblem } from './jail.js';
+import { PYTHON_PACKAGES } from '../python/files.js';
 import { JailedInterpreter, type ReadyFacts } from './jailed-interpreter.js';
 import { CpythonEnvironment, loadInto, repairBracesIn, spadeValidateIn } from './environment.js';
 
@@ -79,7 +80,7 @@ export function createCpythonSandbox(options: CpythonSandboxOptions = {}): Sandb
     id: 'cpython',
     languages: ['python'],
     protections: note ? [...plan.protections, note] : plan.protections,
-    packages: PACKAGES.filter((name) => !jail.missingPackages.includes(name)),
+    packages: PYTHON_PACKAGES.filter((name) => !jail.missingPackages.includes(name)),
     async load(program: EnvironmentProgram, limits?: Partial<SandboxLimits>, options: LoadOptions = {}): Promise<LoadedEnvironment> {
       if (closed) throw new Error('the cpython sandbox is closed');
       if (program.language !== 'python') throw new SandboxError('load', `the cpython sandbox runs Python, not ${program.language}`);

@@ -152,24 +152,20 @@ def _import_packages(names):
     the host functions that the guards below refuse put back for the while (numpy's start-up
     sets environment variables)."""
     names = sorted(set(names).union(*(PACKAGES_NEEDED.get(name, ()) for name in names)) - set(_PACKAGE_MODULES))
-    refused = [(module, name, getattr(module, name)) for (module, name) in _HOST_FUNCTIONS]
+    refusals = {(module, name): getattr(module, name) for module, name in _HOST_FUNCTIONS}
     for (module, name), original in _HOST_FUNCTIONS.items():
         setattr(module, name, original)
-    try:
-        return _imported(names)
-    finally:
-        for module, name, refusal in refused:
-            setattr(module, name, refusal)
-
-
-def _imported(names):
     found = {}
-    for name in names:
-        try:
-            if name in AVAILABLE_PACKAGES:
-                found[name] = importlib.import_module(name)
-        except Exception:  # installed but broken: a program that imports it gets the error
-            pass
+    try:
+        for name in names:
+            try:
+                if name in AVAILABLE_PACKAGES:
+                    found[name] = importlib.import_module(name)
+            except Exception:  # installed but broken: a program that imports it gets the error
+                pass
+    finally:
+        for (module, name), refusal in refusals.items():
+            setattr(module, name, refusal)
     if 'numpy' in found:
         _refuse_numpy_ctypes(found['numpy'])
     return found
@@ -247,8 +243,8 @@ def _is_blocked(name):
 
 class _BlockingFinder(importlib.abc.MetaPathFinder):
     """Refuses host modules for importlib.import_module and friends (which skip __import__), and
-    a package not imported yet: a program whose source does not name it cannot import it in its
-    call (see PACKAGES_NEEDED)."""
+    a package not imported yet: only a program whose code names it gets it, imported before the
+    program runs (import_named_packages)."""
 
     def find_spec(self, name, path=None, target=None):
         if _is_blocked(name):
@@ -593,9 +589,9 @@ def _take_turn(env):
 
 def import_named_packages(source):
     """Import, outside any program's call, the available packages `source` names (`np` names
-    numpy) that are not imported yet; the shared state is then snapshotted again (a package's import may add to
-    the stdlib modules the loader puts back) and its generator, if it has one, made per
-    environment. True when something was imported (the cpython sandbox then measures its
+    numpy) that are not imported yet; the shared state is then snapshotted again (a package's
+    import may add to the stdlib modules the loader puts back) and its generator, if it has one,
+    made per environment. True when something was imported (the cpython sandbox then measures its
     interpreter again: a call's memoryMb is on top of it)."""
     missing = AVAILABLE_PACKAGES - set(_PACKAGE_MODULES)
     if not missing:
@@ -628,7 +624,8 @@ def _seed_shared_generators(seed):
         generator.seed(seed % 4294967296 if isinstance(seed, int) and hasattr(generator, 'get_state') else seed)
 
 
-_START_NUMPY_SETTINGS = _numpy_settings()
+# numpy's print and error settings as it was imported (import_named_packages), which _take_turn puts back.
+_START_NUMPY_SETTINGS = None
 
 
 def _reply_ok(plain):
