@@ -68,6 +68,18 @@ interface Thread {
 /** node:worker_threads, loaded with the first thread: a run that plays on the main thread never starts one (~5 ms of start-up). */
 let workerThreads: typeof import('node:worker_threads') | undefined;
 
+/**
+ * Options of every thread. Node's fd tracking is off: it lists each fd a thread opens with
+ * fs.open and closes every listed fd when the thread exits. The cpython sandbox opens its
+ * channels' FIFOs with fs.open and hands them to net.Socket, which closes them without telling
+ * that list; so the list kept numbers the process had since given to other files, warned when a
+ * number came back ("opened in unmanaged mode twice"), and the thread's exit closed whatever
+ * held those numbers then: the main thread's journal or another thread's channels. Each
+ * thread's sandboxes close their own files, and a thread's sockets close with it when it is
+ * stopped.
+ */
+const THREAD_OPTIONS = { trackUnmanagedFds: false };
+
 /** Start the thread entry: compiled JavaScript as is, TypeScript sources (tsx) through tsx's loader. */
 function startThread(data: ThreadData): Worker {
   const { Worker } = (workerThreads ??= createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads'));
@@ -77,9 +89,9 @@ function startThread(data: ThreadData): Worker {
     // tsx is resolved here, from this module: the eval'd code would look for it from the current folder.
     const api = import.meta.resolve('tsx/esm/api');
     const code = `import(${JSON.stringify(api)}).then((api) => api.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(here)}))`;
-    return new Worker(code, { eval: true, workerData: data });
+    return new Worker(code, { ...THREAD_OPTIONS, eval: true, workerData: data });
   }
-  return new Worker(new URL('./thread-entry.js', here), { workerData: data });
+  return new Worker(new URL('./thread-entry.js', here), { ...THREAD_OPTIONS, workerData: data });
 }
 
 export function createThreadPool(options: ThreadPoolOptions): ThreadPool {

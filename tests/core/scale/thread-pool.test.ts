@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { threadId } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { packagesLoadedBy } from '../../helpers/cli.js';
 import { createThreadPool } from '../../../core/scale/thread-pool.js';
 import { WorkerPartsCache } from '../../../core/scale/worker-parts.js';
@@ -96,6 +96,31 @@ test('each thread\'s sandboxes get its share of the cores as worker processes, n
       await pool.close();
     }
   }
+});
+
+(checkJail().problem ? test.skip : test)('a thread that ran cpython environments closes none of the main thread\'s files when it exits', async () => {
+  const program: EnvironmentProgram = { id: 'guess', language: 'python', source: readFileSync(new URL('../../fixtures/python/guess_number.py', import.meta.url), 'utf8') };
+  const ctx = { suite: 's', sandboxes: { get: () => Promise.reject(new Error('the main thread sandbox must not be used')), close: async () => {} }, agent: { id: 'r', label: 'r', kind: 'reference' as const, workerThreads: true, start: () => ({ act: async () => ({ reply: '' }) }) }, limits: {}, attempts: 1, withHint: false, runSeed: 1, validateOnly: true };
+  const pool = createThreadPool({ config: smallConfig({ pythonSandbox: 'cpython' }), workers: 1 });
+  const mine: number[] = [];
+  try {
+    // Each evaluation opens and closes channels in the thread, whose fd numbers are then free.
+    for (const seed of [1, 2]) assert.is((await pool.evaluate(program, seed, ctx)).verdict.verdict, 'valid');
+    // Files opened here take the lowest free numbers, those among them.
+    for (let i = 0; i < 64; i++) mine.push(openSync(fileURLToPath(import.meta.url), 'r'));
+  } finally {
+    await pool.close();
+  }
+  const closed = mine.filter((fd) => {
+    try {
+      fstatSync(fd);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  for (const fd of mine) if (!closed.includes(fd)) closeSync(fd);
+  assert.equal(closed, [], 'fds of the main thread closed by the thread\'s exit');
 });
 
 (checkJail().problem ? test.skip : test)('queue workers keep apart the parts of runs that differ only in their Python sandbox', async () => {
