@@ -109,9 +109,14 @@ export async function runCommand(args: RunArgs): Promise<number> {
     for (const line of [...errorLines(results.run.errors), usageLine(runUsage(results)) ?? []].flat()) process.stderr.write(`${line}\n`);
     const wall = (performance.now() - started) / 1000;
     const episodes = results.suites.reduce((n, s) => n + s.metrics.throughput.episodes, 0);
+    // A resumed run's episodes include those of the invocations before: its rate is over the
+    // time every invocation spent on the suites, as the results' rates are.
+    const suitesWall = results.suites.reduce((t, s) => t + s.metrics.throughput.wallSec, 0);
+    const overall = resumed ? ` (resumed: its suites took ${suitesWall.toFixed(1)} s over every invocation)` : '';
+    const rate = episodes / (resumed ? suitesWall : wall);
     const rel = (f: string): string => shown(path.join(outDir, f));
     summaryOut.write(
-      `${results.run.complete ? 'done' : 'stopped early (partial results, "complete": false)'} in ${wall.toFixed(1)} s: ${episodes} episodes (${(episodes / wall).toFixed(0)}/s)\n` +
+      `${results.run.complete ? 'done' : 'stopped early (partial results, "complete": false)'} in ${wall.toFixed(1)} s${overall}: ${episodes} episodes (${rate.toFixed(0)}/s)\n` +
         `  results  ${rel('results.json')}\n  report   ${rel('report.html')}\n  journal  ${rel('journal.jsonl')}\n`,
     );
     missed = report(results).filter((check) => !check.passed);

@@ -42,7 +42,7 @@ export interface EvaluatedEnvironment extends WithPlays {
 export interface PoolEvidence {
   kind: SuiteResult['kind'];
   environments: readonly EvaluatedEnvironment[];
-  /** The pool's wall time, in seconds. */
+  /** The pool's wall time, in seconds: over a resume, every invocation's time on it. */
   wallSec: number;
   /** Model calls over the pool's span. */
   usage: UsageMetrics;
@@ -185,7 +185,7 @@ export const METRICS = [
   defineMetric({
     key: 'throughput',
     label: 'throughput',
-    describe: 'Environment steps (and episodes, environments, tokens) per second of the pool\'s wall time, every episode counted, errored and hinted ones too; the latencies (p50, p95) of model and sandbox calls.',
+    describe: 'Environment steps (and episodes, environments, tokens) per second of the pool\'s wall time (over a resume, the time every invocation spent on it), every episode counted, errored and hinted ones too; the latencies (p50, p95) of model and sandbox calls.',
     compute: (pool) => {
       const valid = accepted(pool).length;
       const played = tallies(pool).reduce((sum, t) => ({ episodes: sum.episodes + t.episodes, steps: sum.steps + t.steps }), { episodes: 0, steps: 0 });

@@ -59,6 +59,13 @@ export type JournalRecord =
    */
   | { type: 'usage'; suite: string; usage: UsageMetrics }
   | { type: 'round'; suite: string; summary: RoundSummary }
+  /**
+   * The wall time this invocation has spent on a suite so far (cumulative), journaled with each
+   * environment it evaluates, and at the suite's end (`suite-end`): a resumed run adds the last of
+   * each invocation before to its own, so a suite's rates are over the time every invocation
+   * spent on it.
+   */
+  | { type: 'clock'; suite: string; wallSec: number }
   | { type: 'suite-end'; suite: string; wallSec: number }
   | { type: 'end'; finishedAt: string; complete: boolean };
 

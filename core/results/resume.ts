@@ -64,32 +64,47 @@ const episodeKey = (e: Pick<EpisodeResult, 'attempt' | 'withHint'>): string => `
 const lineDigest = (environment: JournaledEnvironment): string => createHash('sha256').update(JSON.stringify(environment)).digest('base64');
 
 /**
- * The calls a journal's invocations made outside episodes, by suite. Each invocation journals
- * its suites' running totals (`usage` lines: the last of each counts), and a `start` or `resume`
- * line begins the next invocation; the invocations add up.
+ * A figure each invocation of a run journals as a running total per suite (the last line of an
+ * invocation counts), summed over the invocations: a `start` or `resume` line begins the next.
  */
-export class OutsideUsage {
-  private readonly sums = new Map<string, UsageMetrics>();
-  private current = new Map<string, UsageMetrics>();
+export class InvocationTotals<T> {
+  private readonly sums = new Map<string, T>();
+  private current = new Map<string, T>();
 
-  /** One journal record, in order: a `usage` line, or the beginning of another invocation. */
+  /** `pick`: the suite and figure a record carries, if it is one of this figure's lines. */
+  constructor(
+    private readonly pick: (r: JournalRecord) => readonly [suite: string, figure: T] | undefined,
+    private readonly add: (a: T, b: T) => T,
+  ) {}
+
+  /** One journal record, in order. */
   read(r: JournalRecord): void {
-    if (r.type === 'usage') this.current.set(r.suite, r.usage);
-    else if (r.type === 'start' || r.type === 'resume') this.endInvocation();
+    if (r.type === 'start' || r.type === 'resume') return this.endInvocation();
+    const picked = this.pick(r);
+    if (picked) this.current.set(picked[0], picked[1]);
   }
 
   /** The invocation read so far is over (a journal of another run follows, as merge reads shards). */
   endInvocation(): void {
-    for (const [suite, usage] of this.current) this.sums.set(suite, addUsage(this.sums.get(suite) ?? zeroUsage(), usage));
+    for (const [suite, figure] of this.current) {
+      const before = this.sums.get(suite);
+      this.sums.set(suite, before === undefined ? figure : this.add(before, figure));
+    }
     this.current = new Map();
   }
 
   /** By suite, every invocation read so far, the last one included. */
-  totals(): Map<string, UsageMetrics> {
+  totals(): Map<string, T> {
     this.endInvocation();
     return this.sums;
   }
 }
+
+/** The calls a journal's invocations made outside episodes (`usage` lines), by suite. */
+export const outsideUsage = (): InvocationTotals<UsageMetrics> => new InvocationTotals((r) => (r.type === 'usage' ? [r.suite, r.usage] : undefined), (a, b) => addUsage(a, b));
+
+/** The wall time a journal's invocations spent on each suite (`clock` and `suite-end` lines), in seconds. */
+export const suiteClock = (): InvocationTotals<number> => new InvocationTotals((r) => (r.type === 'clock' || r.type === 'suite-end' ? [r.suite, r.wallSec] : undefined), (a, b) => a + b);
 
 export class PriorWork {
   private readonly designs = new Map<string, EnvironmentProgram[]>();
@@ -105,6 +120,8 @@ export class PriorWork {
   private readonly slotErrors = new Map<string, SlotError>();
   /** By suite: the calls the invocations before made outside episodes, summed over the invocations. */
   private readonly outside: Map<string, UsageMetrics>;
+  /** By suite: the wall time the invocations before spent on it, summed over the invocations. */
+  private readonly clock: Map<string, number>;
   /** Errored work kept from the journal (not done again): model or plugin failures, counted against --max-errors. */
   readonly keptFailures: number;
   readonly retryErrored: boolean;
@@ -119,11 +136,13 @@ export class PriorWork {
     let config: Record<string, unknown> | undefined;
     let runId: string | undefined;
     let startedAt: string | undefined;
-    const outside = new OutsideUsage();
+    const outside = outsideUsage();
+    const clock = suiteClock();
     let size = 0;
     for (const r of records) {
       size++;
       outside.read(r);
+      clock.read(r);
       switch (r.type) {
         case 'start':
           if (!config) ({ config, runId, startedAt } = r);
@@ -171,6 +190,7 @@ export class PriorWork {
       }
     }
     this.outside = outside.totals();
+    this.clock = clock.totals();
     this.retryErrored = options.retryErrored ?? false;
     if (this.retryErrored) this.forgetErrors();
     let kept = [...this.slotErrors.values()].filter((e) => isRunFailure(e.errorClass)).length;
@@ -242,6 +262,15 @@ export class PriorWork {
       for (const e of episodes.values()) if (e.spent) total = addUsage(total ?? zeroUsage(), e.spent);
     }
     return total;
+  }
+
+  /**
+   * The wall time, in seconds, the invocations before this one spent on a suite: each up to its
+   * last journaled environment (or the suite's end). The time a stop cut short went into work that
+   * was not journaled, which this invocation does again, and counts.
+   */
+  wallSec(suite: string): number {
+    return this.clock.get(suite) ?? 0;
   }
 
   designed(suite: string, round: number): EnvironmentProgram[] | undefined {

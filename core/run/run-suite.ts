@@ -163,6 +163,8 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
   books.emit({ type: 'suite-start', suite, kind: plan.kind, environments: expected.environments, episodes: expected.episodes });
   if (expected.notice) books.emit({ type: 'notice', message: expected.notice });
   const started = performance.now();
+  // Seconds this invocation has spent on the suite, journaled to the millisecond.
+  const spentHere = (): number => Math.round(performance.now() - started) / 1000;
   const outsideBefore = books.outsideUsage();
   const priorUsage = books.prior?.usage(suite) ?? emptyUsage();
   // What the episodes journaled by this invocation spent (their records carry it).
@@ -215,6 +217,7 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
       // Its plays folded, for merge (the last line of an environment counts: a resumed run that
       // redoes errored plays journals it again).
       books.journal.append({ type: 'plays', suite, id: e.program.id, plays: tallyToJson(kept.plays!) });
+      books.journal.append({ type: 'clock', suite, wallSec: spentHere() });
       // The journal has the agent's conversations; the suite's metrics need none of them.
       for (const episode of e.episodes) delete episode.messages;
     }
@@ -231,9 +234,12 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
     }
   }
   for (const e of errored) books.tally.add({ suite, stage: e.stage, errorClass: e.errorClass, message: e.message });
-  const wallSec = (performance.now() - started) / 1000;
+  const wallHere = spentHere();
   // The last suite of a run: its metrics are computed without the threads and sandboxes that played it.
   await options.played?.();
+  // Rates are over the time every invocation spent on the suite, not this one's alone (a resume
+  // that finds the suite done spends milliseconds on it).
+  const wallSec = (books.prior?.wallSec(suite) ?? 0) + wallHere;
   const result = suiteResult(suite, plan.kind, evaluations, wallSec, rounds, suiteUsage(), books.latencySince(mark), sandboxCalls);
   const skipped = plan.skipped?.() ?? 0;
   if (skipped) result.skippedRecords = skipped;
@@ -242,7 +248,7 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
   if (plan.scores) result.scores = plan.scores(evaluations);
   if (plan.sampling) result.sampling = { ...plan.sampling };
   if (plan.privateText) result.privateText = true;
-  books.journal.append({ type: 'suite-end', suite, wallSec });
+  books.journal.append({ type: 'suite-end', suite, wallSec: wallHere });
   books.journal.checkpoint();
   books.emit({ type: 'suite-end', suite, result });
   return result;

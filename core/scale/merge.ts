@@ -15,7 +15,7 @@ import { readResults } from '../results/results-file.js';
 import type { KeptEvaluation } from '../run/run-suite.js';
 import { tallyFromJson, type PlayTally } from '../metrics/plays.js';
 import { hasJournal, journalRecords, Journal, JOURNAL_FILE, type JournalRecord } from '../results/journal.js';
-import { doneAgainOnRetry, OutsideUsage } from '../results/resume.js';
+import { doneAgainOnRetry, outsideUsage } from '../results/resume.js';
 import { suiteResult, writeOutputs } from '../run/run.js';
 import type { ReportRenderer } from '../run/run-setup.js';
 import { addEqualSizeDiversity } from '../metrics/index.js';
@@ -161,6 +161,8 @@ export async function mergeShardRuns(dirs: readonly string[], outDir: string, op
  * shards' `usage` lines (calls outside episodes, each invocation's running totals) become one
  * line per suite, their sum over every invocation of every shard: copied as they were, with the
  * invocations' boundaries gone, a resume of the merged run would count only the last of them.
+ * Their wall-time lines (`clock`, `suite-end`) likewise become one `suite-end` per suite, the
+ * merged suite's time.
  */
 async function writeMergedJournal(outDir: string, shards: ShardRun[], results: RunResults): Promise<void> {
   if (hasJournal(outDir) || existsSync(path.join(outDir, 'results.json'))) {
@@ -173,7 +175,7 @@ async function writeMergedJournal(outDir: string, shards: ShardRun[], results: R
     journal.append(r);
     break;
   }
-  const outside = new OutsideUsage();
+  const outside = outsideUsage();
   for (const shard of shards) {
     // A shard resumed with --retry-errored did its errored work again after that resume: the
     // errors before it are left out, as its own resume forgot them (the merged journal has no
@@ -182,7 +184,7 @@ async function writeMergedJournal(outDir: string, shards: ShardRun[], results: R
     for (const r of journalRecords(shard.dir)) {
       outside.read(r);
       if (at++ < shard.retriedAt && doneAgainOnRetry(r)) continue;
-      if (r.type === 'start' || r.type === 'resume' || r.type === 'end' || r.type === 'usage') continue;
+      if (r.type === 'start' || r.type === 'resume' || r.type === 'end' || r.type === 'usage' || r.type === 'clock' || r.type === 'suite-end') continue;
       journal.append(r);
       // Written a segment's worth at a time, not the shards' whole journals at once.
       journal.flush();
@@ -190,6 +192,8 @@ async function writeMergedJournal(outDir: string, shards: ShardRun[], results: R
     outside.endInvocation();
   }
   for (const [suite, usage] of outside.totals()) journal.append({ type: 'usage', suite, usage });
+  // The shards ran side by side: each suite's time is the merged result's (its slowest shard's).
+  for (const suite of results.suites) journal.append({ type: 'suite-end', suite: suite.id, wallSec: suite.metrics.throughput.wallSec });
   journal.append({ type: 'end', finishedAt: results.run.finishedAt ?? new Date().toISOString(), complete: results.run.complete });
   journal.close();
   await journal.settled();

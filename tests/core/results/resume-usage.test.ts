@@ -1,6 +1,7 @@
-// What a resumed run counts of the invocations before it (PriorWork.usage): each invocation's
-// last line of calls outside episodes, and the `spent` of every episode it keeps; not the spent
-// of an errored episode that --retry-errored plays again, nor of another suite's.
+// What a resumed run counts of the invocations before it: each invocation's last line of calls
+// outside episodes, and the `spent` of every episode it keeps (PriorWork.usage); not the spent
+// of an errored episode that --retry-errored plays again, nor of another suite's. And the wall
+// time each invocation spent on each suite (PriorWork.wallSec).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PriorWork } from '../../../core/results/resume.js';
@@ -48,6 +49,27 @@ test('--retry-errored: the errored episode is played again, and its spent is not
   // Played again and journaled by the next invocation: its new record counts, once.
   const again = new PriorWork([...journal, { type: 'resume', at: 't3', journaled: 11, retryErrored: true }, episode('s', 'e2', 0, usage(6))]);
   assert.equal(again.usage('s'), sum(usage(2), usage(4), usage(2), usage(3, 30, 3, 0.75, 1), usage(6), usage(1, 7, 0, 0.5)));
+});
+
+test('wall time: each invocation\'s last clock or suite-end line, by suite, added up', () => {
+  const prior = new PriorWork([
+    { type: 'start', runId: 'r', startedAt: 't', config: {} },
+    // Killed during s: the time up to its last journaled environment counts.
+    { type: 'clock', suite: 't', wallSec: 1 },
+    { type: 'suite-end', suite: 't', wallSec: 2 },
+    { type: 'clock', suite: 's', wallSec: 0.5 },
+    { type: 'clock', suite: 's', wallSec: 1.25 },
+    // Resumed: s finished; killed again before anything of u was journaled.
+    { type: 'resume', at: 't2', journaled: 5 },
+    { type: 'clock', suite: 's', wallSec: 3 },
+    { type: 'suite-end', suite: 's', wallSec: 3.5 },
+    // Resumed again: t was found done, in no time.
+    { type: 'resume', at: 't3', journaled: 8 },
+    { type: 'suite-end', suite: 't', wallSec: 0.01 },
+  ]);
+  assert.is(prior.wallSec('s'), 1.25 + 3.5);
+  assert.is(prior.wallSec('t'), 2 + 0.01);
+  assert.is(prior.wallSec('u'), 0, 'a suite with nothing journaled');
 });
 
 test('a suite whose name begins another\'s counts only its own episodes', () => {

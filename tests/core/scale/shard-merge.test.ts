@@ -68,6 +68,20 @@ test('merged shards count every invocation\'s calls outside episodes, as a resum
   assert.equal(new PriorWork(journalRecords(merged)).usage('procedural'), calls(10));
 });
 
+test('a resume of merged shards takes the merged suite\'s wall time, not the last shard\'s', async () => {
+  const shards = await twoShards();
+  // Shard 1/2 was the slower one: 40 s, as its results say.
+  const file = path.join(shards[0]!, 'results.json');
+  const slow = JSON.parse(readFileSync(file, 'utf8')) as RunResults;
+  slow.suites[0]!.metrics.throughput.wallSec = 40;
+  writeFileSync(file, JSON.stringify(slow));
+  const merged = path.join(tempDir('spade-merge-'), 'merged');
+  const results = await mergeShardRuns(shards, merged);
+  assert.is(results.suites[0]!.metrics.throughput.wallSec, 40, 'the suite took as long as its slowest shard');
+  // The shards' own lines, copied as they were, would give the last shard's time.
+  assert.is(new PriorWork(journalRecords(merged)).wallSec('procedural'), 40);
+});
+
 test('a shard resumed with --retry-errored: the errors it did again are not the merged run\'s', async () => {
   const shards = await twoShards();
   const error = (id: string): JournalRecord => ({ type: 'errored', suite: 'procedural', error: { id, round: 0, stage: 'hint', errorClass: 'provider:server', message: 'HTTP 503' } });
