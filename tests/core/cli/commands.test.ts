@@ -125,7 +125,8 @@ test('--no-x, --x=value, aliases and camelCase names', () => {
   assert.is(parsed(['run', '--pythonSandbox', 'cpython']).args['python-sandbox'], 'cpython');
   ({ args } = parsed(['report', 'r1', 'r2', '-o', 'out.html']));
   assert.equal([args.runs, args.o, args.out], [['r1', 'r2'], 'out.html', 'out.html']);
-  assert.is(parsed(['export', 'r', '-o', 'e.jsonl']).args.output, 'e.jsonl');
+  assert.is(parsed(['export', 'r', '-o', 'e.jsonl']).args.out, 'e.jsonl');
+  assert.is(parsed(['export', 'r', '--out', 'e.jsonl']).args.out, 'e.jsonl', 'the same word as run, report and merge');
   ({ args } = parsed(['merge', 's1', 's2', '--out', 'all']));
   assert.equal([args.dirs, args.o], [['s1', 's2'], 'all']);
   assert.is(parsed(['bench', 'r']).args.run, 'r');
