@@ -14,14 +14,14 @@ export const reportPositionals: PositionalSpec[] = [
 
 export const reportOptions: Record<string, FlagSpec> = {
   o: { type: 'string', alias: 'out', arg: 'FILE', describe: 'Output file; "-" prints to standard output [default: report.html / report.md / report.json]' },
-  format: { type: 'string', choices: ['html', 'md', 'json'], default: 'html', describe: 'html: one self-contained file; md: a summary for CI step summaries; json: the results array' },
+  format: { type: 'string', choices: ['html', 'markdown', 'json'], default: 'html', describe: 'html: one self-contained file; markdown: a summary for CI step summaries; json: the results array' },
   publish: { type: 'string', arg: 'DIR', describe: 'Write a static site to this folder instead: index.html, one page per run, results.json' },
 };
 
 export interface ReportArgs {
   runs?: string[];
   o?: string;
-  format?: 'html' | 'md' | 'json';
+  format?: 'html' | 'markdown' | 'json';
   publish?: string;
 }
 
@@ -38,10 +38,10 @@ export async function reportCommand(args: ReportArgs): Promise<number> {
   }
   const format = args.format ?? 'html';
   let text: string;
-  if (format === 'md') text = (await import('../../reports/markdown.js')).renderMarkdownReport(runs);
+  if (format === 'markdown') text = (await import('../../reports/markdown.js')).renderMarkdownReport(runs);
   else if (format === 'json') text = `${JSON.stringify(runs, null, 2)}\n`;
   else text = await (await import('../../reports/html.js')).renderHtmlReport(runs);
-  const out = args.o ?? `report.${format}`;
+  const out = args.o ?? `report.${format === 'markdown' ? 'md' : format}`;
   if (out === '-') process.stdout.write(text);
   else {
     writeFileAtomic(out, text);

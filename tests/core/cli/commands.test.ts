@@ -78,7 +78,7 @@ test('did you mean: the nearest command for a mistyped command, the nearest flag
   assert.is(usageError(['run', '--roundz', '3']), `Unknown argument: roundz. Did you mean --rounds?${usage('run')}`);
   assert.match(usageError(['--envs-per-rond', '3']), 'Did you mean --envs-per-round?');
   assert.match(usageError(['run', '--no-cahce']), 'Did you mean --cache?');
-  assert.match(usageError(['report', 'a', '--fromat', 'md']), 'Did you mean --format?');
+  assert.match(usageError(['report', 'a', '--fromat', 'markdown']), 'Did you mean --format?');
   // Nothing near: no guess.
   assert.not.match(usageError(['run', '--zzzzzz']), 'Did you mean');
   assert.not.match(usageError(['run', 'runs/a']), 'Did you mean');
@@ -97,8 +97,8 @@ test('a missing positional and a missing required option are usage errors', () =
 });
 
 test('a value outside an option\'s choices is a usage error listing them', () => {
-  assert.is(usageError(['report', 'a', '--format', 'pdf']), `Invalid values:\n  Argument: format, Given: "pdf", Choices: "html", "md", "json"${usage('report')}`);
-  assert.is(parsed(['report', 'a', '--format', 'md']).args.format, 'md');
+  assert.is(usageError(['report', 'a', '--format', 'pdf']), `Invalid values:\n  Argument: format, Given: "pdf", Choices: "html", "markdown", "json"${usage('report')}`);
+  assert.is(parsed(['report', 'a', '--format', 'markdown']).args.format, 'markdown', 'the word table --format uses too');
   assert.is(parsed(['report', 'a']).args.format, 'html', 'the default');
 });
 

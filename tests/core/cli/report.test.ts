@@ -28,8 +28,8 @@ test('report: two runs side by side in one self-contained HTML file', async () =
   assert.match(html, '>b<');
 });
 
-test('report --format md and json, to a file or standard output', async () => {
-  const md = await runCli(['report', runA, '--format', 'md', '-o', '-']);
+test('report --format markdown and json, to a file or standard output', async () => {
+  const md = await runCli(['report', runA, '--format', 'markdown', '-o', '-']);
   assert.is(md.code, 0, md.stderr);
   assert.match(md.stdout, '| spade | self-play |');
   assert.match(md.stdout, '| procedural | static |');
