@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { DataError, UsageError } from '../core/errors.js';
+import { didYouMean } from '../core/config/suggest.js';
 import { ANSWER_CHECKERS, answerProgram, type AnswerChecker } from './answer-program.js';
 import type { DataOptions } from './download.js';
 import { ensureHuggingFaceRows, type HuggingFaceOptions } from './huggingface.js';
@@ -51,7 +52,7 @@ export function parseFieldMapping(value: unknown, where: string): FieldMapping {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`${where}: expected an object`);
   const mapping = value as Record<string, unknown>;
   for (const [key, field] of Object.entries(mapping)) {
-    if (!(MAPPING_KEYS as readonly string[]).includes(key)) throw new UsageError(`${where}.${key}: unknown key (expected one of ${MAPPING_KEYS.join(', ')})`);
+    if (!(MAPPING_KEYS as readonly string[]).includes(key)) throw new UsageError(`${where}.${key}: unknown key (expected one of ${MAPPING_KEYS.join(', ')}).${didYouMean(key, MAPPING_KEYS)}`);
     if (typeof field !== 'string' || !field) throw new UsageError(`${where}.${key}: expected a non-empty string`);
   }
   if (mapping.checker !== undefined && !(ANSWER_CHECKERS as readonly unknown[]).includes(mapping.checker)) {

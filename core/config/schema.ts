@@ -8,6 +8,7 @@
  * library's issues into them took more code than these checks.
  */
 import { UsageError } from '../errors.js';
+import { didYouMean } from './suggest.js';
 
 /** Checks a value found at key path `at`; throws a UsageError naming the path when it is wrong. */
 export interface Schema<T> {
@@ -84,7 +85,7 @@ export interface ObjectOptions {
 
 type Shape = Record<string, Schema<unknown>>;
 
-/** An object whose keys (all optional) pass their schema; an unknown key is named with those that exist. */
+/** An object whose keys (all optional) pass their schema; an unknown key is named with those that exist, and the nearest of them. */
 export function object<S extends Shape>(shape: S, options: ObjectOptions = {}): Schema<{ [K in keyof S]?: Infer<S[K]> }> {
   return (v, at) => {
     if (!isPlainObject(v)) fail(at || 'config', 'an object', v);
@@ -95,7 +96,7 @@ export function object<S extends Shape>(shape: S, options: ObjectOptions = {}): 
       const check = shape[key];
       if (!check) {
         if (options.open) continue;
-        throw new UsageError(`${keyPath}: unknown key (known keys${at ? ` of ${at}` : ''}: ${Object.keys(shape).join(', ')})`);
+        throw new UsageError(`${keyPath}: unknown key (known keys${at ? ` of ${at}` : ''}: ${Object.keys(shape).join(', ')}).${didYouMean(key, Object.keys(shape))}`);
       }
       if (value !== undefined) check(value, keyPath);
     }

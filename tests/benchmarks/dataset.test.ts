@@ -91,7 +91,7 @@ test('a bad record stops with file and line; skipBad counts it on the suite', as
 test('field mappings from config are checked, naming the key', () => {
   assert.equal(parseFieldMapping({ question: 'q', checker: 'numeric' }, 'datasets.x'), { question: 'q', checker: 'numeric' });
   assert.throws(() => parseFieldMapping({ checker: 'fuzzy' }, 'datasets.x'), (e: Error) => e instanceof UsageError && /datasets\.x\.checker: expected one of exact, numeric, contains/.test(e.message));
-  assert.throws(() => parseFieldMapping({ questoin: 'q' }, 'datasets.x'), (e: Error) => /datasets\.x\.questoin: unknown key/.test(e.message));
+  assert.throws(() => parseFieldMapping({ questoin: 'q' }, 'datasets.x'), (e: Error) => /datasets\.x\.questoin: unknown key .*\. Did you mean question\?$/.test(e.message));
   assert.throws(() => parseFieldMapping({ answer: 3 }, 'datasets.x'), (e: Error) => /datasets\.x\.answer: expected a non-empty string/.test(e.message));
 });
 

@@ -34,10 +34,13 @@ test('a wrong value names its key path and what was expected', () => {
   assert.equal(validateConfig({ providers: { 'openai:gpt-4.1-mini': { tools: false } } }).providers, { 'openai:gpt-4.1-mini': { tools: false } });
 });
 
-test('an unknown key is named with the keys that exist', () => {
+test('an unknown key is named with the keys that exist, and the nearest', () => {
   const m = message(() => validateConfig({ selfplay: { roundz: 2 } }));
   assert.match(m, 'selfplay.roundz: unknown key');
   assert.match(m, 'rounds, envsPerRound, reward');
+  assert.match(m, /\. Did you mean rounds\?$/);
+  assert.match(message(() => validateConfig({ sed: 3 })), /sed: unknown key .*\. Did you mean seed\?$/);
+  assert.not.match(message(() => validateConfig({ colour: 'red' })), 'Did you mean', 'no suggestion when nothing is near');
 });
 
 test('finds spade.config.ts, with TypeScript syntax, and validates it', async () => {
