@@ -58,16 +58,22 @@ export function cachedPath(file: DataFile, dataDir?: string): string {
 
 /** Fetch a URL's bytes, with a timeout; any failure is a UsageError that names the URL. */
 export async function fetchBytes(url: string, options: Pick<DataOptions, 'fetch' | 'timeoutMs'> = {}): Promise<Uint8Array> {
+  const response = await fetchOk(url, options, 120_000);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+/** A successful response to a GET of `url` (its body unread), or a UsageError that says why there is none. */
+export async function fetchOk(url: string, options: Pick<DataOptions, 'fetch' | 'timeoutMs'>, defaultTimeoutMs: number): Promise<Response> {
   const doFetch = options.fetch ?? fetch;
   let response: Response;
   try {
-    response = await doFetch(url, { signal: AbortSignal.timeout(options.timeoutMs ?? 120_000), redirect: 'follow' });
+    response = await doFetch(url, { signal: AbortSignal.timeout(options.timeoutMs ?? defaultTimeoutMs), redirect: 'follow' });
   } catch (error) {
     const cause = (error as { cause?: { message?: string } }).cause?.message;
     throw new UsageError(`cannot download ${url}: ${(error as Error).message}${cause ? ` (${cause})` : ''}`);
   }
-  if (!response.ok) throw new UsageError(`cannot download ${url}: HTTP ${response.status} ${response.statusText}`);
-  return new Uint8Array(await response.arrayBuffer());
+  if (!response.ok || !response.body) throw new UsageError(`cannot download ${url}: HTTP ${response.status} ${response.statusText}`);
+  return response;
 }
 
 function checkDigest(where: string, bytes: Uint8Array, expected: string | undefined, advice: string): void {

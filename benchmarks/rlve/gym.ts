@@ -20,7 +20,7 @@ import { create as createTar, Parser, type ReadEntry } from 'tar';
 import { DataError, UsageError } from '../../core/errors.js';
 import { defaultDataDir } from '../../core/config/options.js';
 import { writeFileAtomic } from '../../core/results/fs.js';
-import { cachedPath, isOffline, placeFolder, type DataFile, type DataOptions } from '../download.js';
+import { cachedPath, DownloadError, fetchOk, isOffline, placeFolder, type DataFile, type DataOptions } from '../download.js';
 import { blobId, treeId, type TreeFile } from './git-tree.js';
 
 export const RLVE_REPOSITORY = 'Zhiyuan-Zeng/RLVE';
@@ -147,15 +147,7 @@ function checkGymFiles(files: GymFiles, where: string, advice: string): void {
 }
 
 async function download(url: string, options: GymOptions): Promise<GymFiles> {
-  const doFetch = options.fetch ?? fetch;
-  let response: Response;
-  try {
-    response = await doFetch(url, { signal: AbortSignal.timeout(options.timeoutMs ?? 600_000), redirect: 'follow' });
-  } catch (error) {
-    const cause = (error as { cause?: { message?: string } }).cause?.message;
-    throw new UsageError(`cannot download ${url}: ${(error as Error).message}${cause ? ` (${cause})` : ''}`);
-  }
-  if (!response.ok || !response.body) throw new UsageError(`cannot download ${url}: HTTP ${response.status} ${response.statusText}`);
+  const response = await fetchOk(url, options, 600_000);
   return gymFilesOf(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>), url);
 }
 
@@ -173,7 +165,15 @@ export async function ensureGymArchive(options: GymOptions = {}): Promise<string
         `Run once without offline mode to download RLVE's Gym/ at commit ${RLVE_COMMIT.slice(0, 8)}, or point --data-dir at a folder that has rlve/${file.fileName}.`,
     );
   }
-  const files = await download(file.url, options);
+  let files: GymFiles;
+  try {
+    files = await download(file.url, options);
+  } catch (error) {
+    // As offline mode says it: how to give the archive without the network (an archive that
+    // came but is not RLVE's is a DataError, said as it is).
+    if (!(error instanceof DownloadError)) throw error;
+    throw new UsageError(`${error.message}. Without the network, put that archive (or another machine's cached copy) at ${local}, or point --data-dir at a folder that has rlve/${file.fileName}.`);
+  }
   checkGymFiles(files, file.url, 'nothing was written to the cache');
   // The cache's archive holds Gym/ and LICENSE under RLVE/, written from a folder laid out so.
   const staging = mkdtempSync(path.join(os.tmpdir(), 'spade-bench-rlve-archive-'));

@@ -179,8 +179,22 @@ test('an archive whose Gym/ is not the pinned commit\'s is refused, and nothing 
     assert.match((error as Error).message, new RegExp(`not RLVE's at commit ${RLVE_COMMIT}.*expected ${GYM_TREE_ID}.*nothing was written`));
   }
   assert.not.ok(existsSync(path.join(cache, 'rlve', GYM_ARCHIVE.fileName)));
-  assert.match((await rejection(() => ensureGymArchive({ dataDir: cache, gymUrl: `${server.url}/not-gzip.tar.gz`, offline: false }))).message, /not a readable gzipped tar archive/);
+  const notGzip = await rejection(() => ensureGymArchive({ dataDir: cache, gymUrl: `${server.url}/not-gzip.tar.gz`, offline: false }));
+  assert.match(notGzip.message, /not a readable gzipped tar archive/);
+  assert.not.match(notGzip.message, 'Without the network', 'an archive that came is not a network failure');
   assert.match((await rejection(() => ensureGymArchive({ dataDir: cache, gymUrl: `${server.url}/missing.tar.gz`, offline: false }))).message, /HTTP 404/);
+});
+
+test('a download that fails says where the archive goes without the network, and GitHub\'s archive put there is read', async () => {
+  const local = path.join(cache, 'rlve', GYM_ARCHIVE.fileName);
+  const failed = await rejection(() => ensureGymArchive({ dataDir: cache, gymUrl: `${server.url}/missing.tar.gz`, offline: false }));
+  assert.instance(failed, UsageError);
+  assert.match(failed.message, `Without the network, put that archive (or another machine's cached copy) at ${local}, or point --data-dir at a folder that has rlve/${GYM_ARCHIVE.fileName}.`);
+  // As advised: the archive of the commit, as GitHub serves it (top folder RLVE-<commit>/, the rest of the repository beside Gym/).
+  mkdirSync(path.dirname(local), { recursive: true });
+  writeFileSync(local, new Uint8Array(await (await fetch(`${server.url}/archive.tar.gz`)).arrayBuffer()));
+  const gym = await loadGym({ dataDir: cache, offline: true });
+  assert.is(gym.files().length, 1601);
 });
 
 test('a damaged cached copy is refused with the way out; offline, a missing one names what to do', async () => {
