@@ -62,7 +62,10 @@ export async function fetchBytes(url: string, options: Pick<DataOptions, 'fetch'
   return new Uint8Array(await response.arrayBuffer());
 }
 
-/** A successful response to a GET of `url` (its body unread), or a UsageError that says why there is none. */
+/** A request for a file that got no answer, or an HTTP error: the network, the address or the server. */
+export class DownloadError extends UsageError {}
+
+/** A successful response to a GET of `url` (its body unread), or a DownloadError that says why there is none. */
 export async function fetchOk(url: string, options: Pick<DataOptions, 'fetch' | 'timeoutMs'>, defaultTimeoutMs: number): Promise<Response> {
   const doFetch = options.fetch ?? fetch;
   let response: Response;
@@ -70,9 +73,9 @@ export async function fetchOk(url: string, options: Pick<DataOptions, 'fetch' | 
     response = await doFetch(url, { signal: AbortSignal.timeout(options.timeoutMs ?? defaultTimeoutMs), redirect: 'follow' });
   } catch (error) {
     const cause = (error as { cause?: { message?: string } }).cause?.message;
-    throw new UsageError(`cannot download ${url}: ${(error as Error).message}${cause ? ` (${cause})` : ''}`);
+    throw new DownloadError(`cannot download ${url}: ${(error as Error).message}${cause ? ` (${cause})` : ''}`);
   }
-  if (!response.ok || !response.body) throw new UsageError(`cannot download ${url}: HTTP ${response.status} ${response.statusText}`);
+  if (!response.ok || !response.body) throw new DownloadError(`cannot download ${url}: HTTP ${response.status} ${response.statusText}`);
   return response;
 }
 

@@ -1,13 +1,14 @@
 /**
  * `hf:owner/dataset`: rows of a Hugging Face dataset, fetched page by page from the
  * datasets-server rows API and cached as JSON Lines at
- * `<dataDir>/hf/<owner>__<dataset>/<config>-<split>.jsonl`. Offline, only the cache is used.
+ * `<dataDir>/hf/<owner>__<dataset>/<config>-<split>.jsonl`. Offline, only the cache is used; online,
+ * a cached split serves when the datasets server cannot be reached.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { DataError, UsageError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/results/fs.js';
-import { cachedPath, fetchBytes, isOffline, OFFLINE_ENV, type DataFile, type DataOptions } from './download.js';
+import { cachedPath, DownloadError, fetchBytes, isOffline, OFFLINE_ENV, type DataFile, type DataOptions } from './download.js';
 
 export const HF_DATASETS_SERVER = 'https://datasets-server.huggingface.co';
 
@@ -88,7 +89,17 @@ export async function ensureHuggingFaceRows(dataset: string, options: HuggingFac
         `Run once online to download it from ${wanted.url}, or name the cached config and split.`,
     );
   }
-  const { config, split } = await chooseSplit(dataset, options, base);
+  let choice: { config: string; split: string };
+  try {
+    choice = await chooseSplit(dataset, options, base);
+  } catch (error) {
+    if (!(error instanceof DownloadError)) throw error;
+    // The server cannot be asked which split to read: a cached one serves, as in offline mode.
+    const cached = findCached(dataset, options, base);
+    if (cached) return cached;
+    throw new UsageError(`hf:${dataset}: ${error.message}. Without the network, point --data-dir at a folder that has hf/${dataset.replace('/', '__')}/CONFIG-SPLIT.jsonl (the copy a run with the network caches).`);
+  }
+  const { config, split } = choice;
   const file = cacheFile(dataset, config, split, base);
   const local = cachedPath(file, options.dataDir);
   if (existsSync(local)) return local;

@@ -123,7 +123,7 @@ test('parquet:PATH: rows become tasks through the same mapping; a missing field 
   );
 });
 
-test('hf:owner/dataset pages through the datasets-server rows API, caches, and then works offline', async () => {
+test('hf:owner/dataset pages through the datasets-server rows API, caches, and then works offline or with the server gone', async () => {
   const rows = Array.from({ length: 150 }, (_, i) => ({ row_idx: i, row: { problem: `What is ${i} plus 1?`, solution: String(i + 1) } }));
   const page = (offset: number) => JSON.stringify({ rows: rows.slice(offset, offset + 100), num_rows_total: rows.length });
   const rowsPath = '/rows?dataset=acme%2Fpace-bench&config=default&split=test';
@@ -155,6 +155,16 @@ test('hf:owner/dataset pages through the datasets-server rows API, caches, and t
   } finally {
     await server.close();
   }
+  // Online, with the server gone (closed above): the cached split serves; a dataset never cached says where its copy goes.
+  const gone = { baseUrl: server.url, dataDir: cache, offline: false };
+  assert.is((await createDatasetSuite('hf', 'acme/pace-bench', { question: 'problem', answer: 'solution', checker: 'numeric' }, gone).tasks({})).length, 150);
+  await createDatasetSuite('hf', 'acme/other', { question: 'problem', answer: 'solution' }, gone).tasks({}).then(
+    () => assert.unreachable('should have thrown'),
+    (error: Error) => {
+      assert.instance(error, UsageError);
+      assert.match(error.message, /^hf:acme\/other: cannot download .*Without the network, point --data-dir at a folder that has hf\/acme__other\/CONFIG-SPLIT\.jsonl/);
+    },
+  );
 });
 
 test.run();
