@@ -113,10 +113,13 @@ export async function runCommand(args: RunArgs): Promise<number> {
     // time every invocation spent on the suites, as the results' rates are.
     const suitesWall = results.suites.reduce((t, s) => t + s.metrics.throughput.wallSec, 0);
     const overall = resumed ? ` (resumed: its suites took ${suitesWall.toFixed(1)} s over every invocation)` : '';
-    const rate = episodes / (resumed ? suitesWall : wall);
+    // --validate-only plays nothing: what it did is the environments it judged.
+    const count = args.validateOnly ? results.suites.reduce((n, s) => n + s.metrics.validity.proposed, 0) : episodes;
+    const what = args.validateOnly ? `${count} environments judged` : `${count} episodes`;
+    const rate = count / (resumed ? suitesWall : wall);
     const rel = (f: string): string => shown(path.join(outDir, f));
     summaryOut.write(
-      `${results.run.complete ? 'done' : 'stopped early (partial results, "complete": false)'} in ${wall.toFixed(1)} s${overall}: ${episodes} episodes (${rate.toFixed(0)}/s)\n` +
+      `${results.run.complete ? 'done' : 'stopped early (partial results, "complete": false)'} in ${wall.toFixed(1)} s${overall}: ${what} (${rate.toFixed(0)}/s)\n` +
         `  results  ${rel('results.json')}\n  report   ${rel('report.html')}\n  journal  ${rel('journal.jsonl')}\n`,
     );
     missed = report(results).filter((check) => !check.passed);
