@@ -7,11 +7,16 @@ import { UsageError } from '../errors.js';
 /** The queue every `spade-bench worker` takes environment evaluations from. */
 export const EVALUATION_QUEUE = 'spade-bench-evaluations';
 
+/** How long a run or worker waits for its first connection to Redis before it says it cannot reach it. */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
 /** The part of an ioredis client this module relies on; BullMQ receives the whole client. */
 export interface RedisClient {
   quit(): Promise<unknown>;
   disconnect(): void;
   on(event: string, listener: (...args: unknown[]) => void): unknown;
+  once(event: string, listener: (...args: unknown[]) => void): unknown;
+  off(event: string, listener: (...args: unknown[]) => void): unknown;
 }
 
 type RedisConstructor = new (url: string, options: Record<string, unknown>) => RedisClient;
@@ -29,12 +34,51 @@ async function loadRedis(): Promise<RedisConstructor> {
   }
 }
 
-/** A new connection to `url` (redis://host:port[/db]), as BullMQ wants it (commands wait for reconnects). */
-export async function connectRedis(url: string): Promise<RedisClient> {
-  if (!/^rediss?:\/\//.test(url)) throw new UsageError(`--redis: expected a URL such as redis://127.0.0.1:6379, got ${JSON.stringify(url)}`);
+/** `url` without its user name and password, to be shown. */
+function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return 'the --redis URL';
+  }
+}
+
+/**
+ * A new connection to `url` (redis://host:port[/db]), as BullMQ wants it (commands wait for
+ * reconnects), once it is ready. A server not reached within `timeoutMs` is a UsageError naming
+ * it (without its password) and the last connection error: the client would retry for ever, and
+ * BullMQ would wait on it in silence. Once connected, a dropped connection is retried.
+ */
+export async function connectRedis(url: string, timeoutMs = CONNECT_TIMEOUT_MS): Promise<RedisClient> {
+  if (!/^rediss?:\/\//.test(url)) throw new UsageError(`--redis: expected a URL such as redis://127.0.0.1:6379, got ${JSON.stringify(shownUrl(url))}`);
   const Redis = await (loaded ??= loadRedis());
   const client = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false });
-  // Connection errors are retried by the client and surface in BullMQ's own 'error' events.
-  client.on('error', () => {});
+  let lastError: unknown;
+  const remember = (error: unknown): void => {
+    lastError = error;
+  };
+  // Connection errors are retried by the client; after the first connection they surface in BullMQ's own 'error' events.
+  client.on('error', remember);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        const why = lastError instanceof Error && lastError.message ? `: ${lastError.message}` : '';
+        reject(new UsageError(`cannot reach Redis at ${shownUrl(url)} within ${timeoutMs / 1000} s${why}. Start redis-server there, or give --redis the address of one that runs`));
+      }, timeoutMs);
+      client.once('ready', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  } catch (error) {
+    client.disconnect();
+    throw error;
+  } finally {
+    client.off('error', remember);
+    client.on('error', () => {});
+  }
   return client;
 }

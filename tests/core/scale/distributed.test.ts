@@ -4,6 +4,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+import { UsageError } from '../../../core/errors.js';
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import { redisMissing, startRedis, startWorkerProcess, stopProcesses, type RedisServer } from '../../helpers/redis.js';
 import path from 'node:path';
@@ -62,6 +64,23 @@ test.after(async () => {
   if (missing) return;
   await stopWorkers();
   await redis?.stop();
+});
+
+test('a Redis that cannot be reached is a usage error naming it, without its password, not a silent wait', async () => {
+  // A port that was just free, and is closed again: every connection is refused.
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  try {
+    await connectRedis(`redis://someone:s3cret-pass@127.0.0.1:${port}/2`, 500);
+    assert.unreachable('should have thrown');
+  } catch (error) {
+    assert.instance(error, UsageError);
+    const message = (error as Error).message;
+    assert.match(message, `cannot reach Redis at redis://127.0.0.1:${port}/2 within 0.5 s: connect ECONNREFUSED 127.0.0.1:${port}. Start redis-server there`);
+    assert.not.match(message, 's3cret');
+  }
 });
 
 it('two worker processes: the distributed run equals the local run of the same seed', async () => {
