@@ -8,6 +8,7 @@ import { EXIT, UsageError } from '../errors.js';
 import { WORKER_OPTIONS } from '../config/options.js';
 import { flagOption } from './run-options.js';
 import type { FlagSpec } from './commands.js';
+import { shownRedisUrl } from '../scale/redis-connection.js';
 
 export interface WorkerArgs {
   redis?: string;
@@ -45,7 +46,7 @@ export async function workerCommand(args: WorkerArgs): Promise<number> {
       }
     },
   });
-  process.stderr.write(`spade-bench worker: taking jobs from ${args.redis} (Ctrl-C to stop)\n`);
+  process.stderr.write(`spade-bench worker: taking jobs from ${shownRedisUrl(args.redis)} (Ctrl-C to stop)\n`);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', () => resolve('SIGINT'));
     process.once('SIGTERM', () => resolve('SIGTERM'));

@@ -34,8 +34,8 @@ async function loadRedis(): Promise<RedisConstructor> {
   }
 }
 
-/** `url` without its user name and password, to be shown. */
-function shownUrl(url: string): string {
+/** `url` without its user name and password: what logs and errors may show of it. */
+export function shownRedisUrl(url: string): string {
   try {
     const parsed = new URL(url);
     parsed.username = '';
@@ -53,7 +53,7 @@ function shownUrl(url: string): string {
  * BullMQ would wait on it in silence. Once connected, a dropped connection is retried.
  */
 export async function connectRedis(url: string, timeoutMs = CONNECT_TIMEOUT_MS): Promise<RedisClient> {
-  if (!/^rediss?:\/\//.test(url)) throw new UsageError(`--redis: expected a URL such as redis://127.0.0.1:6379, got ${JSON.stringify(shownUrl(url))}`);
+  if (!/^rediss?:\/\//.test(url)) throw new UsageError(`--redis: expected a URL such as redis://127.0.0.1:6379, got ${JSON.stringify(shownRedisUrl(url))}`);
   const Redis = await (loaded ??= loadRedis());
   const client = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false });
   let lastError: unknown;
@@ -65,8 +65,8 @@ export async function connectRedis(url: string, timeoutMs = CONNECT_TIMEOUT_MS):
   try {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
-        const why = lastError instanceof Error && lastError.message ? `: ${lastError.message}` : '';
-        reject(new UsageError(`cannot reach Redis at ${shownUrl(url)} within ${timeoutMs / 1000} s${why}. Start redis-server there, or give --redis the address of one that runs`));
+        const why = lastError instanceof Error && lastError.message ? ` (${lastError.message.replace(/[.\s]+$/, '')})` : '';
+        reject(new UsageError(`cannot reach Redis at ${shownRedisUrl(url)} within ${timeoutMs / 1000} s${why}: start redis-server there, or correct the address or its credentials in --redis`));
       }, timeoutMs);
       client.once('ready', () => {
         clearTimeout(timer);

@@ -10,7 +10,7 @@ import { Queue, QueueEvents, Worker } from 'bullmq';
 import { redisMissing, startRedis, startWorkerProcess, stopProcesses, type RedisServer } from '../../helpers/redis.js';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import { tempDir } from '../../helpers/cli.js';
+import { startCli, tempDir } from '../../helpers/cli.js';
 import { startWireServer } from '../../helpers/wire-servers.js';
 import type { RunResults } from '../../../core/results/results.js';
 import { createDistributedEvaluator, waitForOutcome } from '../../../core/scale/distributed-evaluator.js';
@@ -78,9 +78,25 @@ test('a Redis that cannot be reached is a usage error naming it, without its pas
   } catch (error) {
     assert.instance(error, UsageError);
     const message = (error as Error).message;
-    assert.match(message, `cannot reach Redis at redis://127.0.0.1:${port}/2 within 0.5 s: connect ECONNREFUSED 127.0.0.1:${port}. Start redis-server there`);
+    assert.match(message, `cannot reach Redis at redis://127.0.0.1:${port}/2 within 0.5 s (connect ECONNREFUSED 127.0.0.1:${port}): start redis-server there, or correct the address or its credentials in --redis`);
     assert.not.match(message, 's3cret');
   }
+});
+
+it('a worker says which Redis it takes jobs from without the password in its URL', async () => {
+  const { child, done } = startCli(['worker', '--redis', `redis://default:s3cret-pass@127.0.0.1:${redis.port}`, '--name', 'shown']);
+  let stderr = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stderr!.on('data', (d: Buffer) => {
+      stderr += d;
+      if (stderr.includes('taking jobs')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the worker exited (${code}): ${stderr}`)));
+  });
+  child.kill('SIGTERM');
+  const result = await done;
+  assert.match(result.stderr, `taking jobs from redis://127.0.0.1:${redis.port}`);
+  assert.not.match(result.stderr, 's3cret');
 });
 
 it('two worker processes: the distributed run equals the local run of the same seed', async () => {
