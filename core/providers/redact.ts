@@ -1,6 +1,7 @@
 /**
- * Redaction of API keys. Every provider registers the keys it uses; every log line, cache
- * entry and error message passes through `redact()` before it leaves the process.
+ * Redaction of API keys, and of passwords written into URLs (a proxy's base URL, a Redis
+ * address). Every provider registers the keys it uses; every log line, cache entry and error
+ * message passes through `redact()` before it leaves the process.
  */
 
 /** Secrets shorter than this are not registered: they would mangle ordinary text. */
@@ -12,6 +13,9 @@ const KEY_PATTERNS: readonly RegExp[] = [
   /\bsk-[A-Za-z0-9_-]{16,}/g, // OpenAI and compatibles
   /\b(Bearer\s+)[A-Za-z0-9._~+/-]{16,}=*/gi,
 ];
+
+/** The password of a URL's user info (scheme://user:password@host), with what precedes it. */
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*:)[^\s/?#@]+@/gi;
 
 export const REDACTED = '[redacted]';
 
@@ -31,7 +35,7 @@ export function registeredSecretCount(): number {
   return secrets.size;
 }
 
-/** Replace every registered key, and anything shaped like a vendor key, with `[redacted]`. */
+/** Replace every registered key, anything shaped like a vendor key, and the password in a URL, with `[redacted]`. */
 export function redact(text: string): string {
   let out = text;
   for (const secret of secrets) {
@@ -40,7 +44,7 @@ export function redact(text: string): string {
   for (const pattern of KEY_PATTERNS) {
     out = out.replace(pattern, (match, bearer?: string) => (typeof bearer === 'string' && /^Bearer/i.test(match) ? `${bearer}${REDACTED}` : REDACTED));
   }
-  return out;
+  return out.replace(URL_PASSWORD, `$1${REDACTED}@`);
 }
 
 /** Field names whose values are always secret, whatever they contain. */

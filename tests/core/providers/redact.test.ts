@@ -11,6 +11,13 @@ test('registered keys and vendor-shaped keys are redacted', () => {
   assert.is(redact('nothing secret here'), 'nothing secret here');
 });
 
+test('a password written into a URL is redacted, the rest of the URL kept', () => {
+  assert.is(redact('could not reach http://proxyuser:pr0xy-secret@127.0.0.1:9/v1 after 6 attempts'), 'could not reach http://proxyuser:[redacted]@127.0.0.1:9/v1 after 6 attempts');
+  assert.is(redact('redis://:p4ss@host:6379/0 and rediss://u:p@h'), 'redis://:[redacted]@host:6379/0 and rediss://u:[redacted]@h');
+  // No password, or no user info: as it was.
+  for (const text of ['https://user@host/path', 'https://host:8080/a:b@c', 'mailto:someone@example.com', 'a:b@c']) assert.is(redact(text), text);
+});
+
 test('short values are not registered, so ordinary words survive', () => {
   registerSecret('abc');
   assert.is(redact('abc def'), 'abc def');

@@ -77,6 +77,24 @@ test('a provider that is down: episodes are errored (never losses), past --max-e
   }
 });
 
+test('a password in the provider\'s base URL reaches no output: console, journal, results, report', async () => {
+  const server = await startWireServer('openai');
+  const cwd = tempDir();
+  try {
+    // fetch refuses a URL with credentials, so every call fails, and its error names the URL.
+    const url = new URL(server.baseURL);
+    url.username = 'proxyuser';
+    url.password = 'pr0xy-secret-0a7e';
+    const r = await modelRun(cwd, 'out', [], url.toString(), 0);
+    assert.is(r.code, 4, r.stderr);
+    assert.match(r.stderr, `proxyuser:[redacted]@${url.host}`, 'the error still says which address');
+    const outputs = { stdout: r.stdout, stderr: r.stderr, ...Object.fromEntries(['journal.jsonl', 'results.json', 'report.html'].map((f) => [f, readFileSync(path.join(cwd, 'out', f), 'utf8')])) };
+    for (const [where, text] of Object.entries(outputs)) assert.not.ok(text.includes('pr0xy-secret-0a7e'), `no password in ${where}`);
+  } finally {
+    await server.close();
+  }
+});
+
 const canMount = (() => {
   if (process.getuid?.() !== 0) return false;
   try {
