@@ -86,6 +86,10 @@ export function classifyFailure(error: unknown): Failure {
   if (chain.some((c) => c instanceof SyntaxError)) {
     return { kind: 'bad-response', retryable: false, detail: `malformed JSON in the response: ${messageOf(chain.find((c) => c instanceof SyntaxError))}` };
   }
+  // fetch would not make the request at all (a URL with a user name or password, a port it
+  // blocks): the same request fails the same way every time, so it is not retried.
+  const unsendable = chain.find((c) => c instanceof Error && /URL that includes credentials|^bad port$|^Invalid URL/i.test(c.message));
+  if (unsendable) return { kind: 'client', retryable: false, detail: `the request cannot be made: ${messageOf(unsendable)}` };
   const codes = chain.map((c) => (c as { code?: unknown })?.code).filter((c): c is string => typeof c === 'string');
   const code = codes.find((c) => CONNECTION_CODES.has(c));
   if (code || names.some((n) => n === 'APIConnectionError') || chain.some((c) => c instanceof TypeError && /fetch failed|terminated|socket|network/i.test(c.message))) {

@@ -90,7 +90,7 @@ function describe(failure: Failure, endpoint: string | undefined): string {
     case 'auth':
       return `authentication failed (HTTP ${failure.status}): check the API key`;
     case 'client':
-      return `request rejected (HTTP ${failure.status})`;
+      return failure.status === undefined ? `cannot send a request to ${endpoint ?? 'the server'}` : `request rejected (HTTP ${failure.status})`;
     case 'timeout':
       return 'no reply within the request timeout';
     case 'connection':

@@ -25,4 +25,16 @@ test('statuses, broken connections and bad replies are classified', () => {
   assert.equal(classifyFailure(new Error('weird')).kind, 'unknown');
 });
 
+test('a request fetch will not make (credentials in the URL, a blocked port) is not retried', () => {
+  // As the openai SDK wraps them: a connection error whose cause is fetch's own refusal.
+  const wrapped = (cause: Error) => Object.assign(new Error('Connection error.', { cause }), { name: 'APIConnectionError' });
+  const credentials = classifyFailure(wrapped(new TypeError('Request cannot be constructed from a URL that includes credentials: http://u:[redacted]@h/v1/chat/completions')));
+  assert.equal([credentials.kind, credentials.retryable], ['client', false]);
+  assert.match(credentials.detail, 'the request cannot be made: Request cannot be constructed from a URL that includes credentials');
+  const port = classifyFailure(new TypeError('fetch failed', { cause: new Error('bad port') }));
+  assert.equal([port.kind, port.retryable], ['client', false]);
+  // A refused connection is still a connection failure, retried.
+  assert.equal(classifyFailure(wrapped(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }))).retryable, true);
+});
+
 test.run();

@@ -85,9 +85,11 @@ test('a password in the provider\'s base URL reaches no output: console, journal
     const url = new URL(server.baseURL);
     url.username = 'proxyuser';
     url.password = 'pr0xy-secret-0a7e';
-    const r = await modelRun(cwd, 'out', [], url.toString(), 0);
+    const r = await modelRun(cwd, 'out', [], url.toString());
     assert.is(r.code, 4, r.stderr);
-    assert.match(r.stderr, `proxyuser:[redacted]@${url.host}`, 'the error still says which address');
+    assert.match(r.stderr, `cannot send a request to http://proxyuser:[redacted]@${url.host}`, 'the error still says which address');
+    assert.is(server.requests.length, 0);
+    assert.match(r.stderr, 'after 1 attempt', 'a request that cannot be made is not retried');
     const outputs = { stdout: r.stdout, stderr: r.stderr, ...Object.fromEntries(['journal.jsonl', 'results.json', 'report.html'].map((f) => [f, readFileSync(path.join(cwd, 'out', f), 'utf8')])) };
     for (const [where, text] of Object.entries(outputs)) assert.not.ok(text.includes('pr0xy-secret-0a7e'), `no password in ${where}`);
   } finally {
