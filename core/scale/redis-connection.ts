@@ -16,7 +16,6 @@ export interface RedisClient {
   disconnect(): void;
   on(event: string, listener: (...args: unknown[]) => void): unknown;
   once(event: string, listener: (...args: unknown[]) => void): unknown;
-  off(event: string, listener: (...args: unknown[]) => void): unknown;
 }
 
 type RedisConstructor = new (url: string, options: Record<string, unknown>) => RedisClient;
@@ -56,12 +55,12 @@ export async function connectRedis(url: string, timeoutMs = CONNECT_TIMEOUT_MS):
   if (!/^rediss?:\/\//.test(url)) throw new UsageError(`--redis: expected a URL such as redis://127.0.0.1:6379, got ${JSON.stringify(shownRedisUrl(url))}`);
   const Redis = await (loaded ??= loadRedis());
   const client = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false });
+  // Connection errors are retried by the client (after the first connection, BullMQ reports
+  // its own); the last one says why the first connection did not come.
   let lastError: unknown;
-  const remember = (error: unknown): void => {
+  client.on('error', (error) => {
     lastError = error;
-  };
-  // Connection errors are retried by the client; after the first connection they surface in BullMQ's own 'error' events.
-  client.on('error', remember);
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -76,9 +75,6 @@ export async function connectRedis(url: string, timeoutMs = CONNECT_TIMEOUT_MS):
   } catch (error) {
     client.disconnect();
     throw error;
-  } finally {
-    client.off('error', remember);
-    client.on('error', () => {});
   }
   return client;
 }

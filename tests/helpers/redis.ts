@@ -28,7 +28,8 @@ export function redisMissing(): string | undefined {
   return undefined;
 }
 
-function freePort(): Promise<number> {
+/** A port on 127.0.0.1 that was free a moment ago: nothing listens on it. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

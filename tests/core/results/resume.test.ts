@@ -68,23 +68,26 @@ test('a finished run resumed: its rates are over the time both invocations spent
   const small = ['--seed', '3', '--rounds', '1', '--envs-per-round', '3', '--attempts', '2', '--limit', '8', '--workers', '1'];
   const first = await runCli(['run', '--out', out, ...small]);
   assert.is(first.code, 0, first.stderr);
-  const before = (JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as RunResults).suites.map((s) => s.metrics.throughput);
+  const throughputs = (): { suite: string; t: RunResults['suites'][number]['metrics']['throughput'] }[] =>
+    (JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as RunResults).suites.map((s) => ({ suite: s.id, t: s.metrics.throughput }));
+  const before = throughputs();
   const again = await runCli(['run', '--out', out, '--resume']);
   assert.is(again.code, 0, again.stderr);
-  const after = (JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as RunResults).suites.map((s) => s.metrics.throughput);
+  const after = throughputs();
   // The summary line's rate is the run's, as the results give it: every episode over every invocation's time.
-  const episodes = after.reduce((n, t) => n + t.episodes, 0);
-  const wall = after.reduce((sum, t) => sum + t.wallSec, 0);
+  const episodes = after.reduce((n, { t }) => n + t.episodes, 0);
+  const wall = after.reduce((sum, { t }) => sum + t.wallSec, 0);
   assert.match(again.stdout, `(resumed: its suites took ${wall.toFixed(1)} s over every invocation): ${episodes} episodes (${(episodes / wall).toFixed(0)}/s)`);
   // Each invocation journals the time it spent on each suite as the suite ends.
   const ends = journalLines(out).map((line) => JSON.parse(line) as { type: string; suite: string; wallSec: number }).filter((r) => r.type === 'suite-end');
   assert.is(ends.length, 2 * before.length, 'one suite-end per suite per invocation');
-  after.forEach((t, i) => {
-    const spent = ends.filter((r) => r.suite === ends[i]!.suite).reduce((sum, r) => sum + r.wallSec, 0);
-    assert.ok(Math.abs(t.wallSec - spent) < 1e-9, `suite ${i}: ${t.wallSec} s is the sum of both invocations' (${spent} s)`);
-    assert.ok(t.wallSec >= before[i]!.wallSec - 0.001, `suite ${i}: not less than the first invocation's ${before[i]!.wallSec} s (${t.wallSec} s)`);
-    assert.is(t.episodes, before[i]!.episodes);
-    assert.ok(t.stepsPerSec <= before[i]!.stepsPerSec * 1.001, `suite ${i}: ${t.stepsPerSec} steps/s, not more than the first invocation's ${before[i]!.stepsPerSec}`);
+  after.forEach(({ suite, t }, i) => {
+    const first = before[i]!.t;
+    const spent = ends.filter((r) => r.suite === suite).reduce((sum, r) => sum + r.wallSec, 0);
+    assert.ok(Math.abs(t.wallSec - spent) < 1e-9, `${suite}: ${t.wallSec} s is the sum of both invocations' (${spent} s)`);
+    assert.ok(t.wallSec >= first.wallSec - 0.001, `${suite}: not less than the first invocation's ${first.wallSec} s (${t.wallSec} s)`);
+    assert.is(t.episodes, first.episodes);
+    assert.ok(t.stepsPerSec <= first.stepsPerSec * 1.001, `${suite}: ${t.stepsPerSec} steps/s, not more than the first invocation's ${first.stepsPerSec}`);
   });
 });
 

@@ -4,15 +4,14 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
-import { UsageError } from '../../../core/errors.js';
 import { Queue, QueueEvents, Worker } from 'bullmq';
-import { redisMissing, startRedis, startWorkerProcess, stopProcesses, type RedisServer } from '../../helpers/redis.js';
+import { freePort, redisMissing, startRedis, startWorkerProcess, stopProcesses, type RedisServer } from '../../helpers/redis.js';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { startCli, tempDir } from '../../helpers/cli.js';
 import { startWireServer } from '../../helpers/wire-servers.js';
 import type { RunResults } from '../../../core/results/results.js';
+import { UsageError } from '../../../core/errors.js';
 import { createDistributedEvaluator, waitForOutcome } from '../../../core/scale/distributed-evaluator.js';
 import { connectRedis, EVALUATION_QUEUE } from '../../../core/scale/redis-connection.js';
 import type { Suite } from '../../../core/types.js';
@@ -67,11 +66,8 @@ test.after(async () => {
 });
 
 test('a Redis that cannot be reached is a usage error naming it, without its password, not a silent wait', async () => {
-  // A port that was just free, and is closed again: every connection is refused.
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
+  // Nothing listens there: every connection is refused.
+  const port = await freePort();
   try {
     await connectRedis(`redis://someone:s3cret-pass@127.0.0.1:${port}/2`, 500);
     assert.unreachable('should have thrown');
