@@ -146,6 +146,12 @@ function commandNamed(program: ProgramSpec, argv: readonly string[]): CommandSpe
  */
 function usageMessage(program: ProgramSpec, argv: readonly string[], message: string): string {
   const command = commandNamed(program, argv);
+  // yargs reports a missing required option before an unknown one: a mistyped required flag
+  // (`--output` for `--out`) would be reported as missing, not as the typo it is.
+  if (command && /^Missing required argument/.test(message)) {
+    const typos = unknownFlags(command, argv);
+    if (typos.length) message = `Unknown argument${typos.length === 1 ? '' : 's'}: ${typos.join(', ')}`;
+  }
   const unknown = /^Unknown arguments?: (.*)$/s.exec(message);
   if (unknown && command) {
     // yargs names a dashed flag twice (foo-bar, fooBar): once is enough.
@@ -165,6 +171,15 @@ function usageMessage(program: ProgramSpec, argv: readonly string[], message: st
     }
   }
   return `${message}\n${helpPointer(program, command)}`;
+}
+
+/** The flags typed in argv (before any `--`) that are no option of the command, as typed, without dashes. */
+function unknownFlags(command: CommandSpec, argv: readonly string[]): string[] {
+  const known = new Set(['help', 'h', 'version']);
+  for (const [name, spec] of Object.entries(command.options)) for (const n of namesOf(name, spec)) known.add(n).add(kebabCase(n));
+  const end = argv.indexOf('--');
+  const flags = (end < 0 ? argv : argv.slice(0, end)).filter((t) => /^--?[^-\d]/.test(t)).map((t) => t.replace(/^--?/, '').split('=')[0]!);
+  return [...new Set(flags.filter((name) => !known.has(name) && !(name.startsWith('no-') && known.has(name.slice(3)))))];
 }
 
 /**

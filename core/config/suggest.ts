@@ -1,7 +1,9 @@
 /**
  * "Did you mean": the known name nearest a mistyped one, for commands, flags, suite ids and
  * plugin ids. Nearness is the edit distance (insertions, deletions, substitutions and swaps of
- * two neighbours), case ignored; a name counts as near when at most a third of it differs.
+ * two neighbours), case ignored; a name counts as near when at most a third of it differs. Failing
+ * that, a name that begins the typed word or that the word begins (`--output` for `--out`), at
+ * least three letters long, is what was meant, when the word is a name (not a path or a URL).
  */
 
 /** Edit distance of `a` and `b`, with a swap of two neighbouring letters counting as one edit. */
@@ -28,7 +30,14 @@ export function closest(word: string, known: Iterable<string>): string | undefin
     if (distance === 0) continue;
     if (distance <= Math.max(1, Math.floor(Math.max(typed.length, name.length) / 3)) && (!best || distance < best.distance)) best = { name, distance };
   }
-  return best?.name;
+  if (best || !/^[a-z][a-z0-9_-]*$/.test(typed)) return best?.name;
+  let prefixed: string | undefined;
+  for (const name of known) {
+    const lower = name.toLowerCase();
+    const [short, long] = lower.length < typed.length ? [lower, typed] : [typed, lower];
+    if (short.length >= 3 && short !== long && long.startsWith(short) && (!prefixed || name.length > prefixed.length)) prefixed = name;
+  }
+  return prefixed;
 }
 
 /** ` Did you mean X?` (with the prefix, e.g. `--`), or nothing when no known name is near. */

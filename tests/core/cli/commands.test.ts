@@ -84,6 +84,12 @@ test('did you mean: the nearest command for a mistyped command, the nearest flag
   assert.not.match(usageError(['run', 'runs/a']), 'Did you mean');
   assert.is(closest('gsm8kk', ['gsm8k', 'humaneval', 'procedural']), 'gsm8k');
   assert.is(closest('xyz', ['gsm8k', 'humaneval']), undefined);
+  // A name the word begins with, or that begins the word, when no name is near by edits.
+  assert.is(closest('output', ['out', 'seed']), 'out');
+  assert.is(closest('humaneval-plus', ['gsm8k', 'humaneval']), 'humaneval');
+  assert.is(closest('out', ['output-dir', 'seed']), 'output-dir');
+  assert.is(closest('ou', ['output']), undefined);
+  assert.is(closest('runs/a', ['run', 'report']), undefined);
 });
 
 test('a missing positional and a missing required option are usage errors', () => {
@@ -92,6 +98,12 @@ test('a missing positional and a missing required option are usage errors', () =
   }
   assert.is(usageError(['merge', 'a', 'b']), `Missing required argument: out${usage('merge')}`);
   assert.is(usageError(['worker']), `Missing required argument: redis${usage('worker')}`);
+  // A required flag mistyped is reported as the typo, not as missing.
+  assert.is(usageError(['export', 'runs/a', '--output', 'x.jsonl']), `Unknown argument: output. Did you mean --out?${usage('export')}`);
+  assert.is(usageError(['merge', 'a', 'b', '--ot', 'c']), `Unknown argument: ot. Did you mean --out?${usage('merge')}`);
+  assert.is(usageError(['worker', '--redis-ulr', 'redis://x']), `Unknown argument: redis-ulr. Did you mean --redis?${usage('worker')}`);
+  // Known flags, short aliases and --no- forms are no typo: the missing flag is reported.
+  assert.is(usageError(['worker', '--jobs-in-flight', '2', '--jobsInFlight=2', '--name', 'w']), `Missing required argument: redis${usage('worker')}`);
   // Given, even empty, is not missing: the command says what is wrong with it.
   assert.is(parsed(['merge', 'a', '-o']).args.out, '');
 });
