@@ -67,7 +67,7 @@ export const kindLabel = (kind: SuiteResult['kind']): string => KIND_LABEL[kind]
 
 /** What the summary's cells mean, in one paragraph. */
 export function summaryNote(runs: number): string {
-  const cells = 'Each cell: the headline with its 95% interval (Wilson for shares, bootstrap for diversity and means) and the counts behind it. n/a: nothing to measure (no episode decided or won); –: not in this run, or nothing to compare.';
+  const cells = 'Each cell: the headline with its 95% interval (Wilson for shares, random subsets of one size for diversity, bootstrap for means) and the counts behind it. n/a: nothing to measure (no episode decided or won); –: not in this run, or nothing to compare.';
   if (runs < 2) return cells;
   return `${cells} Differences: each run minus the first, in percentage points (pp) for shares, with a 95% interval of the difference (MOVER, from the two runs' intervals, taken as independent); * marks an interval that excludes zero. Throughput has no interval (one measurement): the ratio of the two runs is shown.`;
 }

@@ -1,12 +1,26 @@
 /**
  * Bootstrap resampling with a seeded generator: percentile intervals for a mean, and the
- * resampling helper the equal-size diversity comparison uses.
+ * subsampling helper the equal-size diversity comparison uses.
  */
 import type { Estimate } from '../results/results.js';
 import { mulberry32 } from '../run/random.js';
 import { percentiles } from './percentiles.js';
 
 export const DEFAULT_REPLICATES = 1000;
+
+/**
+ * `size` distinct positions of `items` (at most all of them), drawn without replacement: the
+ * first `size` steps of a seeded Fisher-Yates shuffle.
+ */
+export function subsample<T>(items: readonly T[], size: number, random: () => number): T[] {
+  const pool = [...items];
+  const take = Math.min(size, pool.length);
+  for (let i = 0; i < take; i++) {
+    const j = i + Math.floor(random() * (pool.length - i));
+    [pool[i], pool[j]] = [pool[j]!, pool[i]!];
+  }
+  return pool.slice(0, take);
+}
 
 /** `size` items drawn with replacement from `items`. */
 export function resample<T>(items: readonly T[], size: number, random: () => number): T[] {

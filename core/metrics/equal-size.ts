@@ -1,16 +1,19 @@
 /**
  * Pools of different sizes compared fairly: Vendi grows with pool size, so every pool is
- * measured on bootstrap resamples (with replacement, seeded) of one common size — by default
- * the smallest pool's size, capped at DEFAULT_MAX_SIZE to bound the cost. Every pool goes
- * through the same estimator, so the numbers are comparable with each other (not with the
- * full-pool scores, which resampling duplicates lower slightly).
+ * measured on random subsets (drawn without replacement, seeded) of one common size — by default
+ * the smallest pool's size, capped at DEFAULT_MAX_SIZE to bound the cost. This is rarefaction,
+ * as ecologists compare species richness: a subset holds no task twice, so a pool of exactly the
+ * common size scores its own Vendi (every subset is the whole pool, and its interval is that one
+ * value), and a larger pool scores what a pool of that size drawn from it would. Drawing with
+ * replacement instead would repeat about a third of the smallest pool's tasks in every draw and
+ * few of a large pool's, lowering the smallest pool's score the most: enough to reverse a ranking.
  */
 import type { DiversityMetrics, EqualSizeDiversity, Estimate, SuiteResult } from '../results/results.js';
 import type { Language } from '../types.js';
 import { mulberry32 } from '../run/random.js';
 import { prepareFeatures, prepareIdBags, preparedVendi } from './feature-vendi.js';
 import { distinct2Of, programFeatures, textFeatureIds, type PreparedDiversity } from './diversity.js';
-import { percentileInterval, resample } from './bootstrap.js';
+import { percentileInterval, subsample } from './bootstrap.js';
 import type { ProgramForStructure } from './structure.js';
 
 export const DEFAULT_MAX_SIZE = 64;
@@ -58,7 +61,7 @@ export function equalSizeDiversity(pools: readonly DiversityPool[], options: Equ
     const distinct2: number[] = [];
     const structure: number[] = [];
     for (let r = 0; r < replicates; r++) {
-      const drawn = resample(indices, size, random);
+      const drawn = subsample(indices, size, random);
       vendi.push(preparedVendi(text, drawn).vendi);
       distinct2.push(distinct2Of(words, drawn, seen, r + 1));
       if (structureBags) structure.push(preparedVendi(structureBags, drawn).vendi);

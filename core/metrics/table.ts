@@ -165,7 +165,7 @@ export const METRICS = [
   defineMetric({
     key: 'diversity',
     label: 'diversity (Vendi)',
-    describe: 'Vendi score (q = 1, the effective number of distinct tasks) of the accepted environments\' task texts, and of their programs\' structure; Vendi/n, distinct-1 and -2, compression distance; and, at the run\'s end, every pool at one common size (bootstrap mean and 95% interval), which is the headline, so pools of different sizes compare fairly.',
+    describe: 'Vendi score (q = 1, the effective number of distinct tasks) of the accepted environments\' task texts, and of their programs\' structure; Vendi/n, distinct-1 and -2, compression distance; and, at the run\'s end, every pool at one common size (the mean over random subsets of that size, drawn without replacement, and their 95% range; a pool of exactly that size is its own one subset), which is the headline, so pools of different sizes compare fairly.',
     compute: (pool) => {
       const kept = accepted(pool);
       const tasks = kept.map((e) => e.verdict.firstObservation ?? '').filter((t) => t !== '');

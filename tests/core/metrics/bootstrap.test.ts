@@ -1,7 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { bootstrapMean, equalSizeDiversity } from '../../../core/metrics/index.js';
-import { replicateMeans, resample } from '../../../core/metrics/bootstrap.js';
+import { replicateMeans, resample, subsample } from '../../../core/metrics/bootstrap.js';
+import { diversityMetrics } from '../../../core/metrics/diversity.js';
 import { mulberry32 } from '../../../core/run/random.js';
 
 test('bootstrap mean: exact mean, interval around it, seeded', () => {
@@ -50,6 +51,38 @@ test('equal-size diversity: a larger pool of the same few tasks is not more dive
   assert.is(result.get('small')!.size, 20);
   assert.ok(result.get('small')!.vendi.mean > result.get('large')!.vendi.mean);
   assert.ok(result.get('large')!.vendi.mean <= 5 + 1e-9);
+});
+
+test('subsample: distinct positions, seeded, at most every item', () => {
+  const items = Array.from({ length: 30 }, (_, i) => i);
+  const a = subsample(items, 12, mulberry32(5));
+  assert.is(a.length, 12);
+  assert.is(new Set(a).size, 12);
+  assert.equal(subsample(items, 12, mulberry32(5)), a);
+  assert.not.equal(subsample(items, 12, mulberry32(6)), a);
+  assert.equal([...subsample(items, 40, mulberry32(5))].sort((x, y) => x - y), items);
+});
+
+test('equal-size diversity: the pool that sets the size scores its own Vendi, and a ranking holds', () => {
+  // 20 distinct tasks against 60 tasks of 40 kinds: the larger pool is the more varied one per
+  // task drawn, so it must not rank below the smaller at n = 20 only because of how it is drawn.
+  const small = Array.from({ length: 20 }, (_, i) => `solve puzzle ${i} with ${i % 4} moves`);
+  const large = Array.from({ length: 60 }, (_, i) => `route ${i % 40} reaches gate ${(i * 7) % 40}`);
+  const result = equalSizeDiversity([{ id: 'small', tasks: small }, { id: 'large', tasks: large }], { replicates: 30 });
+  const own = diversityMetrics(small).vendi;
+  const measured = result.get('small')!;
+  assert.is(measured.size, 20);
+  assert.ok(Math.abs(measured.vendi.mean - own) < 1e-9, `${measured.vendi.mean} vs its own ${own}`);
+  assert.equal(measured.vendi.interval.map((x) => Math.round(x * 1e9)), [own, own].map((x) => Math.round(x * 1e9)));
+  // Orthogonal tasks against a large pool whose tasks all share a word: at n = 20 the first is
+  // the more diverse, as it is on its own (20 against the other's 20-task subsets).
+  const shared = Array.from({ length: 400 }, (_, i) => `gamma${i} delta${i} shared`);
+  const orthogonal = Array.from({ length: 20 }, (_, i) => `alpha${i} beta${i}`);
+  const ranked = equalSizeDiversity([{ id: 'orthogonal', tasks: orthogonal }, { id: 'shared', tasks: shared }], { replicates: 30 });
+  assert.ok(ranked.get('orthogonal')!.vendi.mean > ranked.get('shared')!.vendi.mean, `${ranked.get('orthogonal')!.vendi.mean} vs ${ranked.get('shared')!.vendi.mean}`);
+  // A subset of distinct tasks is never scored as if it held repeats.
+  const distinctLarge = equalSizeDiversity([{ id: 'large', tasks: large }], { size: 20, replicates: 30 }).get('large')!;
+  assert.is(distinctLarge.vendi.mean, result.get('large')!.vendi.mean);
 });
 
 test.run();
