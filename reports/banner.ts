@@ -67,10 +67,15 @@ export function bannerMarkdown(runs: readonly ErroredRun[], cell: (text: string)
   ]);
 }
 
-/** Warnings that belong on the first screen: a sandbox that is not a security boundary, an interrupted run. */
+/** How a run that did not finish stopped: interrupted (a signal, or no reason recorded), or stopped early, and why. */
+export function howItStopped(stopReason: string | undefined): string {
+  return stopReason === undefined || stopReason === 'interrupted' ? 'was interrupted' : `stopped early (${stopReason})`;
+}
+
+/** Warnings that belong on the first screen: a sandbox that is not a security boundary, a run that did not finish. */
 export function runWarnings(runs: readonly RunResults[], names: readonly string[]): string {
   return runs.flatMap(({ run }, i) => [
     ...(run.sandboxInsecure ? [`<div class="warning" role="alert">⚠ Run ${escapeHtml(names[i])}: sandbox <code>${escapeHtml(run.sandbox)}</code> is NOT a security boundary.</div>`] : []),
-    ...(!run.complete ? [`<div class="warning">Run ${escapeHtml(names[i])} was interrupted${run.stopReason ? ` (${escapeHtml(run.stopReason)})` : ''}: the numbers cover what finished.</div>`] : []),
+    ...(!run.complete ? [`<div class="warning">Run ${escapeHtml(names[i])} ${escapeHtml(howItStopped(run.stopReason))}: the numbers cover what finished.</div>`] : []),
   ]).join('\n');
 }

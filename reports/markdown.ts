@@ -9,7 +9,7 @@ import { differenceInterval, formatInterval, formatValue, grouped, number, perce
 import type { Figure, MetricRow } from '../core/metrics/table.js';
 import { kindLabel, lineLabel, summaryLines, summaryNote, type Comparison } from './summary.js';
 import { poolRows } from './pools.js';
-import { bannerMarkdown, erroredRuns } from './banner.js';
+import { bannerMarkdown, erroredRuns, howItStopped } from './banner.js';
 import { isReferenceRole, protocolsText, runNames } from './runs.js';
 import { GAME_TYPES } from '../core/run/game-type.js';
 import { designerDynamicsMarkdown } from './designer-dynamics.js';
@@ -70,7 +70,7 @@ export function renderMarkdownReport(runs: readonly RunResults[]): string {
     lines.push(`- agent: ${cell(run.agentLabel)} (${cell(run.agent)})${isReferenceRole(run, 'agent') ? ' — offline reference policy, not a model' : ''}`);
     lines.push(`- protocols: ${cell(protocolsText(run))}`);
     lines.push(`- sandbox: ${cell(run.sandbox)}${run.sandboxInsecure ? ' — **⚠ NOT a security boundary**' : ''}`);
-    if (!run.complete) lines.push('- **interrupted**: the numbers cover what finished');
+    if (!run.complete) lines.push(`- **${cell(howItStopped(run.stopReason))}**: the numbers cover what finished`);
     lines.push('');
     lines.push('| pool | kind | valid (95% CI) | SPADE accepts / strict valid+unproven | Vendi | Vendi/n | distinct-2 | steps/s | success (95% CI) | won/lost/errored |');
     lines.push('|---|---|---|---|---|---|---|---|---|---|');

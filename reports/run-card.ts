@@ -5,6 +5,7 @@
 import type { RunResults } from '../core/results/results.js';
 import { escapeHtml } from './escape.js';
 import { isReferenceRole, protocolsText } from './runs.js';
+import { howItStopped } from './banner.js';
 
 /** `colour`: the run's colour in the charts, when the report compares runs. */
 export function runCard(results: RunResults, name: string, colour?: string): string {
@@ -16,7 +17,7 @@ export function runCard(results: RunResults, name: string, colour?: string): str
         `environment code ran without real isolation. Do not run untrusted environments with it.</div>`,
     );
   }
-  if (!run.complete) warnings.push(`<div class="warning">This run was interrupted: the numbers cover what finished.</div>`);
+  if (!run.complete) warnings.push(`<div class="warning">This run ${escapeHtml(howItStopped(run.stopReason))}: the numbers cover what finished.</div>`);
   const notices: string[] = [];
   for (const role of ['designer', 'agent'] as const) {
     if (isReferenceRole(run, role)) {

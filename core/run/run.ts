@@ -43,6 +43,7 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
   setMaxListeners(0, signal);
   let stopReason: string | undefined;
   let stopError: string | undefined;
+  let suiteError: Error | undefined;
   const halt = (reason: string, fatal: boolean): void => {
     if (stop.signal.aborted) return;
     stopReason = reason;
@@ -145,7 +146,16 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
     for (const [i, plan] of plans.entries()) {
       // A stopping run starts no further static suite or curriculum pool (nor loads its dataset).
       if (plan.kind !== 'selfplay' && signal.aborted) break;
-      results.suites.push(await runSuite(plan, books, { played: i === plans.length - 1 ? setup.release : undefined }));
+      try {
+        results.suites.push(await runSuite(plan, books, { played: i === plans.length - 1 ? setup.release : undefined }));
+      } catch (error) {
+        if (signal.aborted) throw error;
+        // A suite that cannot go on (its dataset malformed, its plugin throwing) stops the run;
+        // what finished is written with the reason, so it is not taken for an interrupted run.
+        halt(`${plan.id}: ${(error as Error).message}`, false);
+        suiteError = error as Error;
+        break;
+      }
     }
     info.complete = !signal.aborted;
   } finally {
@@ -170,6 +180,10 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
     await journal.settled();
   }
   if (stopError) throw new RunStoppedError(stopError);
+  if (suiteError) {
+    const kept = `${suiteError.message}; what finished is kept in ${setup.outDir}`;
+    throw suiteError instanceof UsageError ? new UsageError(kept) : Object.assign(suiteError, { message: kept });
+  }
   if (failure) throw failedRun(failure, info.errors, setup.outDir, config.maxErrors);
   return results;
 }

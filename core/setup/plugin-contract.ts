@@ -4,7 +4,7 @@
  * gets a PluginContractError naming the plugin, the method and the field (exit 2), rather than a
  * failure far away (a report that cannot be drawn, a loss scored for a reply that never was).
  */
-import { PluginContractError } from '../errors.js';
+import { PluginContractError, UsageError } from '../errors.js';
 import type { ChatResponse, Provider, Suite, SuiteTask } from '../types.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -14,6 +14,22 @@ const describe = (v: unknown): string => (v === null ? 'null' : Array.isArray(v)
 function ownMember(target: object, name: string | symbol): unknown {
   const value = Reflect.get(target, name, target);
   return typeof value === 'function' ? value.bind(target) : value;
+}
+
+/**
+ * What a plugin's method gives, or, when it throws, a UsageError naming the plugin, the method, the
+ * error and where it was thrown (exit 2: the plugin is to be fixed), rather than a stack trace
+ * out of the harness. A UsageError of its own (a malformed dataset, a missing file) passes as it is.
+ */
+export async function fromPlugin<T>(plugin: string, method: string, call: () => T | Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    const e = error instanceof Error ? error : new Error(String(error));
+    const at = /^\s+at (.*)$/m.exec(e.stack ?? '')?.[1];
+    throw new UsageError(`plugin "${plugin}": ${method} threw ${e.name}: ${e.message}${at ? ` (at ${at})` : ''}`);
+  }
 }
 
 /** The provider a provider plugin's create() made, its chat() answers checked. */
@@ -56,7 +72,7 @@ export function checkedSuite(plugin: string, suite: unknown): Suite {
   const tasks = s.tasks?.bind(s);
   return new Proxy(s, {
     get(target, name) {
-      if (name === 'tasks' && tasks) return async (...args: Parameters<Suite['tasks']>) => checkTasks(plugin, await tasks(...args));
+      if (name === 'tasks' && tasks) return async (...args: Parameters<Suite['tasks']>) => checkTasks(plugin, await fromPlugin(plugin, 'tasks()', () => tasks(...args)));
       return ownMember(target, name);
     },
   });

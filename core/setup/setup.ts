@@ -3,7 +3,7 @@
  * Everything that can be wrong with the config (an unknown plugin id, a missing API key) is
  * found here, before any work starts or any file is written.
  */
-import { checkedProvider, checkedSuite } from './plugin-contract.js';
+import { checkedProvider, checkedSuite, fromPlugin } from './plugin-contract.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
@@ -157,7 +157,7 @@ async function createProvider(registry: PluginRegistry, id: string, config: Spad
   // The key may come from any one of the variables the provider names (or from apiKey).
   const keyVariables = provider.requiredEnv?.(options) ?? [];
   if (keyVariables.length && !keyVariables.some((name) => process.env[name])) throw new UsageError(missingKeyMessage(id, keyVariables));
-  return checkedProvider(provider.id, await provider.create(options));
+  return checkedProvider(provider.id, await fromPlugin(provider.id, 'create()', () => provider.create(options)));
 }
 
 /** The text of the prompt file the config gives a role (`prompts.hint`), read now; a missing file is a UsageError naming the key. */
@@ -190,7 +190,7 @@ const samplingOf = (config: SpadeConfig, role: RoleName): SamplingConfig => ({ .
 async function resolveRole(registry: PluginRegistry, kind: 'designer' | 'agent', id: string, config: SpadeConfig, providers: Map<string, Provider>): Promise<Designer | Agent> {
   if (registry.has(kind, id)) {
     const { plugin } = await registry.resolve(kind, id);
-    return (await (plugin as RolePlugin).create({})) as Designer | Agent;
+    return (await fromPlugin(plugin.id, 'create()', () => (plugin as RolePlugin).create({}))) as Designer | Agent;
   }
   // Any other id is a model provider playing the role; designer and agent share one provider.
   let provider = providers.get(id);
@@ -263,7 +263,7 @@ export async function resolveRunParts(registry: PluginRegistry, config: SpadeCon
     const options: Record<string, unknown> = { dataDir: config.dataDir, skipBad: config.skipBad, ...config.suiteOptions?.[id] };
     // `fields` (--field) maps the fields of every dataset suite, over its own mapping.
     if (config.fields && DATASET_SUITE.test(id)) options.mapping = { ...(options.mapping as object | undefined), ...config.fields };
-    suites.push(checkedSuite((plugin as SuitePlugin).id, await (plugin as SuitePlugin).create(argument, options)));
+    suites.push(checkedSuite(plugin.id, await fromPlugin(plugin.id, 'create()', () => (plugin as SuitePlugin).create(argument, options))));
   }
   // Check the sandboxes now, so a typo stops the run before anything is written; each is then
   // fixed for the whole run (its worker threads, its queue workers and a resume). The Python

@@ -192,6 +192,36 @@ export default definePlugin({
   assert.equal(results.suites.map((s) => [s.id, s.metrics.validity.proposed]), [['twice', 2]]);
 });
 
+test('a suite plugin that throws: in create() before anything is written, in load() after a suite with what finished kept', async () => {
+  const cwd = tempDir();
+  writeFileSync(path.join(cwd, 'package.json'), '{ "type": "module" }');
+  writeFileSync(path.join(cwd, 'broken.mjs'), `
+import { definePlugin, defineStaticSuite } from 'spade-bench';
+export default definePlugin({ kind: 'suite', id: 'broken', description: 'create throws', create() { throw new TypeError('create blew up'); } });
+`);
+  writeFileSync(path.join(cwd, 'late.mjs'), `
+import { definePlugin, defineStaticSuite } from 'spade-bench';
+export default definePlugin({ kind: 'suite', id: 'late', description: 'load throws', create: () => defineStaticSuite({ id: 'late', description: 'x', language: 'javascript', async load() { throw new Error('load failed hard'); } }) });
+`);
+  writeFileSync(path.join(cwd, 'spade.config.json'), JSON.stringify({ plugins: ['./broken.mjs', './late.mjs'] }));
+  let r = await runCli(['run', '--out', 'a', '--suites', 'procedural,broken'], { cwd });
+  assert.is(r.code, 2, r.stderr);
+  assert.match(r.stderr, /plugin "broken": create\(\) threw TypeError: create blew up \(at .*broken\.mjs:\d+:\d+\)/);
+  assert.not.match(r.stderr, '    at ', 'no stack trace');
+  assert.not.ok(existsSync(path.join(cwd, 'a')), 'nothing written');
+  r = await runCli(['run', '--out', 'b', '--suites', 'procedural,late', '--limit', '3', '--workers', '1'], { cwd });
+  assert.is(r.code, 2, r.stderr);
+  assert.match(r.stderr, /plugin "late": tasks\(\) threw Error: load failed hard .*; what finished is kept in .*b\b/);
+  assert.not.match(r.stderr, '    at ', 'no stack trace');
+  const results = JSON.parse(readFileSync(path.join(cwd, 'b', 'results.json'), 'utf8')) as RunResults;
+  assert.equal(results.suites.map((s) => s.id), ['procedural']);
+  assert.is(results.run.complete, false);
+  assert.match(results.run.stopReason ?? '', /^late: plugin "late": tasks\(\) threw Error: load failed hard/);
+  const report = readFileSync(path.join(cwd, 'b', 'report.html'), 'utf8');
+  assert.match(report, 'stopped early (late: plugin &quot;late&quot;: tasks() threw Error: load failed hard');
+  assert.not.match(report, 'was interrupted');
+});
+
 test('list, --help and --version', async () => {
   const list = await runCli(['list']);
   assert.is(list.code, 0, list.stderr);
