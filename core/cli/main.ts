@@ -110,6 +110,25 @@ function onPipeError(error: NodeJS.ErrnoException): void {
   throw error;
 }
 
+/** What the file system refused, in words, for a path the user gave (an output that is a folder, a file in a folder's place). */
+const FILE_PROBLEMS: Record<string, string> = {
+  EISDIR: 'it is a folder, not a file',
+  ENOTDIR: 'a file stands where its path needs a folder',
+  EEXIST: 'a file stands where a folder is to be made',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+};
+
+/** The line for a file system error on a path, or undefined for any other error (then a bug, with its stack). */
+export function fileProblem(error: unknown): string | undefined {
+  const e = error as NodeJS.ErrnoException & { dest?: string };
+  const problem = e?.code ? FILE_PROBLEMS[e.code] : undefined;
+  const file = e?.dest ?? e?.path;
+  const verb = e.syscall === 'open' ? 'open' : e.syscall === 'rename' || e.syscall === 'mkdir' || e.syscall === 'write' ? 'write' : 'use';
+  return problem && file ? `cannot ${verb} ${file}: ${problem}` : undefined;
+}
+
 export async function main(argv: string[] = process.argv.slice(2)): Promise<number> {
   endQuietlyOnClosedPipe();
   try {
@@ -124,6 +143,11 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<numb
       const prefix = error instanceof RunStoppedError ? 'stopped: ' : error instanceof RunFailedError ? 'failed: ' : '';
       process.stderr.write(`spade-bench: ${prefix}${error.message}\n`);
       return error.exitCode;
+    }
+    const problem = fileProblem(error);
+    if (problem) {
+      process.stderr.write(`spade-bench: ${problem}\n`);
+      return EXIT.usage;
     }
     throw error;
   }

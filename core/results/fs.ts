@@ -20,7 +20,17 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
     throw error;
   }
   closeSync(fd);
-  renameSync(tmp, file);
+  putInPlace(tmp, file);
+}
+
+/** The temporary file renamed onto its name; when that fails (the name is a folder), it is removed. */
+function putInPlace(tmp: string, file: string): void {
+  try {
+    renameSync(tmp, file);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw error;
+  }
 }
 
 /**
@@ -82,7 +92,7 @@ export class AtomicFile {
     fsyncSync(this.fd!);
     closeSync(this.fd!);
     this.fd = undefined;
-    renameSync(this.tmp, this.file);
+    putInPlace(this.tmp, this.file);
   }
 
   /** Drop the temporary file (after a failure). */

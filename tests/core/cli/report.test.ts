@@ -1,7 +1,7 @@
 // `spade-bench report` and `spade-bench bench` on a real run's folder.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCli, tempDir } from '../../helpers/cli.js';
 import type { RunResults } from '../../../core/results/results.js';
@@ -60,6 +60,28 @@ test('report: a folder without results, or a malformed or foreign results.json, 
   r = await runCli(['report', bad]);
   assert.is(r.code, 2);
   assert.match(r.stderr, 'schemaVersion 99');
+});
+
+test('an output that is a folder, or a file where a folder goes: exit 2 naming it, no stack trace, no temporary file left', async () => {
+  const here = tempDir();
+  mkdirSync(path.join(here, 'taken'));
+  writeFileSync(path.join(here, 'one.html'), 'x');
+  const cases: [string[], string][] = [
+    [['report', runA, '-o', 'taken'], 'cannot write taken: it is a folder, not a file'],
+    [['report', runA, '--format', 'markdown', '-o', path.join('one.html', 'r.md')], 'cannot write one.html: a file stands where a folder is to be made'],
+    [['report', runA, '--publish', 'one.html'], 'cannot write one.html: a file stands where a folder is to be made'],
+    [['export', runA, '-o', 'taken'], 'taken: it is a folder, not a file'],
+    [['export', runA, '--format', 'pool', '-o', 'one.html'], 'one.html'],
+  ];
+  for (const [argv, message] of cases) {
+    const r = await runCli(argv, { cwd: here });
+    assert.is(r.code, 2, `${argv.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, /^spade-bench: cannot write /);
+    assert.match(r.stderr, message);
+    assert.not.match(r.stderr, '    at ');
+  }
+  assert.equal(readdirSync(here).sort(), ['one.html', 'taken']);
+  assert.equal(readdirSync(path.join(here, 'taken')), []);
 });
 
 test('bench: reset and step cost of every valid environment', async () => {
