@@ -182,6 +182,16 @@ function unknownFlags(command: CommandSpec, argv: readonly string[]): string[] {
   return [...new Set(flags.filter((name) => !known.has(name) && !(name.startsWith('no-') && known.has(name.slice(3)))))];
 }
 
+/** An option that takes one value given more than once (`--out a -o b`): yargs collects them in a list, which no command expects. */
+function refuseRepeats(program: ProgramSpec, command: CommandSpec, args: Args): void {
+  for (const [name, spec] of Object.entries(command.options)) {
+    const value = args[name];
+    if (spec.repeatable || !Array.isArray(value)) continue;
+    const flags = [...new Set([name, ...aliasesOf(spec)].map((n) => (n.length === 1 ? `-${n}` : `--${kebabCase(n)}`)))].join(' or ');
+    throw new UsageError(`${flags} given ${value.length} times (${value.map((v) => JSON.stringify(v)).join(', ')}): give it once\n${helpPointer(program, command)}`);
+  }
+}
+
 /**
  * Parses argv (without node and the script) into the command to run and its args, or the text
  * to print (help, the version). Help is wrapped to `width` columns.
@@ -246,6 +256,7 @@ export function parseCommandLine(program: ProgramSpec, argv: readonly string[], 
   if (!chosen) return { kind: 'output', text: output.endsWith('\n') || !output ? output : `${output}\n` };
   const { command, args } = chosen;
   for (const key of Object.keys(args)) args[key] = putBack(args[key]);
+  refuseRepeats(program, command, args);
   readNumbers(program, command, args, given);
   args._ = args._.map(String);
   if (args._[0] === command.name) args._.shift();

@@ -108,6 +108,12 @@ test('a missing positional and a missing required option are usage errors', () =
   assert.is(parsed(['merge', 'a', '-o']).args.out, '');
 });
 
+test('an option of one value given twice is a usage error; a repeatable one collects its values', () => {
+  assert.is(usageError(['export', 'runs/a', '--out', 'a.jsonl', '-o', 'b.jsonl']), `--out or -o given 2 times ("a.jsonl", "b.jsonl"): give it once${usage('export')}`);
+  assert.is(usageError(['run', '--rounds', '2', '--rounds', '3']), `--rounds given 2 times (2, 3): give it once${usage('run')}`);
+  assert.equal(parsed(['run', '--field', 'question=q', '--field', 'answer=a']).args.field, ['question=q', 'answer=a']);
+});
+
 test('a value outside an option\'s choices is a usage error listing them', () => {
   assert.is(usageError(['report', 'a', '--format', 'pdf']), `Invalid values:\n  Argument: format, Given: "pdf", Choices: "html", "markdown", "json"${usage('report')}`);
   assert.is(parsed(['report', 'a', '--format', 'markdown']).args.format, 'markdown', 'the word table --format uses too');
@@ -118,7 +124,7 @@ test('a number flag reads its text, and a wrong one is reported naming the flag,
   assert.is(usageError(['run', '--rounds', 'many']), `--rounds: expected a number, got "many"${usage('run')}`);
   assert.is(usageError(['run', '--rounds=many']), `--rounds: expected a number, got "many"${usage('run')}`);
   assert.is(usageError(['run', '--rounds']), `--rounds: expected a number, got ""${usage('run')}`);
-  assert.is(usageError(['run', '--rounds', '1', '--rounds', '2']), `--rounds: expected a number, got ["1","2"]${usage('run')}`);
+  assert.is(usageError(['run', '--rounds', '1', '--rounds', '2']), `--rounds given 2 times (1, 2): give it once${usage('run')}`);
   assert.is(usageError(['bench', 'a', '--limit', 'zz']), `--limit: expected a number, got "zz"${usage('bench')}`);
   assert.is(usageError(['worker', '--redis', 'r', '--lock-duration', 'soon']), `--lock-duration: expected a number, got "soon"${usage('worker')}`);
   const { args } = parsed(['run', '--band-ramp', '0.5', '--seed', '-1', '--max-turns', '1e2']);
