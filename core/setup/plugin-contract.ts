@@ -27,7 +27,9 @@ export async function fromPlugin<T>(plugin: string, method: string, call: () => 
   } catch (error) {
     if (error instanceof UsageError) throw error;
     const e = error instanceof Error ? error : new Error(String(error));
-    const at = /^\s+at (.*)$/m.exec(e.stack ?? '')?.[1];
+    // The first frame's place (file:line:column), without the function's name around it.
+    const frame = /^\s+at (.*)$/m.exec(e.stack ?? '')?.[1];
+    const at = frame && (/\(([^()]+)\)$/.exec(frame)?.[1] ?? frame);
     throw new UsageError(`plugin "${plugin}": ${method} threw ${e.name}: ${e.message}${at ? ` (at ${at})` : ''}`);
   }
 }
@@ -60,6 +62,8 @@ function checkChatResponse(plugin: string, response: unknown): ChatResponse {
     }
   }
   if (response.toolCalls !== undefined && !Array.isArray(response.toolCalls)) throw new PluginContractError(plugin, method, 'toolCalls', `must be a list, got ${describe(response.toolCalls)}`);
+  // Usage is optional for a plugin: a reply without it counted no tokens.
+  if (response.usage === undefined) return { ...response, usage: { inputTokens: 0, outputTokens: 0 } } as unknown as ChatResponse;
   return response as unknown as ChatResponse;
 }
 
