@@ -156,7 +156,7 @@ async function createProvider(registry: PluginRegistry, id: string, config: Spad
   const options: ProviderOptions = { ...providerOptions(config, id, argument ?? ""), cacheDir: config.cacheDir, cache: config.cache };
   // The key may come from any one of the variables the provider names (or from apiKey).
   const keyVariables = provider.requiredEnv?.(options) ?? [];
-  if (keyVariables.length && !keyVariables.some((name) => process.env[name])) throw new UsageError(missingKeyMessage(id, keyVariables));
+  if (keyVariables.length && !options.apiKey && !keyVariables.some((name) => process.env[name])) throw new UsageError(missingKeyMessage(id, keyVariables));
   return checkedProvider(provider.id, await fromPlugin(provider.id, 'create()', () => provider.create(options)));
 }
 

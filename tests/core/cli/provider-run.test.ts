@@ -87,4 +87,27 @@ test('a missing key stops the run before any work, naming the variable (exit 2)'
   assert.equal(readdirSync(cwd), [], 'nothing written');
 });
 
+test('a provider plugin that names its key variable takes the key from the config instead, as the message says', async () => {
+  const cwd = tempDir();
+  writeFileSync(path.join(cwd, 'package.json'), '{ "type": "module" }');
+  writeFileSync(path.join(cwd, 'acme.mjs'), `
+import { definePlugin } from 'spade-bench';
+export default definePlugin({
+  kind: 'provider', id: 'acme', description: 'ACME', requiredEnv: () => ['ACME_API_KEY'],
+  create: (options) => ({ id: 'acme:' + options.model, model: options.model, async chat() { return { text: options.apiKey === '${KEY}' ? 'keyed' : 'no key' }; } }),
+});
+`);
+  const env = { ACME_API_KEY: '' };
+  writeFileSync(path.join(cwd, 'spade.config.json'), JSON.stringify({ plugins: ['./acme.mjs'] }));
+  let r = await runCli(['run', '--out', 'a', '--agent', 'acme:m1', '--suites', 'procedural', '--limit', '1', '--attempts', '1'], { cwd, env });
+  assert.is(r.code, 2);
+  assert.match(r.stderr, 'missing API key: set ACME_API_KEY (or providers["acme:m1"].apiKey)');
+  writeFileSync(path.join(cwd, 'spade.config.json'), JSON.stringify({ plugins: ['./acme.mjs'], providers: { 'acme:m1': { apiKey: KEY } } }));
+  r = await runCli(['run', '--out', 'b', '--agent', 'acme:m1', '--suites', 'procedural', '--limit', '1', '--attempts', '1', '--transcripts', 'full'], { cwd, env });
+  assert.is(r.code, 0, r.stderr);
+  const written = filesUnder(path.join(cwd, 'b')).map((f) => readFileSync(f, 'utf8'));
+  assert.ok(written.some((text) => text.includes('keyed')), 'the plugin was given the key');
+  assert.not.ok(written.some((text) => text.includes(KEY)) || r.stdout.includes(KEY) || r.stderr.includes(KEY), 'the key is nowhere');
+});
+
 test.run();
