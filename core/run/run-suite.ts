@@ -180,6 +180,10 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
     books.journal.append({ type: 'usage', suite, usage: now });
   };
   const context = books.context(suite);
+  // The time journaled for a resume to add: up to the last environment finished before a stop.
+  // One the stop cut short is done again, and timed, by the invocation that resumes it.
+  let counted = 0;
+  const journalClock = (): number => (context.signal?.aborted ? counted : (counted = spentHere()));
   const journalEpisode = context.onEpisode;
   context.onEpisode = (episode) => {
     if (episode.spent) episodesSpent = addUsage(episodesSpent, episode.spent);
@@ -217,7 +221,7 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
       // Its plays folded, for merge (the last line of an environment counts: a resumed run that
       // redoes errored plays journals it again).
       books.journal.append({ type: 'plays', suite, id: e.program.id, plays: tallyToJson(kept.plays!) });
-      books.journal.append({ type: 'clock', suite, wallSec: spentHere() });
+      books.journal.append({ type: 'clock', suite, wallSec: journalClock() });
       // The journal has the agent's conversations; the suite's metrics need none of them.
       for (const episode of e.episodes) delete episode.messages;
     }
@@ -248,7 +252,7 @@ export async function runSuite(plan: SuitePlan, books: RunBooks, options: { play
   if (plan.scores) result.scores = plan.scores(evaluations);
   if (plan.sampling) result.sampling = { ...plan.sampling };
   if (plan.privateText) result.privateText = true;
-  books.journal.append({ type: 'suite-end', suite, wallSec: wallHere });
+  books.journal.append({ type: 'suite-end', suite, wallSec: context.signal?.aborted ? counted : wallHere });
   books.journal.checkpoint();
   books.emit({ type: 'suite-end', suite, result });
   return result;

@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runCli, startCli, tempDir, type CliResult } from '../../helpers/cli.js';
+import { repoRoot, runCli, startCli, tempDir, type CliResult } from '../../helpers/cli.js';
 import { mulberry32 } from '../../../core/run/random.js';
 import type { RunResults } from '../../../core/results/results.js';
 import { comparable, journaledEpisodes } from '../../helpers/results.js';
@@ -89,6 +89,40 @@ test('a finished run resumed: its rates are over the time both invocations spent
     assert.is(t.episodes, first.episodes);
     assert.ok(t.stepsPerSec <= first.stepsPerSec * 1.001, `${suite}: ${t.stepsPerSec} steps/s, not more than the first invocation's ${first.stepsPerSec}`);
   });
+});
+
+test('time a stop cut short is not journaled: a resume adds only the time up to the last environment finished', async () => {
+  const dir = tempDir();
+  // An agent that answers its first two calls at once and then waits for the stop.
+  const agent = path.join(dir, 'stalls.mjs');
+  writeFileSync(agent, `
+import { definePlugin } from 'spade-bench';
+let calls = 0;
+export default definePlugin({ kind: 'provider', id: 'stalls', description: 'answers twice, then waits', requiredEnv: () => [],
+  create: (options) => ({ id: 'stalls:' + options.model, model: options.model, async chat(request, { signal } = {}) {
+    if (++calls <= 2) return { text: '\\\\boxed{1}' };
+    // A model that takes a minute (the timer keeps the process alive, as a request's socket does).
+    await new Promise((_, reject) => {
+      const timer = setTimeout(() => reject(new Error('no stop came')), 60000);
+      signal?.addEventListener('abort', () => { clearTimeout(timer); reject(signal.reason); }, { once: true });
+    });
+  } }),
+});
+`);
+  const out = path.join(dir, 'run');
+  let since: number | undefined;
+  const runArgs = ['--suites', 'gsm8k', '--data-dir', path.resolve(repoRoot, '../shared/datasets'), '--limit', '4', '--attempts', '1', '--environments-in-flight', '1', '--agent', agent];
+  const { result } = await stoppedWhen(out, runArgs, 'SIGINT', (journal) => {
+    if (journal.filter((line) => line.startsWith('{"type":"environment"')).length < 2) return false;
+    since ??= Date.now();
+    return Date.now() - since > 1500;
+  });
+  assert.is(result.code, 130, result.stderr);
+  const clocks = journalLines(out).map((line) => JSON.parse(line) as { type: string; wallSec?: number }).filter((r) => r.type === 'clock' || r.type === 'suite-end');
+  const finished = clocks.filter((r) => r.type === 'clock')[1]!.wallSec!;
+  // The third environment, cut by the stop after waiting 1.5 s or more, adds nothing to the time.
+  assert.equal(clocks.slice(2).map((r) => r.wallSec), clocks.slice(2).map(() => finished), JSON.stringify(clocks));
+  assert.is(clocks.at(-1)!.type, 'suite-end');
 });
 
 test('a run journaled by an earlier version resumes: keys added since take their defaults', async () => {
