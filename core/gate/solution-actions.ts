@@ -88,3 +88,125 @@ export function sequenceReadings(solution: string): string[][] {
   return readings.slice(0, 3).map((r) => r.map(boxed));
 }
 
+
+/** The text of a tool-use solution outside its `<tool_call>` and `<answer>` blocks describes something (words, not numbering). */
+export function describesToolCalls(solution: string): boolean {
+  return /[A-Za-z]{2}/.test(solution.replace(TOOL_BLOCK, ' '));
+}
+
+/** A tool's name and the order of its parameters, as its schema lists them. */
+export interface ToolSignature {
+  name: string;
+  parameters: readonly string[];
+}
+
+/**
+ * The tool calls a tool-use solution describes in words, as SPADE's prompt allows ("1.
+ * cd(path='/home/document') 2. mkdir(name='temp') 3. <answer>done</answer>"): each `name(...)`
+ * of a known tool, in order, its arguments read as Python literals (by keyword, or by position
+ * in the order of the tool's parameters), written as `<tool_call>` blocks, followed by the
+ * solution's `<answer>` blocks. Undefined when no call of a known tool can be read.
+ */
+export function describedToolCalls(solution: string, tools: readonly ToolSignature[]): string[] | undefined {
+  const known = new Map(tools.map((tool) => [tool.name, tool]));
+  const prose = solution.replace(/<answer>[\s\S]*?<\/answer>/g, ' ');
+  const calls: string[] = [];
+  const name = /\b([A-Za-z_][\w-]*)\s*\(/g;
+  for (let match = name.exec(prose); match; match = name.exec(prose)) {
+    const tool = known.get(match[1]!);
+    const open = match.index + match[0].length - 1;
+    const close = tool ? closingBracket(prose, open) : -1;
+    if (!tool || close < 0) continue;
+    const args = pythonArguments(prose.slice(open + 1, close), tool.parameters);
+    if (!args) return undefined;
+    calls.push(`<tool_call>${JSON.stringify({ name: tool.name, arguments: args })}</tool_call>`);
+    name.lastIndex = close + 1;
+  }
+  if (calls.length === 0) return undefined;
+  return [...calls, ...(solution.match(/<answer>[\s\S]*?<\/answer>/g) ?? [])];
+}
+
+/** Where the bracket opened at `open` closes, quotes and nested brackets skipped; -1 when it does not. */
+function closingBracket(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"' || c === "'") {
+      const end = quoteEnd(text, i);
+      if (end < 0) return -1;
+      i = end;
+    } else if ('([{'.includes(c)) depth++;
+    else if (')]}'.includes(c) && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/** Where the string literal opened by the quote at `at` ends (its closing quote), -1 when it does not. */
+function quoteEnd(text: string, at: number): number {
+  for (let i = at + 1; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === text[at]) return i;
+  }
+  return -1;
+}
+
+/** The top-level items of a comma-separated list (brackets and quotes respected). */
+function topLevelItems(text: string): string[] {
+  const items: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"' || c === "'") i = Math.max(i, quoteEnd(text, i));
+    else if ('([{'.includes(c)) depth++;
+    else if (')]}'.includes(c)) depth--;
+    else if (c === ',' && depth === 0) {
+      items.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  items.push(text.slice(start));
+  return items.map((item) => item.trim()).filter((item) => item !== '');
+}
+
+/** A call's arguments as a JSON object: keyword ones by name, positional ones by the parameters' order; undefined when unreadable. */
+function pythonArguments(text: string, parameters: readonly string[]): Record<string, unknown> | undefined {
+  const args: Record<string, unknown> = {};
+  let position = 0;
+  for (const item of topLevelItems(text)) {
+    const keyword = /^([A-Za-z_]\w*)\s*=(?!=)\s*([\s\S]*)$/.exec(item);
+    const key = keyword ? keyword[1]! : parameters[position++];
+    if (key === undefined) return undefined;
+    const value = pythonLiteral(keyword ? keyword[2]! : item);
+    if (value === undefined) return undefined;
+    args[key] = value;
+  }
+  return args;
+}
+
+/** A Python literal (string, number, True/False/None, list, tuple or dict of them) as JSON, undefined when it is none. */
+function pythonLiteral(text: string): unknown {
+  const t = text.trim();
+  if (t === 'True' || t === 'False') return t === 'True';
+  if (t === 'None') return null;
+  if (/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return Number(t);
+  if ((t[0] === '"' || t[0] === "'") && quoteEnd(t, 0) === t.length - 1) {
+    return t.slice(1, -1).replace(/\\(.)/g, (_, c: string) => ({ n: '\n', t: '\t' })[c] ?? c);
+  }
+  if ((t[0] === '[' || t[0] === '(') && closingBracket(t, 0) === t.length - 1) {
+    const items = topLevelItems(t.slice(1, -1)).map(pythonLiteral);
+    return items.includes(undefined) ? undefined : items;
+  }
+  if (t[0] === '{' && closingBracket(t, 0) === t.length - 1) {
+    const entries: [string, unknown][] = [];
+    for (const item of topLevelItems(t.slice(1, -1))) {
+      const colon = /^('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")\s*:\s*([\s\S]+)$/.exec(item);
+      const key = colon && pythonLiteral(colon[1]!);
+      const value = colon ? pythonLiteral(colon[2]!) : undefined;
+      if (typeof key !== 'string' || value === undefined) return undefined;
+      entries.push([key, value]);
+    }
+    return Object.fromEntries(entries);
+  }
+  return undefined;
+}

@@ -16,7 +16,7 @@
  *                          solution-actions.ts); or referenceAction(observation) wins within the
  *                          horizon. A tool-use game with referenceAction() is proven by it (its
  *                          solution() may describe the calls in words); without one, its solution()
- *                          is replayed;
+ *                          is replayed, calls it tells in words (`cd(path='/home')`) as tool calls;
  *   wrong-answer-loses     one-answer solutions: near misses (answer+"x", ±1, "0", empty) lose;
  *                          tool-use: after the reference's own tool calls, near misses of its
  *                          final <answer> lose;
@@ -27,7 +27,8 @@
  *   hint                   hint(), when present, returns text.
  * A program with neither solution() nor referenceAction() that passes every check is `unproven`;
  * so is a multi-turn game whose solution() describes its moves in a way the gate cannot replay
- * (prose, or separators none of whose splits wins: solution-actions.ts): it proves nothing either
+ * (prose, or separators none of whose splits wins, or tool calls in words it cannot read or that
+ * do not win: solution-actions.ts): it proves nothing either
  * way, so `reference-loses` is kept for a solution that was replayed and lost.
  * A curated dataset's task (meta.curated: GSM8K, HumanEval, RLVE's files, ...) is scored as its
  * authors define the score: a check that fails on it after it loads and resets (SPADE's own
@@ -42,7 +43,7 @@ import { gameTypeOf } from '../run/game-type.js';
 import { answerText, readToolAction } from '../run/tool-calls.js';
 import { deriveSeed, mulberry32 } from '../run/random.js';
 import { answerLeaked, leaksAnswer, revealingSeeds, type SeededTask } from './answer-leak.js';
-import { boxed, describesActions, sequenceReadings, solutionPlan, type SolutionPlan } from './solution-actions.js';
+import { boxed, describedToolCalls, describesActions, describesToolCalls, sequenceReadings, solutionPlan, type SolutionPlan, type ToolSignature } from './solution-actions.js';
 import type { Reading } from './spade-reading.js';
 
 /** SPADE's smoke-test actions. */
@@ -181,6 +182,8 @@ export async function strictReading(sandbox: Sandbox, program: EnvironmentProgra
   let horizon: number | undefined;
   let capabilities: EnvironmentCapabilities | undefined;
   let gameType: GameType | undefined;
+  // The game's tools (name, parameters in order), to read a solution that describes its calls.
+  let signatures: ToolSignature[] = [];
   // Once the reference won: a curated task's later doubts leave it valid.
   let referenceWon = false;
   try {
@@ -201,6 +204,7 @@ export async function strictReading(sandbox: Sandbox, program: EnvironmentProgra
       if (!env.getTools) throw new SandboxError('contract', 'the environment says it has tools, but its sandbox cannot read them', 'get_tools');
       const schemas = await env.getTools();
       const names = schemas.map((tool) => tool.function.name);
+      signatures = schemas.map((tool) => ({ name: tool.function.name, parameters: Object.keys((tool.function.parameters as { properties?: object }).properties ?? {}) }));
       pass('tools', `${plural(names.length, 'tool')}${names.length ? `: ${names.join(', ')}` : ''}`);
     }
 
@@ -221,10 +225,13 @@ export async function strictReading(sandbox: Sandbox, program: EnvironmentProgra
     const turns = horizon;
     const has = capabilities;
     let plan: SolutionPlan | undefined;
+    let solutionText: string | undefined;
     const reference = async (at: number = seed): Promise<Trajectory> => {
       if (replaySolution) {
         await loaded.reset(at);
-        const next = solutionPlan(await loaded.solution());
+        const text = await loaded.solution();
+        const next = solutionPlan(text);
+        if (at === seed) solutionText = text;
         if (at !== seed) return play(loaded, at, Math.min(turns, next.actions.length), (_, turn) => next.actions[turn]!);
         if (plan !== undefined && next.actions.join('\n') !== plan.actions.join('\n')) {
           throw new Rejection('nondeterministic', `solution() gave "${plan.actions.join(' ')}", then "${next.actions.join(' ')}" for the same seed`);
@@ -258,6 +265,21 @@ export async function strictReading(sandbox: Sandbox, program: EnvironmentProgra
             trajectory = replayed;
             described = undefined;
             break;
+          }
+        }
+      }
+      // A tool-use solution whose calls are told in words beside its <answer> ("1. cd(path=...) 2.
+      // ..."): the calls of the game's tools it names are replayed; words it cannot be read from
+      // prove nothing either way.
+      if (plan?.kind === 'tool-use' && !once.won && solutionText !== undefined && describesToolCalls(solutionText)) {
+        described = solutionText;
+        const calls = describedToolCalls(solutionText, signatures);
+        if (calls) {
+          const replayed = await play(loaded, seed, Math.min(turns, calls.length), (_, turn) => calls[turn]!);
+          if (replayed.won) {
+            plan = { kind: 'tool-use', actions: calls };
+            trajectory = replayed;
+            described = undefined;
           }
         }
       }

@@ -5,12 +5,12 @@
 // changes still is); and a curated task's doubts are shown beside it, never a rejection.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { repoRoot, runCli } from '../../helpers/cli.js';
+import { repoRoot, runCli, tempDir } from '../../helpers/cli.js';
 import { checkJail } from '../../../plugins/sandboxes/cpython/jail.js';
 import { answerLeaked, answerShowings, revealingSeeds } from '../../../core/gate/answer-leak.js';
-import { describesActions, sequenceReadings, solutionPlan } from '../../../core/gate/solution-actions.js';
+import { describedToolCalls, describesActions, describesToolCalls, sequenceReadings, solutionPlan } from '../../../core/gate/solution-actions.js';
 
 const folder = path.join(repoRoot, 'tests/fixtures/strict-gate');
 const spade = JSON.parse(readFileSync(path.join(folder, 'spade-verdicts.json'), 'utf8')).verdicts as Record<string, { accepted: boolean }>;
@@ -26,6 +26,42 @@ test('a one-answer text is no description; prose and separated moves are, and sp
   assert.ok(sequenceReadings('Walk forward 4 times until you reach the door, then open it.').every((r) => r.length === 2));
   // What the plan reads is unchanged: one answer, boxed.
   assert.equal(solutionPlan('up, up, left'), { kind: 'answer', answer: 'up, up, left', actions: ['\\boxed{up, up, left}'] });
+});
+
+test('tool calls told in words: each call of a known tool, its arguments read as Python literals, then the <answer>', () => {
+  const tools = [{ name: 'cd', parameters: ['path'] }, { name: 'mv', parameters: ['src', 'dst'] }, { name: 'tag', parameters: ['names', 'meta'] }];
+  const call = (name: string, args: object): string => `<tool_call>${JSON.stringify({ name, arguments: args })}</tool_call>`;
+  assert.equal(describedToolCalls("1. cd(path='/home/document') 2. mv('a.txt', dst=\"b, c\") 3. <answer>done</answer>", tools), [
+    call('cd', { path: '/home/document' }), call('mv', { src: 'a.txt', dst: 'b, c' }), '<answer>done</answer>',
+  ]);
+  assert.equal(describedToolCalls("tag(names=['x', 'y'], meta={'n': 2, 'ok': True, 'none': None}) then answer", tools), [call('tag', { names: ['x', 'y'], meta: { n: 2, ok: true, none: null } })]);
+  // Words that are no call of a tool name none; a call it cannot read makes the whole unreadable.
+  assert.is(describedToolCalls('Go to the folder (the document one) and print(it).', tools), undefined);
+  assert.is(describedToolCalls('cd(path=somewhere_unquoted)', tools), undefined);
+  assert.is(describedToolCalls("mv('a', 'b', 'c')", tools), undefined, 'more arguments than parameters');
+  assert.ok(describesToolCalls("1. cd(path='/home') 2. <answer>done</answer>"));
+  assert.not.ok(describesToolCalls('1. <tool_call>{"name": "cd", "arguments": {}}</tool_call> 2. <answer>done</answer>'));
+});
+
+test('a tool-use game whose solution() tells its calls in words: replayed and valid when they win, unproven when they lose', async () => {
+  const dir = tempDir();
+  const fixture = readFileSync(path.join(repoRoot, 'tests/fixtures/programs/tool-use/file-workflow-multi-turn.js'), 'utf8');
+  const told = /solution\(\) \{ return "[^"]*"; \}/;
+  assert.match(fixture, told);
+  const files = {
+    told: path.join(repoRoot, 'tests/fixtures/programs/tool-use/file-workflow-multi-turn.js'),
+    losing: path.join(dir, 'losing.js'),
+    prose: path.join(dir, 'prose.js'),
+  };
+  writeFileSync(files.losing, fixture.replace(told, `solution() { return "1. cd(path='/home/elsewhere') 2. <answer>done</answer>"; }`));
+  writeFileSync(files.prose, fixture.replace(told, 'solution() { return "Go to the document folder, make the archive there, list it, then answer done."; }'));
+  const result = await runCli(['validate', files.told, files.losing, files.prose, '--json']);
+  const verdicts = JSON.parse(result.stdout) as { verdict: string; checks: { name: string; detail?: string }[] }[];
+  const detail = (i: number): string => verdicts[i]!.checks.find((c) => c.name === 'reference-wins')?.detail ?? '';
+  assert.equal(verdicts.map((v) => v.verdict), ['valid', 'unproven', 'unproven'], result.stdout);
+  assert.match(detail(0), '4 turns (tool-use solution replayed, split from its text)');
+  assert.match(detail(1), 'not proven: solution() describes its moves');
+  assert.match(detail(2), 'not proven: solution() describes its moves');
 });
 
 test('a number every seed\'s text shows is fixed text, not a leak; beyond it, or in what changes, it is', () => {
