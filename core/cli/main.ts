@@ -2,6 +2,7 @@
  * The `spade-bench` command line: its commands, declared to the command layer (./commands.ts),
  * and the exit code of the one the command line names.
  */
+import { format } from 'node:util';
 import { EXIT, RunFailedError, RunStoppedError, UsageError } from '../errors.js';
 import { parseCommandLine, type ProgramSpec } from './commands.js';
 import { runCommand, runEpilogue, runOptions, type RunArgs } from './run-command.js';
@@ -129,8 +130,25 @@ export function fileProblem(error: unknown): string | undefined {
   return problem && file ? `cannot ${verb} ${file}: ${problem}` : undefined;
 }
 
+/**
+ * A library's warning repeated on every call (the Anthropic SDK warns of a deprecated model at
+ * each request) is printed once: thousands of copies would bury the run's own output.
+ */
+function warnOnce(): void {
+  if ((console.warn as { once?: boolean }).once) return;
+  const warn = console.warn.bind(console);
+  const seen = new Set<string>();
+  console.warn = Object.assign((...args: unknown[]) => {
+    const text = format(...args);
+    if (seen.has(text)) return;
+    seen.add(text);
+    warn(...args);
+  }, { once: true });
+}
+
 export async function main(argv: string[] = process.argv.slice(2)): Promise<number> {
   endQuietlyOnClosedPipe();
+  warnOnce();
   try {
     const invocation = parseCommandLine(PROGRAM, argv, Math.min(110, process.stdout.columns ?? 100));
     if (invocation.kind === 'output') {

@@ -75,6 +75,20 @@ async function runAgainst(protocol: Protocol): Promise<void> {
 test('openai: a run through the openai SDK against a local server', () => runAgainst('openai'));
 test('anthropic: a run through the Anthropic SDK against a local server', () => runAgainst('anthropic'));
 
+test("the Anthropic SDK's warning of a deprecated model, made at every call, is printed once", async () => {
+  const server = await startWireServer('anthropic');
+  server.setDefault({ kind: 'reply', text: '\\boxed{0}', inputTokens: 10, outputTokens: 2 });
+  const cwd = tempDir();
+  try {
+    const r = await runCli(['run', '--out', 'out', '--agent', 'anthropic:claude-sonnet-4-5', '--suites', 'procedural', '--limit', '4', '--attempts', '2', '--no-cache'], { cwd, env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.baseURL } });
+    assert.is(r.code, 0, r.stderr);
+    assert.ok(server.requests.length >= 8, `${server.requests.length} calls`);
+    assert.is(r.stderr.split("The model 'claude-sonnet-4-5' is deprecated").length - 1, 1, r.stderr);
+  } finally {
+    await server.close();
+  }
+});
+
 test('a missing key stops the run before any work, naming the variable (exit 2)', async () => {
   const cwd = tempDir();
   const env = { OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '' };
