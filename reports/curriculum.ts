@@ -75,14 +75,14 @@ export async function curriculumSection(runs: readonly RunResults[], names: read
         const played = decidedIn(suite, round.round);
         if (played.plain && typeof round.solveRate === 'number') solve.push({ series: selfplay ? `${series} · no hint` : series, colour, x: round.round, value: round.solveRate });
         if (selfplay && played.hinted && typeof round.hintSolveRate === 'number') solve.push({ series: `${series} · with hint`, colour, x: round.round, value: round.hintSolveRate });
-        difficulty.push({ series: `${series} · played`, colour, x: round.round, value: round.meanDifficulty });
+        if (typeof round.meanDifficulty === 'number') difficulty.push({ series: `${series} · played`, colour, x: round.round, value: round.meanDifficulty });
         if (round.window) difficulty.push({ series: `${series} · window top`, colour, x: round.round, value: round.window.meanHigh });
         if (round.proposed > 0) validity.push({ series, colour, x: round.round, value: round.valid / round.proposed });
         diversity.push({ series, colour, x: round.round, value: vendi.get(round.round) ?? 0 });
         if (selfplay && played.plain && typeof round.designerReward === 'number') reward.push({ series, colour, x: round.round, value: round.designerReward });
       }
       if (!selfplay) {
-        const rows = suite.rounds.map((round) => `<tr><td>${round.round}</td><td>${round.valid} / ${round.proposed}</td><td>${decidedIn(suite, round.round).plain ? percent(round.solveRate) : percent(null)}</td><td>${round.meanDifficulty.toFixed(2)}</td><td>${round.window ? `${round.window.meanLow.toFixed(2)}–${round.window.meanHigh.toFixed(2)}` : '–'}</td><td>${round.window?.maxHigh ?? '–'}</td><td>${round.window?.promotions ?? '–'}</td></tr>`);
+        const rows = suite.rounds.map((round) => `<tr><td>${round.round}</td><td>${round.valid} / ${round.proposed}</td><td>${decidedIn(suite, round.round).plain ? percent(round.solveRate) : percent(null)}</td><td>${round.meanDifficulty?.toFixed(2) ?? 'n/a'}</td><td>${round.window ? `${round.window.meanLow.toFixed(2)}–${round.window.meanHigh.toFixed(2)}` : '–'}</td><td>${round.window?.maxHigh ?? '–'}</td><td>${round.window?.promotions ?? '–'}</td></tr>`);
         windows.push(`<h3>${escapeHtml(runs.length > 1 ? `${names[i]} · ${suite.id}` : suite.id)}: difficulty windows by round</h3>
 <div class="table-wrap"><table><thead><tr><th>round</th><th>valid / proposed</th><th>solve rate</th><th>mean difficulty played</th><th>mean window [low–high]</th><th>highest top</th><th>windows moved up</th></tr></thead><tbody>
 ${rows.join('\n')}

@@ -39,7 +39,10 @@ const byCount = (reasons: Record<string, number>): string =>
 /** Validity under the gate's two readings, side by side. */
 function readingsTable(rows: PoolRow[], multipleRuns: boolean): string {
   const withReadings = rows.filter((row) => row.suite.metrics.validity.readings);
-  if (withReadings.length === 0) return '<p class="muted">These results predate the two readings of the gate.</p>';
+  if (withReadings.length === 0) {
+    const judged = rows.some((row) => row.suite.metrics.validity.proposed > 0);
+    return `<p class="muted">${judged ? 'These results predate the two readings of the gate.' : 'No program reached the gate, so neither reading judged one.'}</p>`;
+  }
   return table(['decides play', "SPADE's checks: accepted", 'rejected by reason', 'strict: valid / unproven', 'rejected by reason', 'SPADE accepts, strict rejects'], withReadings, (row) => {
     const m = row.suite.metrics.validity;
     const { spade, strict, spadeOnly } = m.readings!;

@@ -107,10 +107,10 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, tty 
         case 'round': {
           const s = event.summary;
           if (s.window) {
-            log(`${event.suite} ${roundOf(s.round, event.rounds)}: ${s.valid}/${s.proposed} valid, solve rate ${pct(s.solveRate)}, mean difficulty ${s.meanDifficulty.toFixed(2)}, windows up to ${s.window.maxHigh} (mean top ${s.window.meanHigh.toFixed(2)}, ${s.window.promotions} moved up)`);
+            log(`${event.suite} ${roundOf(s.round, event.rounds)}: ${s.valid}/${s.proposed} valid, solve rate ${pct(s.solveRate)}, mean difficulty ${s.meanDifficulty?.toFixed(2) ?? 'n/a'}, windows up to ${s.window.maxHigh} (mean top ${s.window.meanHigh.toFixed(2)}, ${s.window.promotions} moved up)`);
             break;
           }
-          log(`${event.suite} ${roundOf(s.round, event.rounds)}: ${s.valid}/${s.proposed} valid${s.errored ? ` (+${s.errored} errored)` : ''}, solve rate ${pct(s.solveRate)} (with hint ${pct(s.hintSolveRate)}), mean difficulty ${s.meanDifficulty.toFixed(2)}, designer reward ${s.designerReward.toFixed(3)}`);
+          log(`${event.suite} ${roundOf(s.round, event.rounds)}: ${s.valid}/${s.proposed} valid${s.errored ? ` (+${s.errored} errored)` : ''}, solve rate ${pct(s.solveRate)} (with hint ${pct(s.hintSolveRate)})${s.meanDifficulty === null ? '' : `, mean difficulty ${s.meanDifficulty.toFixed(2)}`}, designer reward ${s.designerReward?.toFixed(3) ?? 'n/a'}`);
           break;
         }
         case 'notice':

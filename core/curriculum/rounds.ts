@@ -115,8 +115,9 @@ export function curriculumPlan(
           solveRate,
           // No hint exists for these tasks: what was measured is the solve rate.
           hintSolveRate: solveRate,
-          meanDifficulty: mean(drawn.filter((_, i) => played[i]).map((d) => d.difficulty)),
-          designerReward: 0,
+          meanDifficulty: drawn.some((_, i) => played[i]) ? mean(drawn.filter((_, i) => played[i]).map((d) => d.difficulty)) : null,
+          // Tasks of a dataset: no designer made them.
+          designerReward: null,
           window: { ...windows.summary(environments), promotions },
           log: roundLog(drawn.map((d) => d.task.program), done, { hinted: false }),
         };

@@ -282,8 +282,10 @@ export interface RoundSummary {
   solveRate: number | null;
   /** Win rate with the hint (null when none was played). */
   hintSolveRate: number | null;
-  meanDifficulty: number;
-  designerReward: number;
+  /** Mean difficulty of the round's environments (null when none has one: an LLM designer's, or nothing played). */
+  meanDifficulty: number | null;
+  /** Mean designer reward of the round's played environments (null when none was played, or no designer made them). */
+  designerReward: number | null;
   /** Design slots whose design, repair, review or hint call failed: not in `proposed`, neither valid nor invalid. */
   errored?: number;
   /** Vendi score (q = 1) of the round's accepted task texts. */

@@ -156,7 +156,11 @@ export function roundLog(
   const finals = [...evaluations.map((e) => e.program), ...programs.filter((p) => !ended.has(slotOf(p)))];
   const replies = finals.map(designerReply).filter((r): r is DesignerReply => r !== undefined);
   const tokens = replies.map((r) => r.tokens).filter((t): t is number => typeof t === 'number');
-  const replyWhy = programs.length === 0 ? 'the designer produced nothing this round' : 'the designer records no reply length (the reference designer writes no reply)';
+  const replyWhy = programs.length === 0
+    ? 'the designer produced nothing this round'
+    : evaluations.length === 0
+      ? 'no slot of the round ended with a design (its calls failed)'
+      : 'the designer records no reply length (the reference designer writes no reply)';
   set('designerResponseTokens', tokens.length ? mean(tokens) : null, replyWhy);
   set('designerResponseTokensMax', tokens.length ? Math.max(...tokens) : null, replyWhy);
   const finished = replies.filter((r) => typeof r.finishReason === 'string');

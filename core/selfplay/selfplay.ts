@@ -82,7 +82,7 @@ export interface SelfPlayResult {
 }
 
 const mean = (xs: number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
-/** The mean of rates, null when there is none (nothing was played). */
+/** The mean of rates (or difficulties, rewards), null when there is none (nothing was played). */
 const meanRate = (xs: number[]): number | null => (xs.length ? mean(xs) : null);
 
 export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayResult> {
@@ -217,8 +217,8 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
       valid: accepted.length,
       solveRate: meanRate(played.map((e) => e.summary.solveRate!)),
       hintSolveRate: meanRate(played.map((e) => e.summary.hintSolveRate ?? e.summary.solveRate!)),
-      meanDifficulty: mean(done.map((e) => e.summary.difficulty).filter((d): d is number => d !== undefined)),
-      designerReward: mean(played.map((e) => e.summary.designerReward ?? 0)),
+      meanDifficulty: meanRate(done.map((e) => e.summary.difficulty).filter((d): d is number => d !== undefined)),
+      designerReward: meanRate(played.map((e) => e.summary.designerReward ?? 0)),
       ...(slotErrors.length ? { errored: slotErrors.length } : {}),
       log: roundLog(programs, done, options.reviewer ? { validator: { ...validator } } : {}),
     };

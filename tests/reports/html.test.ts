@@ -133,4 +133,15 @@ test('a run whose episodes all errored: n/a, never 0.0% (0.0–100.0%), and a ba
   assert.not.match(clean, /class="warning errored"/);
 });
 
+test('a run that judged no program says so, not that its results predate the two readings', async () => {
+  const run = syntheticRun({ runId: 'none' });
+  for (const suite of run.suites) {
+    suite.metrics.validity = { ...suite.metrics.validity, proposed: 0, valid: 0 };
+    delete suite.metrics.validity.readings;
+  }
+  const html = await renderHtmlReport([run]);
+  assert.match(html, 'No program reached the gate, so neither reading judged one.');
+  assert.not.match(html, 'predate');
+});
+
 test.run();

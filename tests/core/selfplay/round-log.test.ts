@@ -92,6 +92,9 @@ test('what a round cannot give is null with a reason, never 0; every figure has 
   assert.is(empty.figures.meanTurns, null);
   assert.is(empty.figures.easyShare, null);
   assert.is(empty.figures.validationPassRate, null);
+  // Designed, but no slot ended with a design (its calls failed): said so, not laid on the reference designer.
+  const failed = roundLog(evaluations.map((e) => e.program), []);
+  assert.is(failed.missing.designerResponseTokens, 'no slot of the round ended with a design (its calls failed)');
 });
 
 test("a slot designed afresh: the reply it ended with counts, and a slot that errored is out of the pass rate", () => {

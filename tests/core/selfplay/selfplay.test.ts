@@ -84,7 +84,24 @@ test("SPADE's learning potential: a round earns its distance from the skill's sl
   // Round 1: every play lost (0); the baseline is round 0's slow mean, 1: |0 − 1| = 1.
   // Round 2: lost again; the slow mean moved to 0.15·1 + 0.85·0 = 0.15: |0 − 0.15| = 0.15.
   assert.equal(rewards.map((r) => Math.round(r! * 1e9) / 1e9), [1, 1, 0.15]);
-  assert.equal(result.rounds.map((r) => Math.round(r.designerReward * 1e9) / 1e9), [1, 1, 0.15]);
+  assert.equal(result.rounds.map((r) => Math.round(r.designerReward! * 1e9) / 1e9), [1, 1, 0.15]);
+});
+
+test('a round with nothing played has no designer reward, and a designer that sets no difficulty none either: null, never 0', async () => {
+  const broken: Designer = { ...designer, design: async ({ round }) => [{ id: `r${round}-broken`, language: 'javascript', source: 'export default class {' }] };
+  const result = await runSelfPlay({
+    designer: broken, rounds: 1, envsPerRound: 1, reward: 'spade', concurrency: 1,
+    context: { suite: 'spade', sandboxes, agent: agent('x', 'x'), limits: { callTimeoutMs: 3000 }, attempts: 1, runSeed: 3 },
+  });
+  const [round] = result.rounds;
+  assert.equal([round!.proposed, round!.valid, round!.solveRate, round!.designerReward, round!.meanDifficulty], [1, 0, null, null, null]);
+  // Played, by a designer that gives no difficulty: a reward, and still no difficulty.
+  const played = await runSelfPlay({
+    designer, rounds: 1, envsPerRound: 1, reward: 'spade', concurrency: 1,
+    context: { suite: 'spade', sandboxes, agent: agent('\\boxed{7}', '\\boxed{7}'), limits: { callTimeoutMs: 3000 }, attempts: 1, runSeed: 3 },
+  });
+  assert.is(typeof played.rounds[0]!.designerReward, 'number');
+  assert.is(played.rounds[0]!.meanDifficulty, null);
 });
 
 test('plain and hinted plays are counted apart: --attempts plain, --hinted-attempts hinted', async () => {
