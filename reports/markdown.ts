@@ -69,7 +69,7 @@ export function renderMarkdownReport(runs: readonly RunResults[]): string {
     lines.push(`- designer: ${cell(run.designerLabel)} (${cell(run.designer)})${isReferenceRole(run, 'designer') ? ' — offline reference policy, not a model' : ''}`);
     lines.push(`- agent: ${cell(run.agentLabel)} (${cell(run.agent)})${isReferenceRole(run, 'agent') ? ' — offline reference policy, not a model' : ''}`);
     lines.push(`- protocols: ${cell(protocolsText(run))}`);
-    lines.push(`- sandbox: ${cell(run.sandbox)}${run.sandboxInsecure ? ' — **⚠ NOT a security boundary**' : ''}`);
+    lines.push(`- sandbox: ${cell(run.sandbox)}${run.sandboxInsecure ? ' — **⚠ NOT a security boundary**' : ''}${run.pythonSandbox ? `; Python: ${cell(run.pythonSandbox)}` : ''}`);
     if (!run.complete) lines.push(`- **${cell(howItStopped(run.stopReason))}**: the numbers cover what finished`);
     lines.push('');
     lines.push('| pool | kind | valid (95% CI) | SPADE accepts / strict valid+unproven | Vendi | Vendi/n | distinct-2 | steps/s | success (95% CI) | won/lost/errored |');

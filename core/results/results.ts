@@ -29,8 +29,11 @@ export interface RunInfo {
   /** Whether each role was the offline reference policy or a model (reports label it). */
   designerKind?: 'reference' | 'llm';
   agentKind?: 'reference' | 'llm';
+  /** The sandbox of JavaScript programs. */
   sandbox: string;
-  /** Protections of the sandbox, and whether it is a security boundary. */
+  /** The sandbox of Python programs, when the run could meet one (`spade-bench list` gives its protections). */
+  pythonSandbox?: string;
+  /** Protections of the JavaScript sandbox, and whether it is a security boundary. */
   sandboxProtections: string[];
   sandboxInsecure: boolean;
   versions: Record<string, string>;

@@ -88,6 +88,7 @@ export async function executeRun(setup: RunSetup): Promise<RunResults> {
     sandbox: sandbox.id,
     sandboxProtections: [...sandbox.protections],
     sandboxInsecure: sandbox.insecure ?? false,
+    ...(config.pythonSandbox ? { pythonSandbox: config.pythonSandbox } : {}),
     versions: setup.versions,
     config: recordedConfig(config),
     complete: false,

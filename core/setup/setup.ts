@@ -23,7 +23,7 @@ import { createHintWriter, type HintWriter } from '../roles/llm-hint.js';
 import { createSpadeCode, type SpadeCode } from '../roles/spade-code.js';
 import { loadSpadePlayerTemplate } from '../roles/agent-protocol.js';
 import { spadeCodeFiles } from '../../benchmarks/games/spade-source.js';
-import { turnBudget } from '../config/options.js';
+import { DEFAULTS, turnBudget } from '../config/options.js';
 import type { RoleName, SamplingConfig } from '../config/options.js';
 import { BUILTINS, DEFAULT_SANDBOXES } from './builtins.js';
 import { UsageError } from '../errors.js';
@@ -248,7 +248,7 @@ function mayRunPython(registry: PluginRegistry, config: SpadeConfig, selfplay: b
   if (suites.some((suite) => suite.language === 'python')) return true;
   if (!selfplay) return false;
   if (registry.has('designer', config.designer)) return config.designer !== 'reference';
-  return config.selfplay.language === 'python';
+  return (config.selfplay.language ?? DEFAULTS.selfplay.language) === 'python';
 }
 
 export async function resolveRunParts(registry: PluginRegistry, config: SpadeConfig, options: { sandboxWorkers?: number } = {}): Promise<RunParts> {

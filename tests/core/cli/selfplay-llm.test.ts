@@ -29,6 +29,10 @@ test('a model designs and plays one round; export writes the episodes and the po
     assert.is(suite.metrics.validity.proposed, 2);
     assert.is(suite.metrics.validity.valid, 2, JSON.stringify(suite.environments.map((e) => [e.id, e.reason, e.checks.at(-1)])));
     assert.equal(suite.environments.map((e) => e.language), ['python', 'python']);
+    // The sandbox that ran them is named, on the console, in the results and in the report.
+    assert.match(r.stderr, /sandbox isolated-vm, Python (cpython|pyodide) /);
+    assert.match(results.run.pythonSandbox ?? '', /^(cpython|pyodide)$/);
+    assert.match(readFileSync(path.join(cwd, 'out/report.html'), 'utf8'), `; Python: ${results.run.pythonSandbox}`);
     assert.is(suite.rounds[0]!.valid, 2);
     // SPADE's round log: the designer's replies as the server counted them, none cut at the limit.
     const log = suite.rounds[0]!.log!;
