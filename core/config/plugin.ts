@@ -169,17 +169,57 @@ export function letFilesImportSpadeBench(file?: string): void {
   register(`data:text/javascript,${encodeURIComponent(OWN_PACKAGE_HOOK)}`, { data: { map } });
 }
 
-/** Load a plugin module from a file path (relative to `cwd`) or an npm package (`npm:name`). */
+/** An npm package name (`name`, `@scope/name`), with a subpath of it when given (`name/extra`). */
+const PACKAGE_SPECIFIER = /^(@[a-z0-9][\w.~-]*\/)?[a-z0-9][\w.~-]*(\/[\w.~-]+)*$/i;
+
+/** A package.json `exports` entry resolved for an ES module import (conditions import, node, default). */
+function exportTarget(target: unknown): string | undefined {
+  if (typeof target === 'string') return target;
+  if (Array.isArray(target)) return target.map(exportTarget).find((t) => t !== undefined);
+  if (target && typeof target === 'object') {
+    for (const condition of ['import', 'node', 'default']) {
+      const found = exportTarget((target as Record<string, unknown>)[condition]);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The file a package installed for the project at `cwd` gives an ES module import of
+ * `specifier` (`name` or `name/subpath`): the package is the first node_modules/<name> from
+ * `cwd` upwards, as Node looks for it, and the file its `exports` (or `main`) name.
+ */
+function packageFile(specifier: string, cwd: string): string {
+  const parts = specifier.split('/');
+  const name = parts.slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+  const subpath = `.${specifier.slice(name.length)}`;
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    const root = path.join(dir, 'node_modules', name);
+    if (existsSync(path.join(root, 'package.json'))) {
+      const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { exports?: unknown; main?: string };
+      const exports = pkg.exports;
+      const map = exports && typeof exports === 'object' && !Array.isArray(exports) && Object.keys(exports).some((k) => k.startsWith('.')) ? (exports as Record<string, unknown>) : { '.': exports };
+      const target = exports === undefined ? (subpath === '.' ? pkg.main ?? 'index.js' : subpath) : exportTarget(map[subpath]);
+      if (!target) throw new UsageError(`npm:${specifier}: package ${name} (${root}) exports no "${subpath}" for import`);
+      return path.resolve(root, target);
+    }
+    if (path.dirname(dir) === dir) throw new UsageError(`npm:${specifier}: package ${name} is not installed in ${path.resolve(cwd)} or a folder above it (npm install ${name})`);
+  }
+}
+
+/** Load a plugin module from a file path (relative to `cwd`) or an npm package of the project at `cwd` (`npm:name`). */
 export async function loadExternalPlugin(id: string, cwd: string): Promise<PluginDefinition> {
-  let specifier: string;
-  let file: string | undefined;
+  let file: string;
   if (id.startsWith('npm:')) {
-    specifier = id.slice(4);
+    const name = id.slice(4);
+    if (!PACKAGE_SPECIFIER.test(name) || name.split('/').some((part) => part === '.' || part === '..')) throw new UsageError(`plugin ${id}: npm: names a package (npm:name, npm:@scope/name); a file is given by its path (./my-plugin.ts)`);
+    file = packageFile(name, cwd);
   } else {
     file = path.resolve(cwd, id);
-    if (!existsSync(file)) throw new UsageError(`plugin file not found: ${file}`);
-    specifier = pathToFileURL(file).href;
   }
+  if (!existsSync(file)) throw new UsageError(`plugin file not found: ${file}`);
+  const specifier = pathToFileURL(file).href;
   let mod: Record<string, unknown>;
   letFilesImportSpadeBench(file);
   try {
