@@ -146,9 +146,10 @@ function commandNamed(program: ProgramSpec, argv: readonly string[]): CommandSpe
  */
 function usageMessage(program: ProgramSpec, argv: readonly string[], message: string): string {
   const command = commandNamed(program, argv);
-  // yargs reports a missing required option before an unknown one: a mistyped required flag
-  // (`--output` for `--out`) would be reported as missing, not as the typo it is.
-  if (command && /^Missing required argument/.test(message)) {
+  // yargs reports a missing required option or positional before an unknown flag: a mistyped
+  // required flag (`--output` for `--out`), or an unknown flag that took the file named after it
+  // as its value (`validate --jsn env.py`), would be reported as missing, not as the typo it is.
+  if (command && /^(Missing required argument|Not enough non-option arguments)/.test(message)) {
     const typos = unknownFlags(command, argv);
     if (typos.length) message = `Unknown argument${typos.length === 1 ? '' : 's'}: ${typos.join(', ')}`;
   }

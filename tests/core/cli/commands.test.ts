@@ -98,7 +98,8 @@ test('a missing positional and a missing required option are usage errors', () =
   }
   assert.is(usageError(['merge', 'a', 'b']), `Missing required argument: out${usage('merge')}`);
   assert.is(usageError(['worker']), `Missing required argument: redis${usage('worker')}`);
-  // A required flag mistyped is reported as the typo, not as missing.
+  // A required flag mistyped is reported as the typo, not as missing; so is an unknown flag that took the positional as its value.
+  assert.is(usageError(['validate', '--jsn', 'env.py']), `Unknown argument: jsn. Did you mean --json?${usage('validate')}`);
   assert.is(usageError(['export', 'runs/a', '--output', 'x.jsonl']), `Unknown argument: output. Did you mean --out?${usage('export')}`);
   assert.is(usageError(['merge', 'a', 'b', '--ot', 'c']), `Unknown argument: ot. Did you mean --out?${usage('merge')}`);
   assert.is(usageError(['worker', '--redis-ulr', 'redis://x']), `Unknown argument: redis-ulr. Did you mean --redis?${usage('worker')}`);
