@@ -5,11 +5,11 @@
  * (`offline: true` or SPADE_BENCH_OFFLINE=1) uses only the cache and names what is missing.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DataError, UsageError } from '../core/errors.js';
-import { writeFileAtomic } from '../core/results/fs.js';
+import { writeFileAtomic, makeFolder } from '../core/results/fs.js';
 import { defaultDataDir } from '../core/config/options.js';
 
 /** One upstream file a suite needs. */
@@ -129,7 +129,7 @@ export async function ensureDataFile(file: DataFile, options: DataOptions = {}):
  */
 export function placeFolder(folder: string, write: (staging: string) => void, trusted: (folder: string) => boolean): string {
   if (trusted(folder)) return folder;
-  mkdirSync(path.dirname(folder), { recursive: true });
+  makeFolder(path.dirname(folder));
   const staging = mkdtempSync(`${folder}-`);
   write(staging);
   if (existsSync(folder)) return staging;

@@ -11,7 +11,7 @@
  * them all: the tasks import their own module only, and each dataset's module is found here by
  * reading (never running) the sources for `register_dataset(...)`.
  */
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DataError, UsageError } from '../../core/errors.js';
@@ -19,6 +19,7 @@ import { PYTHON_PACKAGES } from '../../plugins/sandboxes/python/files.js';
 import { placeFolder, type DataOptions } from '../download.js';
 import { blobId, ensureArchive, readArchive, type PinnedArchive } from './pinned-source.js';
 import { REASONING_GYM_FILES } from './reasoning-gym-files.js';
+import { makeFolder } from '../../core/results/fs.js';
 
 export const REASONING_GYM_ARCHIVE: PinnedArchive = {
   repository: 'open-thought/reasoning-gym',
@@ -96,7 +97,7 @@ function trusted(folder: string): boolean {
 function writeCopy(folder: string, files: ReadonlyMap<string, Buffer>): void {
   for (const [file, data] of files) {
     const target = path.join(folder, file);
-    mkdirSync(path.dirname(target), { recursive: true, mode: 0o755 });
+    makeFolder(path.dirname(target), 0o755);
     writeFileSync(target, data, { mode: 0o644 });
   }
   writeFileSync(path.join(folder, MARKER), markerText(), { mode: 0o644 });

@@ -12,14 +12,14 @@
  *    data folder under /root is not readable by other users). Beside Gym/ it holds a stand-in
  *    `torch` module: Gym/environment.py imports torch only to seed it, and the sandbox has none.
  */
-import { chmodSync, createReadStream, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, createReadStream, existsSync, lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { create as createTar, Parser, type ReadEntry } from 'tar';
 import { DataError, UsageError } from '../../core/errors.js';
 import { defaultDataDir } from '../../core/config/options.js';
-import { writeFileAtomic } from '../../core/results/fs.js';
+import { writeFileAtomic, makeFolder } from '../../core/results/fs.js';
 import { cachedPath, DownloadError, fetchOk, isOffline, placeFolder, type DataFile, type DataOptions } from '../download.js';
 import { blobId, treeId, type TreeFile } from './git-tree.js';
 
@@ -219,7 +219,7 @@ function trusted(folder: string): boolean {
 /** Write a file at `relative` (`/`-separated) inside `folder`, making the folders on its way. */
 function writeIn(folder: string, relative: string, data: Buffer | string, mode: number): void {
   const target = path.join(folder, ...relative.split('/'));
-  mkdirSync(path.dirname(target), { recursive: true, mode: 0o755 });
+  makeFolder(path.dirname(target), 0o755);
   writeFileSync(target, data, { mode });
 }
 

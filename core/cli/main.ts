@@ -124,7 +124,8 @@ const FILE_PROBLEMS: Record<string, string> = {
 /** The line for a file system error on a path, or undefined for any other error (then a bug, with its stack). */
 export function fileProblem(error: unknown): string | undefined {
   const e = error as NodeJS.ErrnoException & { dest?: string };
-  const problem = e?.code ? FILE_PROBLEMS[e.code] : undefined;
+  // A folder the system will not make where its parent exists (under /proc) fails with ENOENT.
+  const problem = e?.code === 'ENOENT' && e.syscall === 'mkdir' ? 'no folder can be made there' : e?.code ? FILE_PROBLEMS[e.code] : undefined;
   const file = e?.dest ?? e?.path;
   const verb = e.syscall === 'open' ? 'open' : e.syscall === 'rename' || e.syscall === 'mkdir' || e.syscall === 'write' ? 'write' : 'use';
   return problem && file ? `cannot ${verb} ${file}: ${problem}` : undefined;

@@ -14,7 +14,7 @@
  * turn's verdicts in one write); a torn or unreadable line is a miss.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { existsSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { GateVerdict } from '../results/results.js';
@@ -22,7 +22,7 @@ import type { EnvironmentProgram, Language } from '../types.js';
 import type { Evaluator } from '../run/evaluate.js';
 import { withKnownVerdicts } from '../results/resume.js';
 import { packageVersion } from '../results/versions.js';
-import { CacheLog, flushCacheLogs } from '../results/fs.js';
+import { CacheLog, flushCacheLogs, makeFolder } from '../results/fs.js';
 import { verdictJson } from '../results/journal.js';
 import { codeDigest, dataHeaderOf } from '../results/data-header.js';
 import { stableJson } from '../providers/response-cache.js';
@@ -74,7 +74,7 @@ class VerdictFile {
 
   constructor(private readonly file: string) {
     this.log = new CacheLog(() => {
-      mkdirSync(path.dirname(file), { recursive: true });
+      makeFolder(path.dirname(file));
       return openSync(file, 'a');
     });
   }

@@ -11,10 +11,10 @@
  * When a folder holds more than MAX_LOGS logs, a run merges them into one.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { TokenUsage, ToolCall, ToolDefinition } from '../types.js';
-import { CacheLog, flushCacheLogs } from '../results/fs.js';
+import { CacheLog, flushCacheLogs, makeFolder } from '../results/fs.js';
 import { redact, redactDeep } from './redact.js';
 
 const CACHE_FORMAT = 1;
@@ -101,7 +101,7 @@ class Store {
   private readonly fds: number[] = [];
   /** This process's log, opened with its first entry (readable: its entries are read back from it). */
   private readonly own = new CacheLog(() => {
-    mkdirSync(this.dir, { recursive: true });
+    makeFolder(this.dir);
     return openSync(path.join(this.dir, `replies-${logName()}.jsonl`), 'a+');
   });
 

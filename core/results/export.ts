@@ -9,12 +9,12 @@
  *          `spade-pool:DIR` suite.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { EnvironmentSummary } from './results.js';
 import type { ChatMessage, EpisodeResult } from '../types.js';
 import { hasJournal, journalRecords, JOURNAL_FILE, type JournalRecord } from './journal.js';
-import { AtomicFile, writeFileAtomic } from './fs.js';
+import { AtomicFile, writeFileAtomic, makeFolder } from './fs.js';
 import { UsageError } from '../errors.js';
 import { SELFPLAY_SUITE } from '../run/run.js';
 import { CHECKSUMS_FILE, GAMES_FOLDER, HINT_SUFFIX, MANIFEST_FILE, MEMORY_FILE, MEMORY_MAX_RECORDS, MEMORY_SNIPPET_CHARS, checksumLine, gameFileName, gameFileText, sha256Hex, type MemoryRecord, type PoolManifestLine } from './pool-layout.js';
@@ -206,7 +206,7 @@ const slotOf = (id: string): { round: number; index: number } | undefined => {
  */
 export function exportPool(runDir: string, dir: string, suites: readonly string[] = [SELFPLAY_SUITE]): PoolManifestLine[] {
   const run = readRun(runDir);
-  mkdirSync(path.join(dir, GAMES_FOLDER), { recursive: true });
+  makeFolder(path.join(dir, GAMES_FOLDER));
   const manifest: PoolManifestLine[] = [];
   const memory: MemoryRecord[] = [];
   const written: { file: string; sha256: string }[] = [];

@@ -1,12 +1,34 @@
 /**
  * File-system helpers for outputs that must never be half-written.
  */
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
+
+/**
+ * A folder and the folders above it that are missing (mkdir -p), made one by one. Node's own
+ * recursive mkdir loops forever where making a folder fails with ENOENT under one that exists
+ * (under /proc, `--out /proc/self/x` spun at 100% CPU); here that is an error naming the folder.
+ */
+export function makeFolder(dir: string, mode?: number): void {
+  const missing: string[] = [];
+  let at = path.resolve(dir);
+  for (; !existsSync(at) && path.dirname(at) !== at; at = path.dirname(at)) missing.unshift(at);
+  // A file where a folder of the path goes: named, rather than met later by the file written into it.
+  if (existsSync(at) && !statSync(at).isDirectory()) {
+    throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${dir}'`), { code: 'ENOTDIR', syscall: 'mkdir', path: path.isAbsolute(dir) ? at : path.relative(process.cwd(), at) });
+  }
+  for (const folder of missing) {
+    try {
+      mkdirSync(folder, mode === undefined ? undefined : { mode });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+}
 
 /** Write `data` to `file` atomically: a temporary file in the same folder, fsync, rename. */
 export function writeFileAtomic(file: string, data: string | Uint8Array): void {
-  mkdirSync(path.dirname(file), { recursive: true });
+  makeFolder(path.dirname(file));
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
   const fd = openSync(tmp, 'w');
   try {
@@ -77,7 +99,7 @@ export class AtomicFile {
   private readonly out = new EncodedWrites();
 
   constructor(readonly file: string) {
-    mkdirSync(path.dirname(file), { recursive: true });
+    makeFolder(path.dirname(file));
     this.tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
     this.fd = openSync(this.tmp, 'w');
   }

@@ -19,11 +19,11 @@
  * the results files), not on the main thread: a suite's journal is megabytes, and the sync waits
  * for the disk. Closing syncs on the spot, so a closed journal is on disk.
  */
-import { closeSync, createReadStream, createWriteStream, existsSync, fstatSync, fsync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, existsSync, fstatSync, fsync, fsyncSync, linkSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { constants as zlibConstants, createGzip, gunzipSync } from 'node:zlib';
 import path from 'node:path';
-import { EncodedWrites } from './fs.js';
+import { EncodedWrites, makeFolder } from './fs.js';
 import type { GateVerdict, ReviewRecord, RoundSummary, SlotError, UsageMetrics } from './results.js';
 import type { JournaledEnvironment } from './results-file.js';
 import type { PlayTallyJson } from '../metrics/plays.js';
@@ -252,7 +252,7 @@ export class Journal {
   private closeSegment(): void {
     const fd = this.fd!;
     fsyncSync(fd);
-    mkdirSync(this.segmentsDir, { recursive: true });
+    makeFolder(this.segmentsDir);
     const index = this.nextIndex++;
     linkSync(this.file, path.join(this.segmentsDir, segmentName(index)));
     syncDir(this.segmentsDir);

@@ -6,7 +6,7 @@
  * run would have had them (task index), so every estimate, interval and bootstrap comes out the
  * same.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { EnvironmentProgram } from '../types.js';
 import type { EnvironmentSummary, GateVerdict, RunResults, SuiteResult } from '../results/results.js';
@@ -23,6 +23,7 @@ import { addUsage } from '../providers/stats.js';
 import { DataError, UsageError } from '../errors.js';
 import { readShard, shardLabel, type Shard } from './shard.js';
 import { ErrorTally } from '../run/error-class.js';
+import { makeFolder } from '../results/fs.js';
 
 interface ShardRun {
   dir: string;
@@ -168,7 +169,7 @@ async function writeMergedJournal(outDir: string, shards: ShardRun[], results: R
   if (hasJournal(outDir) || existsSync(path.join(outDir, 'results.json'))) {
     throw new UsageError(`${outDir} already holds a run: choose another -o`);
   }
-  mkdirSync(outDir, { recursive: true });
+  makeFolder(outDir);
   const journal = new Journal(outDir);
   for (const r of journalRecords(shards[0]!.dir)) {
     if (r.type !== 'start') continue;

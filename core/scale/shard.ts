@@ -9,11 +9,11 @@
  * rates), so the whole self-play pool runs in shard 1, and the other shards run static tasks only;
  * so does a curriculum pool (each round's difficulties depend on the outcomes before).
  */
-import { mkdirSync, readFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Suite, SuiteLoadOptions, SuiteTask } from '../types.js';
 import { UsageError } from '../errors.js';
-import { writeFileAtomic } from '../results/fs.js';
+import { writeFileAtomic, makeFolder } from '../results/fs.js';
 
 export interface Shard {
   /** 0-based: shard `1/n` on the command line has index 0. */
@@ -55,7 +55,7 @@ export function shardSuite(suite: Suite, shard: Shard): Suite {
  * Call after the output folder is prepared.
  */
 export function applyShard(parts: { suites: Suite[]; selfplay: boolean }, shard: Shard, outDir: string): { suites: Suite[]; selfplay: boolean } {
-  mkdirSync(outDir, { recursive: true });
+  makeFolder(outDir);
   writeFileAtomic(path.join(outDir, SHARD_FILE), `${JSON.stringify({ shard: shardLabel(shard), ...shard })}\n`);
   // A curriculum pool's rounds depend on each other, as self-play's do: it runs whole, in shard 1.
   const suites = parts.suites.filter((s) => !s.curriculum || shard.index === 0).map((s) => (s.curriculum ? s : shardSuite(s, shard)));

@@ -9,13 +9,14 @@
  * see what the designer was shown. Which records a design is shown is SPADE's own selection,
  * made by SPADE's code when the prompt is built (core/roles/llm-designer.ts).
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SpadeMemoryRecord } from '../types.js';
 import type { Evaluation } from '../run/evaluate.js';
 import { playReward } from './rewards.js';
 import type { SpadeCode } from '../roles/spade-code.js';
 import { SPADE_MEMORY } from '../roles/spade-designer.js';
+import { makeFolder } from '../results/fs.js';
 
 /** The file of SPADE's memory in a run folder. */
 export const SPADE_MEMORY_FILE = 'env_memory.json';
@@ -58,7 +59,7 @@ export function createSpadeMemory(code: SpadeCode, folder?: string): SpadeMemory
       records.push(...made);
       if (records.length > SPADE_MEMORY.maxSize) records.splice(0, records.length - SPADE_MEMORY.maxSize);
       if (folder) {
-        mkdirSync(folder, { recursive: true });
+        makeFolder(folder);
         const file = path.join(folder, SPADE_MEMORY_FILE);
         writeFileSync(`${file}.tmp`, `${JSON.stringify(records, null, 2)}\n`);
         renameSync(`${file}.tmp`, file);

@@ -5,7 +5,7 @@
  * and writes results.json and report.html into `out`. The command line is this function plus
  * a config file, flags, a progress line and exit codes.
  */
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { RunResults } from '../results/results.js';
 import { resolveConfig, validateConfig, type SpadeConfig, type UserConfig } from '../config/config.js';
@@ -25,6 +25,7 @@ import { versions } from '../results/versions.js';
 import { applyShard, parseShard } from '../scale/shard.js';
 import { createThreadPool } from '../scale/thread-pool.js';
 import { renderReport } from './builtins.js';
+import { makeFolder } from '../results/fs.js';
 
 /** How one run is carried out; none of it is recorded in the run's config. */
 export interface RunOptions {
@@ -71,7 +72,7 @@ export function prepareOutDir(dir: string, { resume = false } = {}): void {
     }
   } else {
     try {
-      mkdirSync(dir, { recursive: true });
+      makeFolder(dir);
     } catch (error) {
       throw new UsageError(`cannot create output folder ${dir}: ${(error as Error).message}`);
     }

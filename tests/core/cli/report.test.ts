@@ -68,16 +68,18 @@ test('an output that is a folder, or a file where a folder goes: exit 2 naming i
   writeFileSync(path.join(here, 'one.html'), 'x');
   const cases: [string[], string][] = [
     [['report', runA, '-o', 'taken'], 'cannot write taken: it is a folder, not a file'],
-    [['report', runA, '--format', 'markdown', '-o', path.join('one.html', 'r.md')], 'cannot write one.html: a file stands where a folder is to be made'],
-    [['report', runA, '--publish', 'one.html'], 'cannot write one.html: a file stands where a folder is to be made'],
+    [['report', runA, '--format', 'markdown', '-o', path.join('one.html', 'r.md')], 'cannot write one.html: a file stands where its path needs a folder'],
+    [['report', runA, '--publish', 'one.html'], 'cannot write one.html: a file stands where its path needs a folder'],
     [['export', runA, '-o', 'taken'], 'taken: it is a folder, not a file'],
     [['export', runA, '--format', 'pool', '-o', 'one.html'], 'one.html'],
+    [['report', runA, '-o', '/proc/self/r/report.html'], 'cannot write /proc/self/r: no folder can be made there'],
+    [['run', '--out', '/proc/self/x', '--suites', 'procedural', '--limit', '1'], '/proc/self/x'],
   ];
   for (const [argv, message] of cases) {
     const r = await runCli(argv, { cwd: here });
     assert.is(r.code, 2, `${argv.join(' ')}: ${r.stderr}`);
-    assert.match(r.stderr, /^spade-bench: cannot write /);
-    assert.match(r.stderr, message);
+    assert.match(r.stderr, /^spade-bench: cannot (write|create output folder) /, r.stderr);
+    assert.match(r.stderr, message, r.stderr);
     assert.not.match(r.stderr, '    at ');
   }
   assert.equal(readdirSync(here).sort(), ['one.html', 'taken']);

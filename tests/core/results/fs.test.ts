@@ -1,12 +1,26 @@
 // File helpers: the cache logs' batched appends (a turn's lines written together as it ends,
 // nothing left unwritten at exit, a log that cannot be written only drops its lines).
 import { spawnSync } from 'node:child_process';
-import { existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, openSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { AtomicFile, CacheLog, flushCacheLogs } from '../../../core/results/fs.js';
+import { AtomicFile, CacheLog, flushCacheLogs, makeFolder } from '../../../core/results/fs.js';
 import { repoRoot, tempDir } from '../../helpers/cli.js';
+
+test('makeFolder makes the missing folders above; where none can be made it fails at once, never loops', () => {
+  const dir = tempDir();
+  makeFolder(path.join(dir, 'a', 'b', 'c'));
+  assert.ok(statSync(path.join(dir, 'a', 'b', 'c')).isDirectory());
+  makeFolder(path.join(dir, 'a', 'b'));
+  writeFileSync(path.join(dir, 'file'), 'x');
+  assert.throws(() => makeFolder(path.join(dir, 'file', 'sub')), (e: NodeJS.ErrnoException) => e.code === 'ENOTDIR');
+  // Node's recursive mkdir spins forever here (mkdir fails with ENOENT under /proc/self, which exists).
+  if (existsSync('/proc/self')) {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `import { makeFolder } from ${JSON.stringify(path.join(repoRoot, 'core/results/fs.ts'))}; try { makeFolder('/proc/self/x/y'); } catch (e) { console.log(e.code); }`], { cwd: repoRoot, encoding: 'utf8', timeout: 30_000 });
+    assert.is(child.stdout.trim(), 'ENOENT', child.stderr);
+  }
+});
 
 test("a turn's lines go out together when the turn ends, whole and in order", async () => {
   const file = path.join(tempDir(), 'log.jsonl');
