@@ -24,6 +24,7 @@ import { pipeline } from 'node:stream/promises';
 import { constants as zlibConstants, createGzip, gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { EncodedWrites, makeFolder } from './fs.js';
+import { DataError } from '../errors.js';
 import type { GateVerdict, ReviewRecord, RoundSummary, SlotError, UsageMetrics } from './results.js';
 import type { JournaledEnvironment } from './results-file.js';
 import type { PlayTallyJson } from '../metrics/plays.js';
@@ -398,7 +399,7 @@ export function* journalRecords(dir: string): Generator<JournalRecord> {
       } catch (error) {
         // The last line of the open segment may be torn (the process died mid-write).
         if (last && start >= text.length) return;
-        throw new Error(`${file}:${line}: corrupt journal line: ${(error as Error).message}`);
+        throw new DataError(file, line, `corrupt journal line (${(error as Error).message}): the journal is damaged here, so the run cannot be read past this line; keep a copy of the folder, then delete this line and those after it to resume or export what was journaled before it`);
       }
       yield record;
     }

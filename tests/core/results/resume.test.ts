@@ -143,6 +143,23 @@ test('a run journaled by an earlier version resumes: keys added since take their
   assert.equal(results.suites.map((s) => [s.id, s.metrics.validity.proposed]), [['spade', 2], ['procedural', 4]]);
 });
 
+test('a corrupt journal line stops --resume and export with the file, the line and what to do, exit 2', async () => {
+  const out = path.join(tempDir(), 'run');
+  const r = await runCli(['run', '--out', out, '--suites', 'procedural', '--limit', '2', '--attempts', '1']);
+  assert.is(r.code, 0, r.stderr);
+  const file = path.join(out, 'journal.jsonl');
+  const lines = readFileSync(file, 'utf8').split('\n');
+  lines[2] = `garbage${lines[2]}`;
+  writeFileSync(file, lines.join('\n'));
+  for (const argv of [['run', '--out', out, '--resume'], ['export', out, '-o', path.join(out, 'episodes.jsonl')]]) {
+    const failed = await runCli(argv);
+    assert.is(failed.code, 2, failed.stderr);
+    assert.match(failed.stderr, `spade-bench: ${file}:3: corrupt journal line (`);
+    assert.match(failed.stderr, 'delete this line and those after it');
+    assert.not.match(failed.stderr, '    at ');
+  }
+});
+
 test('--resume needs a journal to continue', async () => {
   const out = tempDir();
   const r = await runCli(['run', '--out', out, '--resume']);
