@@ -9,13 +9,14 @@
  *          `spade-pool:DIR` suite.
  */
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { EnvironmentSummary } from './results.js';
 import type { ChatMessage, EpisodeResult } from '../types.js';
 import { hasJournal, journalRecords, JOURNAL_FILE, type JournalRecord } from './journal.js';
 import { AtomicFile, writeFileAtomic, makeFolder } from './fs.js';
 import { UsageError } from '../errors.js';
+import { didYouMean } from '../config/suggest.js';
 import { SELFPLAY_SUITE } from '../run/run.js';
 import { CHECKSUMS_FILE, GAMES_FOLDER, HINT_SUFFIX, MANIFEST_FILE, MEMORY_FILE, MEMORY_MAX_RECORDS, MEMORY_SNIPPET_CHARS, checksumLine, gameFileName, gameFileText, sha256Hex, type MemoryRecord, type PoolManifestLine } from './pool-layout.js';
 import { journaledEnvironments } from './results-file.js';
@@ -166,9 +167,20 @@ export function episodeLines(records: readonly JournalRecord[]): EpisodeLine[] {
   return [...linesOf(() => records)];
 }
 
-/** Write the episodes of the run in `runDir` as JSON Lines to `file` (atomically, streamed from the journal's segments); returns how many. */
+/**
+ * Write the episodes of the run in `runDir` as JSON Lines to `file` (atomically, streamed from
+ * the journal's segments), or to standard output when `file` is `-`; returns how many.
+ */
 export function exportEpisodes(runDir: string, file: string): number {
   if (!hasJournal(runDir)) throw new UsageError(`${runDir} holds no run: ${JOURNAL_FILE} not found`);
+  if (file === '-') {
+    let count = 0;
+    for (const line of linesOf(() => journalRecords(runDir))) {
+      process.stdout.write(`${JSON.stringify(line)}\n`);
+      count++;
+    }
+    return count;
+  }
   const out = new AtomicFile(file);
   let count = 0;
   try {
@@ -206,6 +218,14 @@ const slotOf = (id: string): { round: number; index: number } | undefined => {
  */
 export function exportPool(runDir: string, dir: string, suites: readonly string[] = [SELFPLAY_SUITE]): PoolManifestLine[] {
   const run = readRun(runDir);
+  const known = [...new Set([...run.environments.values()].map((e) => e.suite))];
+  const unknown = suites.filter((suite) => !known.includes(suite));
+  if (unknown.length) {
+    throw new UsageError(`${runDir} has no environments of ${unknown.map((s) => `"${s}"`).join(', ')} (its suites: ${known.join(', ') || 'none'}): name those to export with --suites.${didYouMean(unknown[0]!, known)}`);
+  }
+  // Into a new or empty folder: games already there would be read back with the pool.
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UsageError(`${dir} is a file: a pool is exported into a new or empty folder`);
+  if (existsSync(dir) && readdirSync(dir).length > 0) throw new UsageError(`${dir} is not empty: a pool is exported into a new or empty folder (its games/ would mix with what is there)`);
   makeFolder(path.join(dir, GAMES_FOLDER));
   const manifest: PoolManifestLine[] = [];
   const memory: MemoryRecord[] = [];

@@ -71,19 +71,36 @@ test('an output that is a folder, or a file where a folder goes: exit 2 naming i
     [['report', runA, '--format', 'markdown', '-o', path.join('one.html', 'r.md')], 'cannot write one.html: a file stands where its path needs a folder'],
     [['report', runA, '--publish', 'one.html'], 'cannot write one.html: a file stands where its path needs a folder'],
     [['export', runA, '-o', 'taken'], 'taken: it is a folder, not a file'],
-    [['export', runA, '--format', 'pool', '-o', 'one.html'], 'one.html'],
+    [['export', runA, '--format', 'pool', '-o', 'one.html'], 'one.html is a file: a pool is exported into a new or empty folder'],
     [['report', runA, '-o', '/proc/self/r/report.html'], 'cannot write /proc/self/r: no folder can be made there'],
     [['run', '--out', '/proc/self/x', '--suites', 'procedural', '--limit', '1'], '/proc/self/x'],
   ];
   for (const [argv, message] of cases) {
     const r = await runCli(argv, { cwd: here });
     assert.is(r.code, 2, `${argv.join(' ')}: ${r.stderr}`);
-    assert.match(r.stderr, /^spade-bench: cannot (write|create output folder) /, r.stderr);
+    assert.match(r.stderr, /^spade-bench: (cannot (write|create output folder) |\S+ is a file)/, r.stderr);
     assert.match(r.stderr, message, r.stderr);
     assert.not.match(r.stderr, '    at ');
   }
   assert.equal(readdirSync(here).sort(), ['one.html', 'taken']);
   assert.equal(readdirSync(path.join(here, 'taken')), []);
+});
+
+test('export: episodes to standard output with "-"; its flags that do not fit the format are refused', async () => {
+  const printed = await runCli(['export', runA, '-o', '-']);
+  assert.is(printed.code, 0, printed.stderr);
+  const lines = printed.stdout.trim().split('\n').map((l) => JSON.parse(l) as { suite: string });
+  assert.ok(lines.length > 0 && lines.every((l) => typeof l.suite === 'string'));
+  assert.match(printed.stderr, `${lines.length} episodes written to standard output`);
+  assert.not.ok(existsSync(path.join(process.cwd(), '-')));
+  for (const [argv, message] of [
+    [['export', runA, '--format', 'pool', '-o', '-'], '--format pool writes a folder'],
+    [['export', runA, '--suites', 'procedural', '-o', path.join(dir, 'e.jsonl')], '--suites chooses the suites of --format pool'],
+  ] as [string[], string][]) {
+    const r = await runCli(argv);
+    assert.is(r.code, 2, r.stderr);
+    assert.match(r.stderr, message);
+  }
 });
 
 test('bench: reset and step cost of every valid environment', async () => {

@@ -70,6 +70,11 @@ test("pool: the self-play environments played (the review's rejections left out)
   assert.equal(exportPool(run, path.join(run, 'static'), ['procedural']).map((e) => e.file_name), ['games/game_00000_000_general.js']);
   assert.ok(existsSync(path.join(run, 'static', 'games', 'game_00000_000_general.js')));
   assert.is(exportEpisodes(run, path.join(run, 'e.jsonl')), 2);
+  // A folder that holds something already is refused, and left as it was; so are suites the run has not.
+  assert.throws(() => exportPool(run, out), (e: Error) => e.message === `${out} is not empty: a pool is exported into a new or empty folder (its games/ would mix with what is there)`);
+  assert.equal(readdirSync(path.join(out, 'games')).length, 2);
+  assert.throws(() => exportPool(run, path.join(run, 'x'), ['procedurl']), (e: Error) => e.message === `${run} has no environments of "procedurl" (its suites: spade, procedural): name those to export with --suites. Did you mean procedural?`);
+  assert.not.ok(existsSync(path.join(run, 'x')));
 });
 
 test('file names are safe, and a folder with no journal is a usage error', () => {
