@@ -38,10 +38,14 @@ export interface EnvironmentCost {
   /** Mean microseconds of one step after a fresh reset. */
   stepUs: number;
   samples: number;
+  /** Why it could not be timed (it did not load, or reset or step threw): its figures are NaN. */
+  error?: string;
 }
 
 export async function benchCommand(args: BenchArgs): Promise<number> {
   if (!args.run) throw new UsageError('bench: name a run folder');
+  if (args.limit !== undefined && !(Number.isInteger(args.limit) && args.limit > 0)) throw new UsageError(`--limit: expected a positive integer, got ${args.limit}`);
+  if (args.time !== undefined && !(args.time > 0)) throw new UsageError(`--time: expected a positive number of milliseconds, got ${args.time}`);
   const results = readResults(args.run);
   const recorded = results.run.config as { pythonSandbox?: unknown };
   const config = resolveConfig(
@@ -54,7 +58,10 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
       const environments = suite.environments.filter((e) => e.verdict !== 'invalid').slice(0, args.limit ?? Infinity);
       for (const e of environments) {
         const sandbox = await sandboxes.get(e.language as Language);
-        const env = await sandbox.load({ id: e.id, language: e.language as Language, source: e.source }, { maxCalls: Number.MAX_SAFE_INTEGER });
+        const failed = (error: unknown): void => void costs.push({ suite: suite.id, id: e.id, family: e.family, resetUs: NaN, stepUs: NaN, samples: 0, error: (error as Error).message ?? String(error) });
+        // An environment that does not load here (another sandbox than the run's) is reported, and the rest timed.
+        const env = await sandbox.load({ id: e.id, language: e.language as Language, source: e.source }, { maxCalls: Number.MAX_SAFE_INTEGER }).catch((error: unknown) => void failed(error));
+        if (!env) continue;
         const action = e.sample?.steps[0]?.action ?? '\\boxed{0}';
         try {
           const { Bench } = await import('tinybench');
@@ -63,7 +70,12 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
           // Each step is timed alone, from a fresh reset done outside the measurement.
           bench.add('step', async () => void (await env.step(action)), { beforeEach: async () => void (await env.reset(1)) });
           await bench.run();
-          const [reset, step] = bench.tasks.map((t) => t.result as { latency?: { mean: number; samplesCount?: number } } | undefined);
+          const [reset, step] = bench.tasks.map((t) => t.result as { latency?: { mean: number; samplesCount?: number }; error?: unknown } | undefined);
+          const thrown = reset?.error ?? step?.error;
+          if (thrown) {
+            failed(thrown);
+            continue;
+          }
           costs.push({ suite: suite.id, id: e.id, family: e.family, resetUs: (reset?.latency?.mean ?? NaN) * 1000, stepUs: (step?.latency?.mean ?? NaN) * 1000, samples: step?.latency?.samplesCount ?? 0 });
         } finally {
           await env.dispose();
@@ -79,13 +91,17 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
   }
   const lines = ['suite        environment                 family                 reset µs   step µs'];
   for (const c of costs) {
-    lines.push(`${c.suite.padEnd(12)} ${c.id.padEnd(27)} ${(c.family ?? '').padEnd(20)} ${c.resetUs.toFixed(1).padStart(10)} ${c.stepUs.toFixed(1).padStart(9)}`);
+    const figures = c.error === undefined ? `${c.resetUs.toFixed(1).padStart(10)} ${c.stepUs.toFixed(1).padStart(9)}` : `  not timed: ${c.error.replace(/\s+/g, ' ').slice(0, 160)}`;
+    lines.push(`${c.suite.padEnd(12)} ${c.id.padEnd(27)} ${(c.family ?? '').padEnd(20)} ${figures}`);
   }
   for (const suite of [...new Set(costs.map((c) => c.suite))]) {
-    const steps = costs.filter((c) => c.suite === suite).map((c) => c.stepUs);
-    const [p50, p95] = percentiles(steps, [50, 95]);
-    lines.push(`${suite}: ${steps.length} environments, step p50 ${p50!.toFixed(1)} µs, p95 ${p95!.toFixed(1)} µs`);
+    const timed = costs.filter((c) => c.suite === suite && c.error === undefined).map((c) => c.stepUs);
+    const untimed = costs.filter((c) => c.suite === suite && c.error !== undefined).length;
+    const [p50, p95] = percentiles(timed, [50, 95]);
+    const figures = timed.length ? `, step p50 ${p50!.toFixed(1)} µs, p95 ${p95!.toFixed(1)} µs` : '';
+    lines.push(`${suite}: ${timed.length} environments timed${figures}${untimed ? `; ${untimed} not timed (above)` : ''}`);
   }
+  if (costs.length === 0) lines.push(`${args.run}: no valid environment to time (the run has none, or --limit left none)`);
   process.stdout.write(`${lines.join('\n')}\n`);
   return EXIT.ok;
 }

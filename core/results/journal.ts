@@ -25,9 +25,15 @@ import { constants as zlibConstants, createGzip, gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { EncodedWrites, makeFolder } from './fs.js';
 import { DataError } from '../errors.js';
-import type { GateVerdict, ReviewRecord, RoundSummary, SlotError, UsageMetrics } from './results.js';
-import type { JournaledEnvironment } from './results-file.js';
+import type { EnvironmentSummary, GateVerdict, ReviewRecord, RoundSummary, SlotError, UsageMetrics } from './results.js';
 import type { PlayTallyJson } from '../metrics/plays.js';
+
+/** An environment line of the journal: no checks, task or sample (see results-file.ts's journaledEnvironments). */
+export type JournaledEnvironment = Omit<EnvironmentSummary, 'source' | 'checks' | 'task' | 'sample'> & {
+  source?: string;
+  code?: string;
+  data?: unknown[];
+};
 
 /** The hint the designer model wrote for a program without hint() (`by`: its provider id), or why there is none. */
 export interface HintRecord {

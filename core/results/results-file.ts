@@ -27,6 +27,7 @@ import { SCHEMA_VERSION } from './results.js';
 import { codeDigest, DATA_PARAMETER, dataHeaderOf } from './data-header.js';
 import { AtomicFile } from './fs.js';
 import { DataError, UsageError } from '../errors.js';
+import { hasJournal, type JournaledEnvironment } from './journal.js';
 
 /** An environment as results.json (schema 2) stores it. */
 export interface StoredEnvironment extends Omit<EnvironmentSummary, 'source' | 'checks'> {
@@ -53,13 +54,6 @@ export interface StoredSuite extends Omit<SuiteResult, 'environments'> {
 export interface StoredResults extends Omit<RunResults, 'suites'> {
   suites: StoredSuite[];
 }
-
-/** An environment line of the journal: no checks, task or sample (see journaledEnvironments). */
-export type JournaledEnvironment = Omit<EnvironmentSummary, 'source' | 'checks' | 'task' | 'sample'> & {
-  source?: string;
-  code?: string;
-  data?: unknown[];
-};
 
 /** A program as code (shared) and data (its own), when its source can be rebuilt exactly from them. */
 export interface ProgramParts {
@@ -195,7 +189,12 @@ export function resultsFromStored(value: unknown, file = 'results.json'): RunRes
 /** Read a run's results.json (from its folder or the file itself), checking its schema. */
 export function readResults(location: string): RunResults {
   const file = existsSync(location) && statSync(location).isDirectory() ? path.join(location, 'results.json') : location;
-  if (!existsSync(file)) throw new UsageError(`${location}: no results.json (is it a run folder?)`);
+  if (!existsSync(file)) {
+    if (!existsSync(location)) throw new UsageError(`${location}: no such file or folder`);
+    // A run stopped before it wrote its results (killed) still has its journal.
+    if (hasJournal(path.dirname(file))) throw new UsageError(`${location}: no results.json yet: the run stopped before writing it; spade-bench run --out ${path.dirname(file)} --resume finishes it (and writes them)`);
+    throw new UsageError(`${location}: no results.json (is it a run folder?)`);
+  }
   let value: unknown;
   try {
     value = JSON.parse(readFileSync(file, 'utf8'));

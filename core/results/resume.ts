@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import type { GateVerdict, ReviewRecord, SlotError, UsageMetrics } from './results.js';
 import type { EnvironmentProgram, EpisodeResult } from '../types.js';
 import type { HintRecord, JournalRecord } from './journal.js';
-import type { JournaledEnvironment } from './results-file.js';
+import type { JournaledEnvironment } from './journal.js';
 import { episodeErrorClass, isRunFailure, playErrors, type PlayErrors } from '../run/error-class.js';
 import { addUsage } from '../providers/stats.js';
 import { playFigures, tallyPlays, type PlayFigures, type PlayTally } from '../metrics/plays.js';

@@ -117,4 +117,33 @@ test('bench: reset and step cost of every valid environment', async () => {
   }
 });
 
+test('bench: an environment that does not load is reported and the rest are timed; bad numbers and a stopped run are usage errors', async () => {
+  const copy = path.join(tempDir(), 'copy');
+  mkdirSync(copy);
+  const results = JSON.parse(readFileSync(path.join(runA, 'results.json'), 'utf8')) as RunResults;
+  const valid = results.suites.flatMap((s) => s.environments.filter((e) => e.verdict !== 'invalid'));
+  const broken = valid[0]!;
+  broken.source = 'export default class {';
+  writeFileSync(path.join(copy, 'results.json'), JSON.stringify(results));
+  const r = await runCli(['bench', copy, '--time', '10']);
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stdout, new RegExp(`${broken.id}\\s.*not timed: `));
+  assert.match(r.stdout, /: \d+ environments timed, step p50 [\d.]+ µs, p95 [\d.]+ µs; 1 not timed \(above\)/);
+  for (const [argv, message] of [
+    [['bench', runA, '--limit', '-1'], '--limit: expected a positive integer, got -1'],
+    [['bench', runA, '--time', '0'], '--time: expected a positive number of milliseconds, got 0'],
+  ] as [string[], string][]) {
+    const bad = await runCli(argv);
+    assert.is(bad.code, 2, bad.stderr);
+    assert.match(bad.stderr, message);
+  }
+  // A run stopped before its results (its journal only) is told how to finish.
+  const stopped = path.join(tempDir(), 'stopped');
+  mkdirSync(stopped);
+  writeFileSync(path.join(stopped, 'journal.jsonl'), readFileSync(path.join(runA, 'journal.jsonl')));
+  const told = await runCli(['bench', stopped]);
+  assert.is(told.code, 2);
+  assert.match(told.stderr, `${stopped}: no results.json yet: the run stopped before writing it; spade-bench run --out ${stopped} --resume finishes it`);
+});
+
 test.run();
