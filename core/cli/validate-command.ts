@@ -4,7 +4,7 @@
  * verdict per check. `--gate` names the reading whose verdict counts. Exit 0 when no file is
  * invalid under it, 1 when one is, 2 for a usage error or an unreadable file.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { resolveConfig, validateConfig } from '../config/config.js';
 import { RUN_OPTIONS, turnBudget } from '../config/options.js';
@@ -24,7 +24,8 @@ export const validateOptions: Record<string, FlagSpec> = {
   sandbox: flagOption(RUN_OPTIONS.sandbox),
   'python-sandbox': flagOption(RUN_OPTIONS.pythonSandbox),
   gate: flagOption(RUN_OPTIONS.gate),
-  'max-turns': flagOption(RUN_OPTIONS.maxTurns),
+  // validate plays no agent protocol: its default is the plain one.
+  'max-turns': { ...flagOption(RUN_OPTIONS.maxTurns), describe: `${RUN_OPTIONS.maxTurns.describe} [default: ${turnBudget({})}]` },
   seed: { type: 'number', arg: 'N', describe: 'Seed passed to reset() [default: 1]' },
   json: { type: 'boolean', describe: 'Print a JSON array, one object per file' },
 };
@@ -57,18 +58,35 @@ export interface FileVerdict {
 const readingLine = (name: string, r: NonNullable<GateVerdict['readings']>['spade']): string =>
   `  ${name}: ${r.verdict}${r.reason && r.verdict !== 'valid' ? ` (${r.reason})` : ''}${r.detail && r.verdict === 'invalid' ? `: ${r.detail}` : ''}\n`;
 
+/**
+ * A program file's text: UTF-8, as Python reads a source without a coding line, and without the
+ * byte order mark some editors put first (Python and Node skip it; a program's text may not).
+ */
+export function readSourceText(file: string): string {
+  const bytes = readFileSync(file);
+  try {
+    // The decoder drops a leading byte order mark.
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new UsageError(`${file}: not UTF-8 text: save it as UTF-8`);
+  }
+}
+
 export async function validateCommand(args: ValidateArgs): Promise<number> {
   const files = args.files ?? [];
   if (!files.length) throw new UsageError('validate: name at least one environment program (.js, .mjs or .py)');
   if (args.seed !== undefined && !(Number.isInteger(args.seed) && args.seed >= 0)) throw new UsageError(`--seed: expected a non-negative integer, got ${args.seed}`);
   // Read every file first: an unreadable one stops before any sandbox starts.
   const programs = files.map((file) => {
+    if (!existsSync(file)) throw new UsageError(`${file}: no such file${/[*?[]/.test(file) ? ' (a pattern your shell did not expand: no file matches it)' : ''}`);
+    if (statSync(file).isDirectory()) throw new UsageError(`${file}: is a folder: name the programs in it (${path.join(file, '*.py')}, ${path.join(file, '*.js')})`);
     const language = LANGUAGES[path.extname(file).toLowerCase()];
     if (!language) throw new UsageError(`${file}: unknown file type (expected .js, .mjs or .py)`);
     let source: string;
     try {
-      source = readFileSync(file, 'utf8');
+      source = readSourceText(file);
     } catch (error) {
+      if (error instanceof UsageError) throw error;
       throw new UsageError(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
     return { file, program: { id: path.basename(file), language, source, meta: { origin: file } } };

@@ -3,9 +3,9 @@
 // is reached, and a good program validated right after each one is still valid.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { repoRoot, runCli } from '../../helpers/cli.js';
+import { repoRoot, runCli, tempDir } from '../../helpers/cli.js';
 import { HOSTILE_DIR, hostileExpectations } from '../../fixtures/python/hostile.js';
 
 const fixtures = path.join(repoRoot, 'tests/fixtures');
@@ -60,13 +60,33 @@ test('validate: a tool-use program proven by its reference is valid; one whose e
   assert.match(text.stdout, /ok\s+tools: 2 tools: list_warehouses, get_stock/);
 });
 
-test('validate: an unreadable file or an unknown type is a usage error (exit 2)', async () => {
-  let r = await runCli(['validate', '/nonexistent/env.js']);
-  assert.is(r.code, 2);
-  assert.match(r.stderr, '/nonexistent/env.js: cannot read');
-  r = await runCli(['validate', path.join(fixtures, 'programs/load.ts')]);
-  assert.is(r.code, 2);
-  assert.match(r.stderr, 'unknown file type');
+test('validate: a missing file, a folder, an unknown type or text that is not UTF-8 is a usage error (exit 2)', async () => {
+  const cases: [string, string][] = [
+    ['/nonexistent/env.js', '/nonexistent/env.js: no such file'],
+    ['/nonexistent/*.py', '/nonexistent/*.py: no such file (a pattern your shell did not expand: no file matches it)'],
+    [path.join(fixtures, 'programs'), `${path.join(fixtures, 'programs')}: is a folder: name the programs in it`],
+    [path.join(fixtures, 'programs/load.ts'), 'unknown file type'],
+  ];
+  const latin1 = path.join(tempDir(), 'latin1.py');
+  writeFileSync(latin1, Buffer.from('# caf\xe9\nclass Env: pass\n', 'latin1'));
+  cases.push([latin1, `${latin1}: not UTF-8 text: save it as UTF-8`]);
+  for (const [file, message] of cases) {
+    const r = await runCli(['validate', file]);
+    assert.is(r.code, 2, file);
+    assert.match(r.stderr, message);
+  }
+});
+
+test('validate: a byte order mark before the program is no part of it, in either language', async () => {
+  const dir = tempDir();
+  const files = [good, goodPython].map((file) => {
+    const copy = path.join(dir, `bom-${path.basename(file)}`);
+    writeFileSync(copy, `\uFEFF${readFileSync(file, 'utf8')}`);
+    return copy;
+  });
+  const r = await runCli(['validate', ...files, '--json']);
+  assert.is(r.code, 0, r.stdout + r.stderr);
+  assert.equal((JSON.parse(r.stdout) as Verdict[]).map((v) => v.verdict), ['valid', 'valid']);
 });
 
 test('the hostile corpus, JavaScript and Python (pyodide), in one process: all classified, the next program unaffected', async () => {
