@@ -82,7 +82,7 @@ export function renderMarkdownReport(runs: readonly RunResults[]): string {
       const rate = m.success.successRate;
       const success = rate === null ? percent(null) : `${percent(rate)} (${percentInterval(m.success.interval)})`;
       lines.push(
-        `| ${cell(suite.id)} | ${suite.kind === 'selfplay' ? 'self-play' : suite.kind} | ${valid} | ${readings} | ${number(m.diversity.vendi)} | ${number(m.diversity.vendiPerN)} | ${number(m.diversity.distinct2)} | ${number(m.throughput.stepsPerSec)} | ${success} | ${m.success.won}/${m.success.lost}/${m.success.errored} |`,
+        `| ${cell(suite.id)} | ${suite.kind === 'selfplay' ? 'self-play' : suite.kind} | ${valid} | ${readings} | ${number(m.diversity.vendi)} | ${number(m.diversity.vendiPerN)} | ${number(m.diversity.distinct2)} | ${number(m.throughput.steps > 0 ? m.throughput.stepsPerSec : null)} | ${success} | ${m.success.won}/${m.success.lost}/${m.success.errored} |`,
       );
     }
     lines.push('');

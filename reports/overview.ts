@@ -150,7 +150,8 @@ ${table(['n', 'families', 'Vendi (text)', 'Vendi / n', `Vendi at n = ${size ?? '
 ${table(['episodes / s', 'steps / s', 'environments / s', 'valid / s', 'tokens / s', 'provider call p50 / p95', 'sandbox call p50 / p95', 'wall time'], rows, (row) => {
   const m = v(row).throughput;
   const latency = (summary?: { p50Ms: number; p95Ms: number }) => (summary ? `${number(summary.p50Ms)} / ${number(summary.p95Ms)} ms` : '–');
-  return [number(m.episodesPerSec), number(m.stepsPerSec), number(m.environmentsPerSec), number(m.validPerSec), number(m.tokensPerSec),
+  // Nothing played (validation only, or every episode errored): no rate, not 0.
+  return [number(m.episodes > 0 ? m.episodesPerSec : null), number(m.steps > 0 ? m.stepsPerSec : null), number(m.environmentsPerSec), number(m.validPerSec), number(m.tokensPerSec),
     latency(m.latency?.providerCall), latency(m.latency?.sandboxCall), `${number(m.wallSec)} s`];
 }, multipleRuns)}
 <h3>Success by skill</h3>

@@ -1,11 +1,23 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { renderMarkdownReport } from '../../reports/markdown.js';
+import { renderHtmlReport } from '../../reports/html.js';
 import { syntheticRun } from './fixtures.js';
 import { metricsShownIn } from '../../core/metrics/table.js';
 import { ROUND_LOG_FIGURES, ROUND_LOG_KEYS } from '../../core/selfplay/round-log.js';
 import { roundLogValue } from '../../reports/designer-dynamics.js';
 import { escapeHtml } from '../../reports/escape.js';
+
+test('a pool that took no step (validation only, or all errored) has no rate: n/a in both reports, never 0', async () => {
+  const run = syntheticRun({ runId: 'idle' });
+  for (const suite of run.suites) Object.assign(suite.metrics.throughput, { episodes: 0, steps: 0, episodesPerSec: 0, stepsPerSec: 0 });
+  const rows = renderMarkdownReport([run]).split('\n').filter((line) => /^\| (selfplay|procedural) \| (self-play|static) \|/.test(line));
+  assert.is(rows.length, 2);
+  for (const row of rows) assert.is(row.split(' | ')[7], 'n/a', row);
+  const html = await renderHtmlReport([run]);
+  const throughput = html.slice(html.indexOf('<h3>Throughput</h3>'), html.indexOf('</table>', html.indexOf('<h3>Throughput</h3>')));
+  assert.is(throughput.match(/<td>n\/a<\/td><td>n\/a<\/td>/g)?.length, 2, throughput);
+});
 
 test('one table row per pool, with the axes and the labels', () => {
   const md = renderMarkdownReport([syntheticRun({ runId: 'A', sandboxInsecure: true }), syntheticRun({ runId: 'B', seed: 2 })]);
