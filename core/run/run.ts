@@ -214,7 +214,7 @@ export function parseMaxErrors(value: number | string | undefined): ErrorAllowan
   if (value === undefined) return { count: 0 };
   if (typeof value === 'number') return { count: value };
   const m = /^(\d+(?:\.\d+)?)%$/.exec(value.trim());
-  if (m) return { share: Number(m[1]) / 100 };
+  if (m && Number(m[1]) <= 100) return { share: Number(m[1]) / 100 };
   const n = Number(value);
   if (Number.isInteger(n) && n >= 0) return { count: n };
   throw new UsageError(`maxErrors: expected a count of errors (0 or more) or a percentage such as "20%", got ${JSON.stringify(value)}`);

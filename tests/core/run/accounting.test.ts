@@ -13,6 +13,7 @@ import { repoRoot, runCli, startCli, tempDir } from '../../helpers/cli.js';
 import { comparable } from '../../helpers/results.js';
 import { startWireServer, type Step, type WireServer } from '../../helpers/wire-servers.js';
 import type { RunResults } from '../../../core/results/results.js';
+import { parseMaxErrors } from '../../../core/run/run.js';
 
 const KEY = 'sk-accounting-test-7c1d';
 const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/llm/${name}.md`, import.meta.url), 'utf8');
@@ -106,6 +107,13 @@ test('a reply with no message is an error, not a loss', async () => {
   } finally {
     await server.close();
   }
+});
+
+test('--max-errors reads a count or a share of at most 100%; anything else is refused before the run', () => {
+  assert.equal(parseMaxErrors('20%'), { share: 0.2 });
+  assert.equal(parseMaxErrors('100%'), { share: 1 });
+  assert.equal(parseMaxErrors('7'), { count: 7 });
+  for (const wrong of ['150%', '-1', '1.5', 'some']) assert.throws(() => parseMaxErrors(wrong), /maxErrors: expected a count of errors/, wrong);
 });
 
 test('--max-errors allows some failures; the run goes on and lists them', async () => {
