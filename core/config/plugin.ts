@@ -236,6 +236,8 @@ export async function loadExternalPlugin(id: string, cwd: string): Promise<Plugi
 export class PluginRegistry {
   private readonly builtins = new Map<string, BuiltinEntry>();
   private readonly loaded = new Map<string, PluginDefinition>();
+  /** Where each loaded plugin came from (its file or package), by kind and id. */
+  private readonly loadedFrom = new Map<string, string>();
 
   /** The folder plugin paths (and other relative paths of the config) are relative to. */
   readonly cwd: string;
@@ -250,7 +252,13 @@ export class PluginRegistry {
     const added: PluginDefinition[] = [];
     for (const spec of specifiers) {
       const plugin = await loadExternalPlugin(spec, this.cwd);
-      this.loaded.set(`${plugin.kind}/${plugin.id}`, plugin);
+      const key = `${plugin.kind}/${plugin.id}`;
+      // An id names one plugin: a built-in's, or one loaded file's (the same file may come twice).
+      if (this.builtins.has(key)) throw new UsageError(`plugin ${spec}: its id "${plugin.id}" is a built-in ${plugin.kind}'s: give it an id of its own`);
+      const earlier = this.loadedFrom.get(key);
+      if (earlier !== undefined && earlier !== spec) throw new UsageError(`plugin ${spec}: its id "${plugin.id}" is that of ${earlier} too: give each ${plugin.kind} an id of its own`);
+      this.loadedFrom.set(key, spec);
+      this.loaded.set(key, plugin);
       added.push(plugin);
     }
     return added;

@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadExternalPlugin } from '../../../core/config/plugin.js';
 import { UsageError } from '../../../core/errors.js';
+import { createRegistry } from '../../../core/setup/setup.js';
 import { tempDir } from '../../helpers/cli.js';
 
 const plugin = (id: string): string => `export default { kind: 'suite', id: '${id}', description: 'from a package', create() { return {}; } };\n`;
@@ -55,6 +56,28 @@ test('npm: names packages only: a path written after it is refused, never run', 
   for (const id of ['npm:../x.mjs', 'npm:./x.mjs', 'npm:/etc/passwd', 'npm:pkg/../../x.mjs', 'npm:']) {
     assert.match(await refused(id, sub), 'npm: names a package (npm:name, npm:@scope/name)', id);
   }
+});
+
+test("a loaded plugin's id is its own: one of a built-in's, or of another file's, is refused naming both", async () => {
+  const dir = tempDir();
+  writeFileSync(path.join(dir, 'gsm.mjs'), plugin('gsm8k'));
+  writeFileSync(path.join(dir, 'a.mjs'), plugin('mine'));
+  writeFileSync(path.join(dir, 'b.mjs'), plugin('mine'));
+  const registry = createRegistry(dir);
+  await registry.register(['./a.mjs', './a.mjs']);
+  for (const [specs, message] of [
+    [['./gsm.mjs'], 'plugin ./gsm.mjs: its id "gsm8k" is a built-in suite\'s: give it an id of its own'],
+    [['./b.mjs'], 'plugin ./b.mjs: its id "mine" is that of ./a.mjs too: give each suite an id of its own'],
+  ] as [string[], string][]) {
+    try {
+      await registry.register(specs);
+      assert.unreachable(specs.join());
+    } catch (error) {
+      assert.instance(error, UsageError);
+      assert.is((error as Error).message, message);
+    }
+  }
+  assert.equal(registry.list().filter((p) => p.id === 'gsm8k').length, 1);
 });
 
 test.run();
