@@ -85,6 +85,9 @@ export interface ObjectOptions {
 
 type Shape = Record<string, Schema<unknown>>;
 
+/** A key without case, `_` or `-`: two spellings of one name compare equal. */
+const squashed = (key: string): string => key.toLowerCase().replace(/[_-]/g, '');
+
 /** An object whose keys (all optional) pass their schema; an unknown key is named with those that exist, and the nearest of them. */
 export function object<S extends Shape>(shape: S, options: ObjectOptions = {}): Schema<{ [K in keyof S]?: Infer<S[K]> }> {
   return (v, at) => {
@@ -95,6 +98,10 @@ export function object<S extends Shape>(shape: S, options: ObjectOptions = {}): 
       if (newName !== undefined) throw new UsageError(`${keyPath} was renamed: use ${newName}`);
       const check = shape[key];
       if (!check) {
+        // An open object passes other keys on (to a provider plugin), but not a known key spelt
+        // another way (baseUrl, base_url for baseURL), which would be passed on and never read.
+        const spelt = options.open ? Object.keys(shape).find((known) => squashed(known) === squashed(key)) : undefined;
+        if (spelt) throw new UsageError(`${keyPath}: unknown key: did you mean ${spelt}? (the key is read with that spelling only)`);
         if (options.open) continue;
         throw new UsageError(`${keyPath}: unknown key (known keys${at ? ` of ${at}` : ''}: ${Object.keys(shape).join(', ')}).${didYouMean(key, Object.keys(shape))}`);
       }

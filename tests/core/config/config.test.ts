@@ -41,6 +41,10 @@ test('an unknown key is named with the keys that exist, and the nearest', () => 
   assert.match(m, /\. Did you mean rounds\?$/);
   assert.match(message(() => validateConfig({ sed: 3 })), /sed: unknown key .*\. Did you mean seed\?$/);
   assert.not.match(message(() => validateConfig({ colour: 'red' })), 'Did you mean', 'no suggestion when nothing is near');
+  // A provider's options pass other keys on to its plugin, but not a known key spelt another way.
+  assert.is(message(() => validateConfig({ providers: { vllm: { baseUrl: 'http://x' } } })), 'config: providers["vllm"].baseUrl: unknown key: did you mean baseURL? (the key is read with that spelling only)');
+  assert.match(message(() => validateConfig({ providers: { 'openai:m': { max_retries: 2 } } })), 'did you mean maxRetries?');
+  validateConfig({ providers: { acme: { region: 'eu', baseURL: 'http://x' } } });
 });
 
 test('finds spade.config.ts, with TypeScript syntax, and validates it', async () => {
