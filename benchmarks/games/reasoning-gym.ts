@@ -23,7 +23,7 @@ import type { DataOptions } from '../download.js';
 import { loadReasoningGym } from './reasoning-gym-source.js';
 import { reasoningGymProgram } from './reasoning-gym-program.js';
 import { literalsAfter, pythonDict, spadeFiles, template } from './spade-source.js';
-import { count, meanWithInterval, withOverrides } from './scores.js';
+import { count, shareWithInterval, withOverrides } from './scores.js';
 
 /** SPADE's settings for the hard split (_games_gem.yaml; top_p and top_k from gem_evaluator). */
 export const RG_SAMPLING: SuiteSampling = { n: 1, temperature: 0.6, topP: 0.8, topK: 20, maxTokens: 8192, maxTurns: 2 };
@@ -79,7 +79,8 @@ export function reasoningGymScores(tasks: readonly ScoredTask[], categories: Rec
   for (const [task, entry] of byTask) {
     if (entry.played === 0) continue;
     const rate = entry.wins / entry.played;
-    scores[`gem_eval/task_rg_${task}-hard/win_rate`] = { ...meanWithInterval([rate], entry.played), value: rate };
+    // Each episode is a fresh instance of the task: its wins are a share of independent draws.
+    scores[`gem_eval/task_rg_${task}-hard/win_rate`] = { ...shareWithInterval(entry.wins, entry.played), value: rate };
     wins += entry.wins;
     played += entry.played;
     const category = categories[task];
@@ -91,8 +92,8 @@ export function reasoningGymScores(tasks: readonly ScoredTask[], categories: Rec
     buckets.set(category, bucket);
   }
   for (const [category, bucket] of buckets) {
-    const interval = meanWithInterval(bucket.rates, bucket.played);
-    scores[`gem_eval/category_rg_${category}/win_rate`] = { ...interval, value: bucket.wins / bucket.played };
+    // The category's figure pools its tasks' episodes (GEM's win rate), and so does its interval.
+    scores[`gem_eval/category_rg_${category}/win_rate`] = shareWithInterval(bucket.wins, bucket.played);
     scores[`gem_eval/category_rg_${category}/num_tasks`] = count(bucket.rates.length);
     scores[`gem_eval/category_rg_${category}/num_episodes`] = count(bucket.played);
   }

@@ -14,12 +14,21 @@ import { UsageError } from '../../core/errors.js';
 
 const won = (outcome: string): number => (outcome === 'won' ? 1 : 0);
 
-/** The mean of `values` with the 95% normal interval of their mean, clamped to [0, 1]. */
+/**
+ * The mean of `values` (each in [0, 1]) with the 95% normal interval of their mean, clamped to
+ * [0, 1]. Where that interval says nothing (one value) or too much (values all alike: 3 tasks
+ * all wrong would be 0.0 (0.0–0.0)), it is Wilson's over the values, as if each were a share of
+ * one draw: a value in [0, 1] with mean p varies at most as a draw does, p (1 - p).
+ */
 export function meanWithInterval(values: readonly number[], n = values.length): SuiteScore {
   if (values.length === 0) return { value: 0, low: 0, high: 1, n };
-  const mean = values.reduce((a, b) => a + b, 0) / values.length;
-  if (values.length < 2) return { value: mean, low: 0, high: 1, n };
-  const variance = values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (values.length - 1);
+  const sum = values.reduce((a, b) => a + b, 0);
+  const mean = sum / values.length;
+  const variance = values.length < 2 ? 0 : values.reduce((total, v) => total + (v - mean) ** 2, 0) / (values.length - 1);
+  if (variance === 0) {
+    const [low, high] = wilsonInterval(sum, values.length);
+    return { value: mean, low, high, n };
+  }
   const half = Z_95 * Math.sqrt(variance / values.length);
   return { value: mean, low: Math.max(0, mean - half), high: Math.min(1, mean + half), n };
 }

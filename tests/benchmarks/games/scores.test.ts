@@ -7,7 +7,8 @@ import type { ScoredTask } from '../../../core/concepts/suite.js';
 import type { EpisodeResult } from '../../../core/concepts/episode.js';
 import { aimeScores } from '../../../benchmarks/games/aime.js';
 import { reasoningGymScores } from '../../../benchmarks/games/reasoning-gym.js';
-import { withOverrides } from '../../../benchmarks/games/scores.js';
+import { meanWithInterval, withOverrides } from '../../../benchmarks/games/scores.js';
+import { wilsonInterval } from '../../../core/metrics/intervals.js';
 import { UsageError } from '../../../core/errors.js';
 
 const episode = (outcome: EpisodeResult['outcome'], attempt: number): EpisodeResult => ({
@@ -15,6 +16,26 @@ const episode = (outcome: EpisodeResult['outcome'], attempt: number): EpisodeRes
 });
 const task = (id: string, params: Record<string, unknown>, outcomes: EpisodeResult['outcome'][], verdict: ScoredTask['verdict'] = 'valid'): ScoredTask => ({
   id, meta: { params }, verdict, episodes: outcomes.map((o, i) => episode(o, i)),
+});
+
+test('intervals: a mean of alike values, or of one, gets Wilson\'s over the values, never a point or [0, 1]', () => {
+  const none = meanWithInterval([0, 0, 0]);
+  assert.equal([none.value, none.low], [0, 0]);
+  assert.ok(Math.abs(none.high! - wilsonInterval(0, 3)[1]) < 1e-12 && none.high! > 0.5, `${none.high}`);
+  const one = meanWithInterval([1]);
+  assert.equal([one.low, one.high], wilsonInterval(1, 1));
+  // Values that vary: the normal interval of their mean.
+  const varied = meanWithInterval([0, 1, 0.5, 0.25]);
+  assert.ok(varied.low! < varied.value && varied.value < varied.high!);
+  // A Reasoning-Gym task's episodes are fresh instances: Wilson's over them; its category pools them, and stays in its interval.
+  const scores = reasoningGymScores([
+    task('ab/0', { task: 'ab' }, ['won', 'won', 'lost', 'won', 'won', 'lost', 'won', 'won']),
+    task('bf/0', { task: 'bf' }, ['lost', 'lost']),
+  ], { ab: 'algorithmic', bf: 'algorithmic' });
+  const ab = scores['gem_eval/task_rg_ab-hard/win_rate']!;
+  assert.equal([ab.value, ab.low, ab.high], [6 / 8, ...wilsonInterval(6, 8)]);
+  const category = scores['gem_eval/category_rg_algorithmic/win_rate']!;
+  assert.equal([category.value, category.low, category.high], [6 / 10, ...wilsonInterval(6, 10)]);
 });
 
 test('AIME: an errored sample is a wrong one (SPADE divides by every sample)', () => {
