@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { EXIT, UsageError } from '../errors.js';
 import { readResults } from '../results/results-file.js';
-import { PAPER_TABLES, figureText, paperRows, percentCell, type PaperRow } from '../results/paper-table.js';
+import { PAPER_TABLES, figureText, figuresOfSeveralSuites, paperRows, percentCell, type PaperRow } from '../results/paper-table.js';
 import type { FlagSpec, PositionalSpec } from './commands.js';
 
 export const TABLE_FORMATS = ['markdown', 'csv', 'latex'] as const;
@@ -56,5 +56,11 @@ export async function tableCommand(args: TableArgs): Promise<number> {
   const runs = locations.map(readResults);
   const names = locations.map((l) => path.basename(l.replace(/\/results\.json$/, '').replace(/\/+$/, '')));
   process.stdout.write(renderPaperTable(paperRows(runs, rq, names), rq, format));
+  // A cell holds one suite's figure: a run with the same figure from several suites is told so.
+  runs.forEach((run, i) => {
+    for (const { label, suites } of figuresOfSeveralSuites(run, rq)) {
+      process.stderr.write(`spade-bench: ${names[i]}: ${label} is recorded by ${suites.length} suites (${suites.join(', ')}); the table shows ${suites[0]}'s: run one suite per figure to compare runs\n`);
+    }
+  });
   return EXIT.ok;
 }

@@ -52,6 +52,14 @@ export function scoreOf(run: RunResults, key: string): SuiteScore | undefined {
   return undefined;
 }
 
+/** The table's figures that more than one suite of `run` records (its cell shows the first's), with those suites. */
+export function figuresOfSeveralSuites(run: RunResults, rq = 'RQ1'): { label: string; suites: string[] }[] {
+  return (PAPER_TABLES[rq] ?? []).flatMap((column) => {
+    const suites = run.suites.filter((suite) => suite.scores?.[column.key] !== undefined).map((suite) => suite.id);
+    return suites.length > 1 ? [{ label: column.label, suites }] : [];
+  });
+}
+
 /** True when a run has any figure of the table. */
 export const hasPaperFigures = (run: RunResults, rq = 'RQ1'): boolean => (PAPER_TABLES[rq] ?? []).some((c) => scoreOf(run, c.key) !== undefined);
 

@@ -3,11 +3,13 @@
 // HTML report opens with the same table.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCli, tempDir } from '../../helpers/cli.js';
 import { startWireServer } from '../../helpers/wire-servers.js';
 import type { RunResults } from '../../../core/results/results.js';
+import { syntheticRun } from '../../reports/fixtures.js';
+import { writeResults } from '../../../core/results/results-file.js';
 import { checkJail } from '../../../plugins/sandboxes/cpython/jail.js';
 import { FIXTURES, gamesDataDir, writeJsonLines, SHARED } from '../../benchmarks/games/games-data.js';
 
@@ -33,6 +35,19 @@ async function modelServer(skill: 'good' | 'poor') {
   });
   return server;
 }
+
+test('a figure that two suites of a run record: the table shows the first\'s and says so', async () => {
+  const run = syntheticRun({ runId: 'twice' });
+  run.suites[0]!.scores = { 'gem_eval/category_rg_math/win_rate': { value: 0, low: 0, high: 0.5, n: 4 } };
+  run.suites[1]!.scores = { 'gem_eval/category_rg_math/win_rate': { value: 0.75, low: 0.3, high: 0.95, n: 4 } };
+  const dir = path.join(tempDir(), 'twice');
+  mkdirSync(dir);
+  writeResults(dir, run);
+  const r = await runCli(['table', dir]);
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stdout, /\| 0\.0 \(0\.0–50\.0\) \|/);
+  assert.match(r.stderr, `spade-bench: twice: RG:Math is recorded by 2 suites (${run.suites[0]!.id}, ${run.suites[1]!.id}); the table shows ${run.suites[0]!.id}'s`);
+});
 
 test('the four suites and self-play in one run; table prints the eight columns of the games table for two runs', async () => {
   if (checkJail().problem) return console.log('  skipped: the cpython jail cannot run here');
