@@ -12,7 +12,7 @@ export interface ProgressDisplay {
   /** Print a line without breaking the status line. */
   log(line: string): void;
   /** Show model calls in flight (of the most allowed) on the status line. */
-  watchCalls(calls: () => { inFlight: number; limit: number }): void;
+  watchCalls(calls: () => { inFlight: number; limit: number; retrying?: number }): void;
   done(): void;
 }
 
@@ -49,7 +49,7 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, tty 
   let started = performance.now();
   let lastDraw = 0;
   let drawn = false;
-  let calls: (() => { inFlight: number; limit: number }) | undefined;
+  let calls: (() => { inFlight: number; limit: number; retrying?: number }) | undefined;
   let ticker: NodeJS.Timeout | undefined;
 
   const clear = (): void => {
@@ -65,7 +65,8 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, tty 
     const fraction = totalEpisodes ? Math.min(1, episodes / totalEpisodes) : 0;
     const eta = fraction > 0.02 ? `ETA ${duration(elapsed / fraction - elapsed)}` : 'ETA estimating';
     const inFlight = calls?.();
-    const callsPart = inFlight ? ` · calls in flight ${inFlight.inFlight}/${inFlight.limit}` : '';
+    // A call waiting out a 429's retry-after holds no request: the wait is shown, so a run that waits does not look stuck.
+    const callsPart = inFlight ? ` · calls in flight ${inFlight.inFlight}/${inFlight.limit}${inFlight.retrying ? ` · ${inFlight.retrying} waiting to retry` : ''}` : '';
     const line = `${suite}${round} · environments ${environments}/${totalEnvironments} · episodes ${episodes}/~${totalEpisodes}${callsPart} · ${eta}`;
     stream.write(`\r\x1b[2K${line.slice(0, (stream.columns ?? 100) - 1)}`);
     drawn = true;

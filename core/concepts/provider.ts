@@ -126,4 +126,6 @@ export interface Provider {
   readonly requestsInFlight?: number;
   /** Requests in flight now (the status line shows them). */
   inFlight?(): number;
+  /** Calls waiting to be sent again after a failure (a 429's retry-after, a backoff): the status line shows them. */
+  retrying?(): number;
 }

@@ -195,6 +195,9 @@ export function withProviderLayer(raw: RawProvider, options: ProviderLayerOption
     ...(result.choices && result.choices.length > 1 && { choices: sharedChoices(result.choices, result.usage) }),
   });
 
+  // Calls sleeping before their next attempt.
+  let waiting = 0;
+
   const aborted = (attempts: number, reason: unknown) =>
     new ProviderError(raw.id, 'aborted', `${raw.id}: aborted${reason instanceof Error ? `: ${reason.message}` : ''}`, undefined, attempts);
 
@@ -306,10 +309,13 @@ export function withProviderLayer(raw: RawProvider, options: ProviderLayerOption
       stats.recordRetry();
       options.onRetry?.({ providerId: raw.id, attempt: attemptNo, kind: failure.kind, status: failure.status, delayMs, fromRetryAfter });
       log(`${raw.id}: ${what}, retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attemptNo + 1} of ${retry.maxRetries + 1})`);
+      waiting++;
       try {
         await sleep(delayMs, signal);
       } catch (reason) {
         throw aborted(attemptNo, reason);
+      } finally {
+        waiting--;
       }
     }
   }
@@ -322,6 +328,7 @@ export function withProviderLayer(raw: RawProvider, options: ProviderLayerOption
     stats,
     requestsInFlight: limit.limit,
     inFlight: () => limit.inFlight,
+    retrying: () => waiting,
     chat,
     close: async () => {
       // The replies it cached this turn are on disk once it is closed.

@@ -61,7 +61,7 @@ export interface RunStart {
   /** Where environments are evaluated: `2 worker threads`, `main thread`, `3 workers on host:6379 now`. */
   evaluatedBy: string;
   /** Model calls in flight now and the most allowed at once, over the run's providers (none: the roles are offline). */
-  calls?: () => { inFlight: number; limit: number };
+  calls?: () => { inFlight: number; limit: number; retrying?: number };
 }
 
 /** Create `dir` (or check it) and make sure files can be written in it; a folder that holds a run is refused unless resuming. */
@@ -258,7 +258,7 @@ export async function runResolved(config: SpadeConfig, options: RunOptions & { r
     if (resumed) prior = priorWork(resumed, suites, config, options.validateOnly);
     const providers = parts.providers.filter((p) => p.inFlight && p.requestsInFlight);
     const calls = providers.length
-      ? () => ({ inFlight: providers.reduce((n, p) => n + p.inFlight!(), 0), limit: providers.reduce((n, p) => n + p.requestsInFlight!, 0) })
+      ? () => ({ inFlight: providers.reduce((n, p) => n + p.inFlight!(), 0), limit: providers.reduce((n, p) => n + p.requestsInFlight!, 0), retrying: providers.reduce((n, p) => n + (p.retrying?.() ?? 0), 0) })
       : undefined;
     options.onStart?.({ config, outDir, designerLabel: parts.designer.label, agentLabel: parts.agent.label, evaluatedBy, ...(calls && { calls }) });
     return await executeRun({

@@ -15,7 +15,12 @@ test('the status line shows model calls in flight, of the most allowed', () => {
   progress.watchCalls(() => ({ inFlight, limit: 32 }));
   progress.onEvent({ type: 'suite-start', suite: 'gsm8k', kind: 'static', environments: 64, episodes: 256 });
   assert.match(stream.text, 'calls in flight 30/32');
+  assert.not.match(stream.text, 'waiting to retry');
   inFlight = 0;
+  // Calls waiting out a retry-after hold no request: the line says they wait.
+  progress.watchCalls(() => ({ inFlight, limit: 32, retrying: 3 }));
+  progress.log('a line, and the status line drawn again');
+  assert.match(stream.text, 'calls in flight 0/32 · 3 waiting to retry');
   progress.onEvent({ type: 'episode', suite: 'gsm8k' });
   progress.done();
   // Without providers (offline roles) the line says nothing of calls.

@@ -29,6 +29,23 @@ test('the caller aborting stops the call at once, with no retry', async () => {
   assert.is(calls, 1);
 });
 
+test('a call waiting to be sent again is counted as retrying until it is sent', async () => {
+  let n = 0;
+  const provider = withProviderLayer(
+    raw(async () => {
+      if (++n === 1) throw Object.assign(new Error('slow down'), { status: 429, headers: new Headers({ 'retry-after-ms': '300' }) });
+      return { text: 'ok', usage: { inputTokens: 1, outputTokens: 1 } };
+    }),
+    { retry: { baseDelayMs: 1, maxDelayMs: 2 } },
+  );
+  assert.is(provider.retrying?.(), 0);
+  const call = provider.chat(user('a'));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal([provider.retrying?.(), provider.inFlight?.()], [1, 0], 'waiting, holding no request');
+  await call;
+  assert.is(provider.retrying?.(), 0);
+});
+
 test('stats count calls, tokens, cost, retries, failures and latency', async () => {
   let n = 0;
   const provider = withProviderLayer(
