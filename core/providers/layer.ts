@@ -94,7 +94,10 @@ function describe(failure: Failure, endpoint: string | undefined): string {
     case 'timeout':
       return 'no reply within the request timeout';
     case 'connection':
-      return `could not reach ${endpoint ?? 'the server'}`;
+      // A connection that was made and then broke (reset, closed mid-reply) reached the server.
+      return /ECONNRESET|EPIPE|terminated|other side closed|socket hang up/i.test(failure.detail) && !/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|UNREACH/.test(failure.detail)
+        ? `the connection to ${endpoint ?? 'the server'} broke`
+        : `could not reach ${endpoint ?? 'the server'}`;
     case 'bad-response':
       return 'unusable reply from the server';
     default:

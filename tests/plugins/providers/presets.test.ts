@@ -48,4 +48,18 @@ test('the <PRESET>_BASE_URL variable points a preset elsewhere, and an unreachab
   assert.match(error.message, `could not reach ${server.baseURL}`);
 });
 
+test('a server that closes the connection mid-request was reached: the message says the connection broke', async () => {
+  const server = await startWireServer('openai');
+  server.script({ kind: 'drop' });
+  try {
+    const provider = await llamacpp.create({ model: 'any', baseURL: server.baseURL, maxRetries: 0 });
+    const error = (await provider.chat({ messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e)) as ProviderError;
+    assert.instance(error, ProviderError);
+    assert.is(error.kind, 'connection');
+    assert.match(error.message, `the connection to ${server.baseURL} broke`);
+  } finally {
+    await server.close();
+  }
+});
+
 test.run();
