@@ -32,6 +32,9 @@ function readResults(outDir: string): RunResults | undefined {
   }
 }
 
+/** A rate with the digits it needs: 760, 12.5, 0.47 (a slow model's run is not "0/s"). */
+export const perSecond = (rate: number): string => (rate >= 100 ? rate.toFixed(0) : rate >= 1 ? rate.toFixed(1) : rate.toPrecision(2));
+
 export async function runCommand(args: RunArgs): Promise<number> {
   const cwd = process.cwd();
   // Paths inside the working folder are shown relative to it, others in full.
@@ -119,7 +122,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     const rate = count / (resumed ? suitesWall : wall);
     const rel = (f: string): string => shown(path.join(outDir, f));
     summaryOut.write(
-      `${results.run.complete ? 'done' : 'stopped early (partial results, "complete": false)'} in ${wall.toFixed(1)} s${overall}: ${what} (${rate.toFixed(0)}/s)\n` +
+      `${results.run.complete ? 'done' : 'stopped early (partial results, "complete": false)'} in ${wall.toFixed(1)} s${overall}: ${what} (${perSecond(rate)}/s)\n` +
         `  results  ${rel('results.json')}\n  report   ${rel('report.html')}\n  journal  ${rel('journal.jsonl')}\n`,
     );
     missed = report(results).filter((check) => !check.passed);

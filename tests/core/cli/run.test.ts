@@ -113,7 +113,7 @@ test('--skip-bad: a static suite reports the malformed records it skipped, in th
   const results = JSON.parse(readFileSync(path.join(cwd, 'out', 'results.json'), 'utf8')) as RunResults;
   assert.equal(results.suites.map((s) => [s.id, s.metrics.validity.proposed, s.skippedRecords]), [['jsonl:data.jsonl', 2, 1]]);
   // --validate-only plays no episode: the closing line counts what it judged.
-  assert.match(r.stdout, /^done in [\d.]+ s: 2 environments judged \(\d+\/s\)$/m);
+  assert.match(r.stdout, /^done in [\d.]+ s: 2 environments judged \([\d.]+\/s\)$/m);
 });
 
 test('--field maps the fields of a jsonl: file; without it the error names its fields and the flag, and nothing is written', async () => {

@@ -8,6 +8,7 @@ import { repoRoot, runCli, startCli, tempDir, type CliResult } from '../../helpe
 import { mulberry32 } from '../../../core/run/random.js';
 import type { RunResults } from '../../../core/results/results.js';
 import { comparable, journaledEpisodes } from '../../helpers/results.js';
+import { perSecond } from '../../../core/cli/run-command.js';
 
 const args = ['--seed', '5', '--rounds', '3', '--envs-per-round', '5', '--attempts', '2', '--limit', '16', '--environments-in-flight', '2'];
 
@@ -77,7 +78,7 @@ test('a finished run resumed: its rates are over the time both invocations spent
   // The summary line's rate is the run's, as the results give it: every episode over every invocation's time.
   const episodes = after.reduce((n, { t }) => n + t.episodes, 0);
   const wall = after.reduce((sum, { t }) => sum + t.wallSec, 0);
-  assert.match(again.stdout, `(resumed: its suites took ${wall.toFixed(1)} s over every invocation): ${episodes} episodes (${(episodes / wall).toFixed(0)}/s)`);
+  assert.match(again.stdout, `(resumed: its suites took ${wall.toFixed(1)} s over every invocation): ${episodes} episodes (${perSecond(episodes / wall)}/s)`);
   // Each invocation journals the time it spent on each suite as the suite ends.
   const ends = journalLines(out).map((line) => JSON.parse(line) as { type: string; suite: string; wallSec: number }).filter((r) => r.type === 'suite-end');
   assert.is(ends.length, 2 * before.length, 'one suite-end per suite per invocation');
