@@ -87,6 +87,17 @@ function readShardRun(dir: string): ShardRun {
   return { dir, shard, results: readResults(file), ...mergeRecords(dir) };
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const valueAt = (config: unknown, keyPath: string): unknown => keyPath.split('.').reduce<unknown>((o, k) => (isObject(o) ? o[k] : undefined), config);
+
+/** The key paths (selfplay.rounds) whose values differ between two configs. */
+function differingKeys(a: unknown, b: unknown, prefix = ''): string[] {
+  if (isObject(a) && isObject(b)) {
+    return [...new Set([...Object.keys(a), ...Object.keys(b)])].sort().flatMap((key) => differingKeys(a[key], b[key], `${prefix}${key}.`));
+  }
+  return JSON.stringify(a) === JSON.stringify(b) ? [] : [prefix.slice(0, -1)];
+}
+
 /** The shards, in index order, after checking they are the n slices of one run. */
 function checkShards(runs: ShardRun[]): ShardRun[] {
   if (runs.length === 0) throw new UsageError('merge: name the shard folders to merge');
@@ -98,7 +109,11 @@ function checkShards(runs: ShardRun[]): ShardRun[] {
   }
   const configOf = (r: ShardRun): string => JSON.stringify({ ...r.results.run.config, out: undefined });
   const mismatch = sorted.find((r) => configOf(r) !== configOf(sorted[0]!));
-  if (mismatch) throw new UsageError(`merge: ${mismatch.dir} was run with another config than ${sorted[0]!.dir}`);
+  if (mismatch) {
+    const differing = differingKeys(sorted[0]!.results.run.config, mismatch.results.run.config).filter((key) => key !== 'out');
+    const shown = differing.slice(0, 5).map((key) => `${key} ${JSON.stringify(valueAt(sorted[0]!.results.run.config, key))} there, ${JSON.stringify(valueAt(mismatch.results.run.config, key))} here`);
+    throw new UsageError(`merge: ${mismatch.dir} was run with another config than ${sorted[0]!.dir}: ${shown.join('; ')}${differing.length > 5 ? `; and ${differing.length - 5} more` : ''}`);
+  }
   return sorted;
 }
 

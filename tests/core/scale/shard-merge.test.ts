@@ -136,6 +136,9 @@ test('merge refuses a missing shard and a folder that is not a shard', async () 
   const lines = readFileSync(path.join(b, JOURNAL_FILE), 'utf8').split('\n').filter((l) => l && !l.includes('"type":"plays"'));
   writeFileSync(path.join(b, JOURNAL_FILE), `${lines.join('\n')}\n`);
   assert.match(await failure([a, b]), /journal\.jsonl: .*no plays line for procedural\//);
+  // Shards of two different runs: the keys that differ, with both values.
+  const other = await runLocally({ ...config, seed: config.seed + 1 }, { shard: { index: 1, count: 2 } });
+  assert.match(await failure([a, other]), `was run with another config than ${a}: seed ${config.seed} there, ${config.seed + 1} here`);
 });
 
 test.run();
