@@ -206,7 +206,13 @@ export function jsonErrorOffset(text: string): number {
  */
 async function configErrorMessage(error: Error, file: string, cwd: string): Promise<string> {
   const shown = path.relative(cwd, file) || file;
-  const message = error.message;
+  // Node's list of the modules that required it says nothing of the config's own mistake.
+  const message = error.message.replace(/\nRequire stack:[\s\S]*$/, '');
+  // A TypeScript config in a CommonJS folder is loaded as CommonJS, where spade-bench (an ES
+  // module of the running command) is not found: say how to load it as an ES module.
+  if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' && /'spade-bench(\/[^']*)?'/.test(message) && /\.ts$/.test(file)) {
+    return `${shown}: ${message}: a .ts config imports spade-bench as an ES module; say "type": "module" in its folder's package.json (npm pkg set type=module), or name it spade.config.mts`;
+  }
   // esbuild: "Transform failed with 1 error:\n/path/spade.config.ts:4:0: ERROR: Expected ..." (0-based columns).
   const located = [...message.matchAll(/^(.*?):(\d+):(\d+): ERROR: (.*)$/gm)];
   if (located.length) return located.map((m) => `${path.relative(cwd, m[1]!) || m[1]}:${m[2]}:${Number(m[3]) + 1}: ${m[4]}`).join('\n');

@@ -222,6 +222,16 @@ export default definePlugin({ kind: 'suite', id: 'late', description: 'load thro
   assert.not.match(report, 'was interrupted');
 });
 
+test('a .ts config in a folder that is not an ES module package is told how to load it, without a require stack', async () => {
+  const cwd = tempDir();
+  writeFileSync(path.join(cwd, 'spade.config.ts'), "import { defineConfig } from 'spade-bench';\nexport default defineConfig({ suites: ['procedural'] });\n");
+  const r = await runCli(['run', '--out', 'o', '--limit', '1'], { cwd });
+  assert.is(r.code, 2, r.stderr);
+  assert.match(r.stderr, `spade-bench: cannot load config spade.config.ts: Cannot find module 'spade-bench': a .ts config imports spade-bench as an ES module; say "type": "module" in its folder's package.json (npm pkg set type=module), or name it spade.config.mts`);
+  assert.not.match(r.stderr, 'Require stack');
+  assert.not.ok(existsSync(path.join(cwd, 'o')));
+});
+
 test('list, --help and --version', async () => {
   const list = await runCli(['list']);
   assert.is(list.code, 0, list.stderr);
