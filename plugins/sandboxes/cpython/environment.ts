@@ -13,7 +13,7 @@
  */
 import { SandboxError } from '../../../core/errors.js';
 import type { EnvironmentCapabilities, SandboxLimits, SpadeValidation } from '../../../core/concepts/sandbox.js';
-import { capabilitiesOf, LOAD_ALLOWANCE_MS, PythonEnvironment, SPADE_VALIDATION_CALLS, type PythonMethod } from '../python/environment.js';
+import { capabilitiesOf, LOAD_ALLOWANCE_MS, PythonEnvironment, SPADE_VALIDATION_CALLS, spadeChecksFailure, type PythonMethod } from '../python/environment.js';
 import type { CallLimits, JailedInterpreter, Reply } from './jailed-interpreter.js';
 
 const callLimits = (limits: SandboxLimits): CallLimits => ({ memoryMb: limits.memoryMb, maxOutputBytes: limits.maxOutputBytes });
@@ -43,7 +43,11 @@ export async function spadeValidateIn(interpreter: JailedInterpreter, source: st
   for (let attempt = 1; ; attempt++) {
     const { reply } = await interpreter.request({ op: 'spade-validate', source, limits: callLimits(limits), ...(resetGate !== undefined && { resetGate }) }, (timeoutMs ?? limits.callTimeoutMs * SPADE_VALIDATION_CALLS) + LOAD_ALLOWANCE_MS);
     if (retried(reply) && attempt === 1) continue;
-    return unwrap(reply, 'load') as SpadeValidation;
+    try {
+      return unwrap(reply, 'load') as SpadeValidation;
+    } catch (error) {
+      throw spadeChecksFailure(error, limits, timeoutMs);
+    }
   }
 }
 

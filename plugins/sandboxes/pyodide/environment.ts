@@ -9,7 +9,7 @@
  */
 import { SandboxError } from '../../../core/errors.js';
 import type { EnvironmentCapabilities, SandboxLimits, SpadeValidation } from '../../../core/concepts/sandbox.js';
-import { capabilitiesOf, LOAD_ALLOWANCE_MS, PythonEnvironment, SPADE_VALIDATION_CALLS } from '../python/environment.js';
+import { capabilitiesOf, LOAD_ALLOWANCE_MS, PythonEnvironment, SPADE_VALIDATION_CALLS, spadeChecksFailure } from '../python/environment.js';
 import type { InterpreterProcess } from './interpreter-process.js';
 import { reviveFloats } from './protocol.js';
 import type { CallLimits, EnvironmentMethod, Reply } from './protocol.js';
@@ -49,7 +49,11 @@ export async function loadInto(
 export async function spadeValidateIn(process: InterpreterProcess, source: string, limits: SandboxLimits, wholeMs?: number, resetGate?: number): Promise<SpadeValidation> {
   const timeoutMs = (wholeMs ?? limits.callTimeoutMs * SPADE_VALIDATION_CALLS) + LOAD_ALLOWANCE_MS;
   const reply = await process.request({ op: 'spade-validate', source, limits: { ...callLimitsOf(limits), callTimeoutMs: timeoutMs }, ...(resetGate !== undefined && { resetGate }) }, timeoutMs);
-  return unwrap(reply, 'load') as SpadeValidation;
+  try {
+    return unwrap(reply, 'load') as SpadeValidation;
+  } catch (error) {
+    throw spadeChecksFailure(error, limits, wholeMs);
+  }
 }
 
 /** SPADE's f-string brace repair of `source` (the code is parsed, never run). */

@@ -31,6 +31,16 @@ export const LOAD_ALLOWANCE_MS = 500;
  */
 export const SPADE_VALIDATION_CALLS = 12;
 
+/**
+ * A timeout of SPADE's checks, which run as one request: said to be theirs, with the time they
+ * had, rather than reported as one call's limit (12,500 ms against a call limit of 1,000 ms).
+ */
+export function spadeChecksFailure(error: unknown, limits: SandboxLimits, wholeMs?: number): unknown {
+  if (!(error instanceof SandboxError) || error.kind !== 'timeout') return error;
+  const budget = wholeMs === undefined ? `${SPADE_VALIDATION_CALLS} calls of ${limits.callTimeoutMs} ms, and ${LOAD_ALLOWANCE_MS} ms to load` : `${wholeMs} ms, and ${LOAD_ALLOWANCE_MS} ms to load`;
+  return new SandboxError('timeout', `SPADE's checks (run as one request, given the time of ${budget}): ${error.message}`, error.method);
+}
+
 /** What the loader's reply to a load says the environment has (tools: a get_tools() method, as SPADE's tool-use games). */
 export function capabilitiesOf(value: Record<string, unknown>): EnvironmentCapabilities {
   const maxTurns = typeof value.maxTurns === 'number' && Number.isInteger(value.maxTurns) && value.maxTurns > 0 ? { maxTurns: value.maxTurns } : {};
