@@ -3,8 +3,8 @@
  * environment after it passed the executable gate (for a tool-use game, SPADE's solvability
  * audit: prompts/reviewer.ts). Its verdict is recorded apart from the
  * gate's (EnvironmentSummary.review); a rejection keeps the environment out of play.
- * A reply with no verdict, or a review call that fails, accepts: the review is a filter for
- * clear bugs, and the reason says why it did not run.
+ * A reply with no verdict accepts (the review is a filter for clear bugs) and the reason says
+ * so; a review call that fails errors the slot (the run's errors), never accepting unreviewed.
  */
 import type { EnvironmentProgram, Provider } from '../types.js';
 import type { GateVerdict, ReviewRecord } from '../results/results.js';
