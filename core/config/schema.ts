@@ -68,11 +68,25 @@ export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeo
 
 export const anyObject = check<Record<string, unknown>>(isPlainObject, 'an object');
 
+/**
+ * Names that are no key of a config: an object's own property of one of these names would be
+ * read as its prototype or its constructor by code that looks it up (`__proto__` in JSON is an
+ * own key), so it is refused wherever it is written.
+ */
+const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+function refuseReserved(key: string, keyPath: string): void {
+  if (RESERVED_KEYS.has(key)) throw new UsageError(`${keyPath}: "${key}" is a reserved name, not a key of the config`);
+}
+
 /** An object with any keys, each value passing `item` (`at["key"]`). */
 export function record<T>(item: Schema<T>): Schema<Record<string, T>> {
   return (v, at) => {
     anyObject(v, at);
-    for (const [key, value] of Object.entries(v as Record<string, unknown>)) item(value, `${at}["${key}"]`);
+    for (const [key, value] of Object.entries(v as Record<string, unknown>)) {
+      refuseReserved(key, `${at}["${key}"]`);
+      item(value, `${at}["${key}"]`);
+    }
   };
 }
 
@@ -94,9 +108,11 @@ export function object<S extends Shape>(shape: S, options: ObjectOptions = {}): 
     if (!isPlainObject(v)) fail(at || 'config', 'an object', v);
     for (const [key, value] of Object.entries(v as Record<string, unknown>)) {
       const keyPath = at ? `${at}.${key}` : key;
-      const newName = options.renamed?.[key];
+      refuseReserved(key, keyPath);
+      // Own keys only: `constructor` or `toString` are no option, whatever an object inherits.
+      const newName = options.renamed && Object.hasOwn(options.renamed, key) ? options.renamed[key] : undefined;
       if (newName !== undefined) throw new UsageError(`${keyPath} was renamed: use ${newName}`);
-      const check = shape[key];
+      const check = Object.hasOwn(shape, key) ? shape[key] : undefined;
       if (!check) {
         // An open object passes other keys on (to a provider plugin), but not a known key spelt
         // another way (baseUrl, base_url for baseURL), which would be passed on and never read.

@@ -24,6 +24,21 @@ const message = (fn: () => unknown): string => {
   throw new Error('expected a UsageError');
 };
 
+test('reserved names are no keys, wherever they are written; inherited names are unknown keys', () => {
+  for (const [config, expected] of [
+    [JSON.parse('{"__proto__": {"seed": 3}}'), 'config: __proto__: "__proto__" is a reserved name, not a key of the config'],
+    [JSON.parse('{"selfplay": {"__proto__": {"rounds": 2}}}'), 'selfplay.__proto__: "__proto__" is a reserved name'],
+    [{ constructor: 1 }, 'constructor: "constructor" is a reserved name'],
+    [JSON.parse('{"providers": {"__proto__": {"baseURL": "http://x"}}}'), 'providers["__proto__"]: "__proto__" is a reserved name'],
+    [JSON.parse('{"providers": {"vllm": {"constructor": 2}}}'), 'providers["vllm"].constructor: "constructor" is a reserved name'],
+  ] as [Record<string, unknown>, string][]) {
+    const m = message(() => validateConfig(config));
+    assert.match(m, expected, m);
+    assert.not.match(m, 'renamed');
+  }
+  assert.match(message(() => validateConfig({ toString: 'x' })), 'toString: unknown key');
+});
+
 test('a wrong value names its key path and what was expected', () => {
   assert.is(message(() => validateConfig({ selfplay: { rounds: 'many' } })), 'config: selfplay.rounds: expected a positive integer, got "many"');
   assert.match(message(() => validateConfig({ seed: -1 })), 'seed: expected a non-negative integer, got -1');
