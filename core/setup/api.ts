@@ -5,7 +5,7 @@
  * and writes results.json and report.html into `out`. The command line is this function plus
  * a config file, flags, a progress line and exit codes.
  */
-import { accessSync, constants, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { RunResults } from '../results/results.js';
 import { resolveConfig, validateConfig, type SpadeConfig, type UserConfig } from '../config/config.js';
@@ -66,6 +66,7 @@ export interface RunStart {
 
 /** Create `dir` (or check it) and make sure files can be written in it; a folder that holds a run is refused unless resuming. */
 export function prepareOutDir(dir: string, { resume = false } = {}): void {
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UsageError(`--out ${dir} is a file: a run is written into a folder (a new one, or one holding a run to --resume)`);
   if (existsSync(dir)) {
     if (!resume && (hasJournal(dir) || readdirSync(dir).includes('results.json'))) {
       throw new UsageError(`${dir} already holds a run: use --resume to continue it, or choose another --out`);

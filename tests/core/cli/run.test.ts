@@ -86,6 +86,10 @@ test('a wrong flag, an unknown plugin and a taken --out exit 2 with a clear mess
   r = await runCli(['run', '--out', '.'], { cwd });
   assert.is(r.code, 2);
   assert.match(r.stderr, 'already holds a run');
+  // An output that is a file: said so, before any work.
+  r = await runCli(['run', '--out', 'journal.jsonl'], { cwd });
+  assert.is(r.code, 2);
+  assert.match(r.stderr, /spade-bench: --out \S*journal\.jsonl is a file: a run is written into a folder/);
   // An output folder that cannot be made (a file stands in its path): before any work.
   r = await runCli(['run', '--out', path.join(cwd, 'journal.jsonl', 'run')], { cwd });
   assert.is(r.code, 2);
