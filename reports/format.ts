@@ -44,6 +44,9 @@ export function number(value: number | null | undefined, digits = 3): string {
   return intl({ maximumSignificantDigits: digits }).format(value);
 }
 
+/** A rate with the digits it needs: 760, 12.5, 0.47 (a slow model's run is not "0/s"). */
+export const perSecond = (rate: number): string => (rate >= 100 ? rate.toFixed(0) : rate >= 1 ? rate.toFixed(1) : rate.toPrecision(2));
+
 /** [1.2, 3.4] -> "1.2–3.4". */
 export function numberInterval(interval: readonly [number, number] | null | undefined, digits = 3): string {
   if (!interval || !interval.every(Number.isFinite)) return MISSING;

@@ -115,20 +115,21 @@ function onPipeError(error: NodeJS.ErrnoException): void {
 const FILE_PROBLEMS: Record<string, string> = {
   EISDIR: 'it is a folder, not a file',
   ENOTDIR: 'a file stands where its path needs a folder',
-  EEXIST: 'a file stands where a folder is to be made',
   EACCES: 'permission denied',
   EPERM: 'operation not permitted',
   EROFS: 'read-only file system',
 };
 
 /** The line for a file system error on a path, or undefined for any other error (then a bug, with its stack). */
-export function fileProblem(error: unknown): string | undefined {
+function fileProblem(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
   const e = error as NodeJS.ErrnoException & { dest?: string };
   // A folder the system will not make where its parent exists (under /proc) fails with ENOENT.
-  const problem = e?.code === 'ENOENT' && e.syscall === 'mkdir' ? 'no folder can be made there' : e?.code ? FILE_PROBLEMS[e.code] : undefined;
-  const file = e?.dest ?? e?.path;
+  const problem = e.code === 'ENOENT' && e.syscall === 'mkdir' ? 'no folder can be made there' : e.code ? FILE_PROBLEMS[e.code] : undefined;
+  const file = e.dest ?? e.path;
+  if (!problem || !file) return undefined;
   const verb = e.syscall === 'open' ? 'open' : e.syscall === 'rename' || e.syscall === 'mkdir' || e.syscall === 'write' ? 'write' : 'use';
-  return problem && file ? `cannot ${verb} ${file}: ${problem}` : undefined;
+  return `cannot ${verb} ${file}: ${problem}`;
 }
 
 /**

@@ -13,6 +13,7 @@ import { flagsToConfig, parsePairs, runEpilogue, runOptions, type RunArgs } from
 import { checkThresholds, missedLine, parseReporter, parseThresholds, renderReporter, type Reporter, type Threshold } from './ci-output.js';
 import type { RunResults } from '../results/results.js';
 import { didYouMean } from '../config/suggest.js';
+import { perSecond } from '../../reports/format.js';
 
 export { flagsToConfig, runEpilogue, runOptions, type RunArgs };
 export { prepareOutDir } from '../setup/api.js';
@@ -31,9 +32,6 @@ function readResults(outDir: string): RunResults | undefined {
     return undefined;
   }
 }
-
-/** A rate with the digits it needs: 760, 12.5, 0.47 (a slow model's run is not "0/s"). */
-export const perSecond = (rate: number): string => (rate >= 100 ? rate.toFixed(0) : rate >= 1 ? rate.toFixed(1) : rate.toPrecision(2));
 
 export async function runCommand(args: RunArgs): Promise<number> {
   const cwd = process.cwd();

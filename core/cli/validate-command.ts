@@ -62,7 +62,7 @@ const readingLine = (name: string, r: NonNullable<GateVerdict['readings']>['spad
  * A program file's text: UTF-8, as Python reads a source without a coding line, and without the
  * byte order mark some editors put first (Python and Node skip it; a program's text may not).
  */
-export function readSourceText(file: string): string {
+function readSourceText(file: string): string {
   const bytes = readFileSync(file);
   try {
     // The decoder drops a leading byte order mark.

@@ -158,10 +158,10 @@ export function letFilesImportSpadeBench(file?: string): void {
   ownPackageHooked = true;
   const root = packageRoot();
   const fromSource = import.meta.url.endsWith('.ts');
-  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { exports?: Record<string, string | { import?: string }> };
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { exports?: Record<string, unknown> };
   const map: Record<string, string> = {};
   for (const [subpath, target] of Object.entries(pkg.exports ?? {})) {
-    const file = typeof target === 'string' ? target : target.import;
+    const file = exportTarget(target);
     if (!file?.endsWith('.js')) continue;
     const own = fromSource ? file.replace(/^\.\/dist\//, './').replace(/\.js$/, '.ts') : file;
     map[subpath === '.' ? 'spade-bench' : `spade-bench/${subpath.slice(2)}`] = pathToFileURL(path.join(root, own)).href;

@@ -68,6 +68,10 @@ export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeo
 
 export const anyObject = check<Record<string, unknown>>(isPlainObject, 'an object');
 
+/** The value at a key path (`selfplay.rounds`) of a config, undefined where the path leads nowhere. */
+export const valueAt = (config: unknown, keyPath: string): unknown =>
+  keyPath.split('.').reduce<unknown>((o, k) => (isPlainObject(o) ? o[k] : undefined), config);
+
 /**
  * Names that are no key of a config: an object's own property of one of these names would be
  * read as its prototype or its constructor by code that looks it up (`__proto__` in JSON is an

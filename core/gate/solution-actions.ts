@@ -88,7 +88,6 @@ export function sequenceReadings(solution: string): string[][] {
   return readings.slice(0, 3).map((r) => r.map(boxed));
 }
 
-
 /** The text of a tool-use solution outside its `<tool_call>` and `<answer>` blocks describes something (words, not numbering). */
 export function describesToolCalls(solution: string): boolean {
   return /[A-Za-z]{2}/.test(solution.replace(TOOL_BLOCK, ' '));

@@ -173,15 +173,8 @@ export function episodeLines(records: readonly JournalRecord[]): EpisodeLine[] {
  */
 export function exportEpisodes(runDir: string, file: string): number {
   if (!hasJournal(runDir)) throw new UsageError(`${runDir} holds no run: ${JOURNAL_FILE} not found`);
-  if (file === '-') {
-    let count = 0;
-    for (const line of linesOf(() => journalRecords(runDir))) {
-      process.stdout.write(`${JSON.stringify(line)}\n`);
-      count++;
-    }
-    return count;
-  }
-  const out = new AtomicFile(file);
+  // Standard output has nothing to put in place or take back.
+  const out = file === '-' ? { write: (text: string) => void process.stdout.write(text), abort() {}, commit() {} } : new AtomicFile(file);
   let count = 0;
   try {
     for (const line of linesOf(() => journalRecords(runDir))) {

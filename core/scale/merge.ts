@@ -24,6 +24,7 @@ import { DataError, UsageError } from '../errors.js';
 import { readShard, shardLabel, type Shard } from './shard.js';
 import { ErrorTally } from '../run/error-class.js';
 import { makeFolder } from '../results/fs.js';
+import { isPlainObject, valueAt } from '../config/schema.js';
 
 interface ShardRun {
   dir: string;
@@ -87,12 +88,9 @@ function readShardRun(dir: string): ShardRun {
   return { dir, shard, results: readResults(file), ...mergeRecords(dir) };
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const valueAt = (config: unknown, keyPath: string): unknown => keyPath.split('.').reduce<unknown>((o, k) => (isObject(o) ? o[k] : undefined), config);
-
 /** The key paths (selfplay.rounds) whose values differ between two configs. */
 function differingKeys(a: unknown, b: unknown, prefix = ''): string[] {
-  if (isObject(a) && isObject(b)) {
+  if (isPlainObject(a) && isPlainObject(b)) {
     return [...new Set([...Object.keys(a), ...Object.keys(b)])].sort().flatMap((key) => differingKeys(a[key], b[key], `${prefix}${key}.`));
   }
   return JSON.stringify(a) === JSON.stringify(b) ? [] : [prefix.slice(0, -1)];

@@ -82,8 +82,8 @@ export interface SelfPlayResult {
 }
 
 const mean = (xs: number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
-/** The mean of rates (or difficulties, rewards), null when there is none (nothing was played). */
-const meanRate = (xs: number[]): number | null => (xs.length ? mean(xs) : null);
+/** The mean of rates, difficulties or rewards; null when there is none (nothing was played). */
+const meanOrNull = (xs: number[]): number | null => (xs.length ? mean(xs) : null);
 
 export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayResult> {
   const memory: EnvironmentRecord[] = [];
@@ -215,10 +215,10 @@ export async function runSelfPlay(options: SelfPlayOptions): Promise<SelfPlayRes
       // A slot that errored proposed nothing: it is counted apart.
       proposed: programs.length - slotErrors.length,
       valid: accepted.length,
-      solveRate: meanRate(played.map((e) => e.summary.solveRate!)),
-      hintSolveRate: meanRate(played.map((e) => e.summary.hintSolveRate ?? e.summary.solveRate!)),
-      meanDifficulty: meanRate(done.map((e) => e.summary.difficulty).filter((d): d is number => d !== undefined)),
-      designerReward: meanRate(played.map((e) => e.summary.designerReward ?? 0)),
+      solveRate: meanOrNull(played.map((e) => e.summary.solveRate!)),
+      hintSolveRate: meanOrNull(played.map((e) => e.summary.hintSolveRate ?? e.summary.solveRate!)),
+      meanDifficulty: meanOrNull(done.map((e) => e.summary.difficulty).filter((d): d is number => d !== undefined)),
+      designerReward: meanOrNull(played.map((e) => e.summary.designerReward ?? 0)),
       ...(slotErrors.length ? { errored: slotErrors.length } : {}),
       log: roundLog(programs, done, options.reviewer ? { validator: { ...validator } } : {}),
     };

@@ -9,6 +9,7 @@ import { accessSync, constants, existsSync, readdirSync, readFileSync, rmSync, s
 import path from 'node:path';
 import type { RunResults } from '../results/results.js';
 import { resolveConfig, validateConfig, type SpadeConfig, type UserConfig } from '../config/config.js';
+import { valueAt } from '../config/schema.js';
 import { flatten, INVOCATION_DEFAULTS, RESUMABLE_CHANGES, RUN_OPTIONS } from '../config/options.js';
 import { UsageError } from '../errors.js';
 import { createRegistry, resolveRunParts } from './setup.js';
@@ -94,7 +95,6 @@ function setKeys(config: Record<string, unknown>, prefix = ''): [string, unknown
   });
 }
 
-const valueAt = (config: unknown, keyPath: string): unknown => keyPath.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], config);
 
 /** How a key path is given on the command line (`--rounds`), or in the config (`limits.memoryMb`). */
 const spelled = (keyPath: string): string => {

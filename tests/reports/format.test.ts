@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { figureText, formatValue, grouped, number, numberInterval, percent, percentInterval, ratio, signedDifference } from '../../reports/format.js';
+import { figureText, formatValue, grouped, number, numberInterval, percent, percentInterval, perSecond, ratio, signedDifference } from '../../reports/format.js';
 
 test('grouped writes en-US numbers: thousands grouped, halves rounded away from zero', () => {
   assert.is(grouped(1234.5, 1), '1,234.5');
@@ -43,6 +43,10 @@ test('numbers with units, signed differences and ratios', () => {
   assert.is(signedDifference(-12345.6), '-12,346');
   assert.is(ratio(1.83), '×1.8');
   assert.is(ratio(0.0314), '×0.031');
+});
+
+test('a rate per second has the digits it needs: a slow run is not 0/s', () => {
+  assert.equal([760.4, 12.46, 0.4651, 0].map(perSecond), ['760', '12.5', '0.47', '0.0']);
 });
 
 test.run();

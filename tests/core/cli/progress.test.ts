@@ -1,7 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createProgress, duration, pct } from '../../../core/cli/progress.js';
-import { perSecond } from '../../../core/cli/run-command.js';
 
 /** A terminal that records what is written to it. */
 function terminal(): NodeJS.WriteStream & { text: string } {
@@ -45,10 +44,6 @@ test('the status line is right from its first frame: a label before any suite, a
   progress.log('halfway');
   assert.match(stream.text, /ETA \d+ s/, 'the ETA says its unit');
   progress.done();
-});
-
-test('a rate per second has the digits it needs: a slow run is not 0/s', () => {
-  assert.equal([760.4, 12.46, 0.4651, 0].map(perSecond), ['760', '12.5', '0.47', '0.0']);
 });
 
 test('durations for people, and a rate with nothing decided is n/a', () => {

@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runCli, tempDir } from '../../helpers/cli.js';
+import { repoRoot, runCli, tempDir } from '../../helpers/cli.js';
 import type { RunResults } from '../../../core/results/results.js';
 
 const dir = tempDir();
@@ -92,7 +92,7 @@ test('export: episodes to standard output with "-"; its flags that do not fit th
   const lines = printed.stdout.trim().split('\n').map((l) => JSON.parse(l) as { suite: string });
   assert.ok(lines.length > 0 && lines.every((l) => typeof l.suite === 'string'));
   assert.match(printed.stderr, `${lines.length} episodes written to standard output`);
-  assert.not.ok(existsSync(path.join(process.cwd(), '-')));
+  assert.not.ok(existsSync(path.join(repoRoot, '-')), 'no file named "-" where the command ran');
   for (const [argv, message] of [
     [['export', runA, '--format', 'pool', '-o', '-'], '--format pool writes a folder'],
     [['export', runA, '--suites', 'procedural', '-o', path.join(dir, 'e.jsonl')], '--suites chooses the suites of --format pool'],

@@ -8,7 +8,7 @@ import { repoRoot, runCli, startCli, tempDir, type CliResult } from '../../helpe
 import { mulberry32 } from '../../../core/run/random.js';
 import type { RunResults } from '../../../core/results/results.js';
 import { comparable, journaledEpisodes } from '../../helpers/results.js';
-import { perSecond } from '../../../core/cli/run-command.js';
+import { perSecond } from '../../../reports/format.js';
 
 const args = ['--seed', '5', '--rounds', '3', '--envs-per-round', '5', '--attempts', '2', '--limit', '16', '--environments-in-flight', '2'];
 

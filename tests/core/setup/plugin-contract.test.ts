@@ -36,6 +36,7 @@ test("a plugin's method that throws is a usage error naming it; a usage error of
     await fromPlugin('p', 'tasks()', async () => {
       throw own;
     });
+    assert.unreachable('no error');
   } catch (error) {
     assert.is(error, own);
   }
