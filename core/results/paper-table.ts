@@ -75,8 +75,20 @@ export function paperRows(runs: readonly RunResults[], rq: string, names: readon
   });
 }
 
-/** A figure as SPADE's table writes it: a percentage with one decimal. */
-export const percentCell = (value: number): string => (value * 100).toFixed(1);
+/**
+ * A figure as SPADE's table writes it, Python's `f"{value * 100:.1f}"`: a percentage with one
+ * decimal. Both Python and toFixed round the double's exact value, but a value exactly halfway
+ * (24/1920 is 1.25%) goes to the even digit in Python (1.2) and up in toFixed (1.3): such a tie
+ * is told by the exact decimal expansion (at most 60 digits for a share of at least 1/1000).
+ */
+export function percentCell(value: number): string {
+  const percent = value * 100;
+  const exact = Math.abs(percent).toFixed(60);
+  const tie = /\.\d50*$/.test(exact);
+  const lastKept = Number(exact[exact.indexOf('.') + 1]);
+  if (tie && lastKept % 2 === 0) return `${percent < 0 ? '-' : ''}${exact.slice(0, exact.indexOf('.') + 2)}`;
+  return percent.toFixed(1);
+}
 
 /** A figure and its interval, `62.3 (58.1–66.2)`; an em dash when missing. */
 export function figureText(score: SuiteScore | undefined): string {
