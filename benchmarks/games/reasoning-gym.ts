@@ -5,7 +5,8 @@
  * the task's dataset (entry k for episode k), one sample at temperature 0.6 with the Qwen3
  * non-thinking sampling SPADE's evaluator sets (top_p 0.8, top_k 20), 8,192 tokens, at most 2
  * turns (SPADE's environment ends the episode on the first answer). Figures, as gem_evaluator
- * writes them: a win rate per task (`gem_eval/task_rg_<task>-hard/win_rate`), the four
+ * writes them: a win rate per task (`gem_eval/task_rg_<task>_hard/win_rate`: its task id
+ * `rg:<task>-hard` with `:` and `-` as `_`, lower case), the four
  * categories of its Golden Goose roll-up (`gem_eval/category_rg_<math|algorithmic|cognition|
  * logic>/win_rate`, wins over the category's played episodes) and overall. An episode that
  * errored is left out, as SPADE's evaluator leaves out an episode that raised; a task whose
@@ -80,7 +81,7 @@ export function reasoningGymScores(tasks: readonly ScoredTask[], categories: Rec
     if (entry.played === 0) continue;
     const rate = entry.wins / entry.played;
     // Each episode is a fresh instance of the task: its wins are a share of independent draws.
-    scores[`gem_eval/task_rg_${task}-hard/win_rate`] = { ...shareWithInterval(entry.wins, entry.played), value: rate };
+    scores[`gem_eval/task_${`rg:${task}-hard`.replace(/[:-]/g, '_').toLowerCase()}/win_rate`] = { ...shareWithInterval(entry.wins, entry.played), value: rate };
     wins += entry.wins;
     played += entry.played;
     const category = categories[task];

@@ -120,7 +120,7 @@ test('a run of reasoning-gym:spell_backward: SPADE\'s sampling, answers in <answ
     const results = JSON.parse(readFileSync(path.join(cwd, 'out/results.json'), 'utf8')) as RunResults;
     const scores = results.suites[0]!.scores!;
     assert.is(scores['gem_eval/category_rg_algorithmic/win_rate']!.value, 1);
-    assert.is(scores['gem_eval/task_rg_spell_backward-hard/win_rate']!.value, 1);
+    assert.is(scores['gem_eval/task_rg_spell_backward_hard/win_rate']!.value, 1);
     assert.is(scores['gem_eval/category_rg_algorithmic/num_episodes']!.value, 3);
     assert.is(scores.reasoning_gym_unavailable_tasks!.value, 0);
   } finally {

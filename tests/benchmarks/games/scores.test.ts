@@ -32,7 +32,7 @@ test('intervals: a mean of alike values, or of one, gets Wilson\'s over the valu
     task('ab/0', { task: 'ab' }, ['won', 'won', 'lost', 'won', 'won', 'lost', 'won', 'won']),
     task('bf/0', { task: 'bf' }, ['lost', 'lost']),
   ], { ab: 'algorithmic', bf: 'algorithmic' });
-  const ab = scores['gem_eval/task_rg_ab-hard/win_rate']!;
+  const ab = scores['gem_eval/task_rg_ab_hard/win_rate']!;
   assert.equal([ab.value, ab.low, ab.high], [6 / 8, ...wilsonInterval(6, 8)]);
   const category = scores['gem_eval/category_rg_algorithmic/win_rate']!;
   assert.equal([category.value, category.low, category.high], [6 / 10, ...wilsonInterval(6, 10)]);
