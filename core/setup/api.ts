@@ -183,7 +183,7 @@ const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' :
  * start, and would make the same --out be refused as "already holds a run". The folder goes too
  * when this run made it.
  */
-function discardUnstartedRun(outDir: string, madeFolder: boolean): void {
+function discardUnstartedRun(outDir: string, madeFolder: boolean): boolean {
   const journal = path.join(outDir, 'journal.jsonl');
   let lines: string[];
   try {
@@ -198,9 +198,10 @@ function discardUnstartedRun(outDir: string, madeFolder: boolean): void {
       return true;
     }
   });
-  if (work) return;
+  if (work) return false;
   for (const file of ['journal.jsonl', 'results.json', 'report.html']) rmSync(path.join(outDir, file), { force: true });
   if (madeFolder && readdirSync(outDir).length === 0) rmSync(outDir, { recursive: true, force: true });
+  return true;
 }
 
 /** The sandbox a language's programs run in, and its fingerprint (undefined: none chosen, or it gives none). */
@@ -287,7 +288,10 @@ export async function runResolved(config: SpadeConfig, options: RunOptions & { r
       release,
     });
   } catch (error) {
-    if (error instanceof UsageError && prepared && !resumed) discardUnstartedRun(outDir, madeFolder);
+    if (error instanceof UsageError && prepared && !resumed && discardUnstartedRun(outDir, madeFolder)) {
+      // Nothing finished, and nothing is left: the run's "what finished is kept" would send the user to a folder that is gone.
+      throw new UsageError(error.message.replace(`; what finished is kept in ${outDir}`, '; nothing was written'));
+    }
     throw error;
   } finally {
     await release();

@@ -128,6 +128,9 @@ test('--field maps the fields of a jsonl: file; without it the error names its f
   assert.is(r.code, 2, r.stderr);
   assert.match(r.stderr, 'q.jsonl:1: missing field "question" (its fields: problem, solution; map one with --field question=FIELD)');
   assert.equal(readdirSync(cwd), ['q.jsonl'], 'a data error before any work leaves no run folder');
+  // ...and says so, rather than pointing at a folder that is gone.
+  assert.match(r.stderr, '; nothing was written');
+  assert.not.match(r.stderr, 'what finished is kept');
   // Skipping every record is no way out: it says so, rather than a run of 0 environments.
   r = await runCli([...base, '--out', 'a', '--skip-bad'], { cwd });
   assert.is(r.code, 2, r.stderr);
