@@ -67,7 +67,7 @@ export const PROGRAM: ProgramSpec = {
     },
     {
       name: 'export',
-      describe: 'Export a run: episodes as JSONL for RL trainers, or the valid environments as a pool of program files',
+      describe: 'Export a run: episodes as JSONL for RL trainers, or the environments it played (none rejected) as a pool of program files',
       positionals: exportPositionals,
       options: exportOptions,
       run: (args) => exportCommand(args as unknown as ExportArgs),
