@@ -4,7 +4,6 @@
  * run, one table of every pool on the four axes, and one of each pool split by game type. Strings from results are escaped for Markdown tables and cannot inject HTML.
  */
 import type { RunResults } from '../core/results/results.js';
-import { escapeHtml } from './escape.js';
 import { differenceInterval, formatInterval, formatValue, grouped, number, percent, percentInterval, ratio, signedDifference } from './format.js';
 import type { Figure, MetricRow } from '../core/metrics/table.js';
 import { kindLabel, lineLabel, summaryLines, summaryNote, type Comparison } from './summary.js';
@@ -14,9 +13,13 @@ import { isReferenceRole, protocolsText, runNames } from './runs.js';
 import { GAME_TYPES } from '../core/run/game-type.js';
 import { designerDynamicsMarkdown } from './designer-dynamics.js';
 
-/** Safe inside a Markdown table cell: HTML-escaped, pipes and newlines neutralised. */
+/**
+ * Safe inside a Markdown table cell: no HTML tag or entity can form (`&` and `<` escaped), pipes
+ * and newlines neutralised. Quotes and `>` stay as they are, so the text reads plainly where the
+ * Markdown is not rendered (a CI log).
+ */
 function cell(value: unknown): string {
-  return escapeHtml(value).replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ').replace(/([\\`*_[\]])/g, '\\$1');
+  return String(value ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ').replace(/([\\`*_[\]])/g, '\\$1');
 }
 
 /** A figure in one cell: "75.0% (60.0–86.0%; 30 / 40)". */
