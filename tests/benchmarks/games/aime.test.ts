@@ -8,10 +8,12 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import vm from 'node:vm';
 import { runCli, tempDir } from '../../helpers/cli.js';
 import type { RunResults } from '../../../core/results/results.js';
 import type { EpisodeResult } from '../../../core/concepts/episode.js';
 import { FIXTURES, gamesDataDir, samplingServer, writeJsonLines } from './games-data.js';
+import { AIME_EQUIVALENCE_SOURCE } from '../../../benchmarks/games/aime-equivalence.js';
 
 type Samples = [string, string][];
 const replies = JSON.parse(readFileSync(path.join(FIXTURES, 'aime-replies.json'), 'utf8')) as { problems: { label: string; samples: Samples }[]; latexForms: { label: string; samples: Samples } };
@@ -78,6 +80,18 @@ test('AIME: every sample verdict and figure equals SPADE\'s; n samples in one re
     assert.is(scores.aime_overall_pass1!.value, (spade.metrics.aime2025_pass1! + 6 / 8) / 2);
   } finally {
     await server.close();
+  }
+});
+
+test('AIME: a boxed form of 42 is right where math-verify or SPADE\'s fallback says so, and only there', () => {
+  // The check runs inside the task's program; here it is our own code, run in a plain context.
+  const context = vm.createContext({});
+  vm.runInContext(AIME_EQUIVALENCE_SOURCE, context);
+  const recorded = JSON.parse(readFileSync(path.join(FIXTURES, 'aime-math-verify.json'), 'utf8')) as { label: string; forms: { predicted: string; mathVerify: boolean | null; fallback: boolean }[] };
+  assert.ok(recorded.forms.some((f) => f.mathVerify && !f.fallback) && recorded.forms.some((f) => !f.mathVerify && !f.fallback));
+  for (const form of recorded.forms) {
+    const right = (context.aimeEquivalent as (predicted: string, label: string) => boolean)(form.predicted, recorded.label);
+    assert.is(right, form.mathVerify === true || form.fallback, JSON.stringify(form));
   }
 });
 
