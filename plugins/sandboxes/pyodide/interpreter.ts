@@ -22,6 +22,8 @@ interface InterpreterData {
   interrupt: SharedArrayBuffer;
 }
 
+type FsOperation = (...args: any[]) => unknown;
+
 interface PyFunction {
   (...args: unknown[]): unknown;
 }
@@ -39,7 +41,21 @@ interface PyodideApi {
   setStdout(options: { write(buffer: Uint8Array): number }): void;
   setStderr(options: { write(buffer: Uint8Array): number }): void;
   setStdin(options: { stdin(): string | undefined | null }): void;
-  FS: { mkdirTree(dir: string): void; writeFile(file: string, data: string): void };
+  FS: {
+    mkdirTree(dir: string): void;
+    mkdir(dir: string): void;
+    writeFile(file: string, data: string): void;
+    rename(from: string, to: string): void;
+    readdir(dir: string): string[];
+    lstat(file: string): { mode: number; size: number };
+    isDir(mode: number): boolean;
+    unlink(file: string): void;
+    rmdir(dir: string): void;
+    analyzePath(file: string): { exists: boolean };
+    getPath(node: unknown): string;
+    ErrnoError: new (errno: number) => Error;
+    filesystems: { MEMFS: { ops_table: { dir: { node: Record<string, FsOperation> }; file: { node: Record<string, FsOperation>; stream: Record<string, FsOperation> } } } };
+  };
   _module: { wasmMemory?: WasmMemory; memory?: WasmMemory };
 }
 
@@ -101,6 +117,136 @@ const loader = pyodide.runPython(
   "import builtins\n_spade = {'__name__': 'spade_loader', '__builtins__': dict(builtins.__dict__), 'SPADE_RUNTIME': 'pyodide'}\n" +
     "exec(compile(open('/lib/spade-loader/loader.py').read(), 'loader.py', 'exec'), _spade)\n_spade",
 ) as { get(name: string): PyFunction };
+// Python's way to JavaScript, closed now that the loader is set up: Pyodide's finder for `js`
+// modules (which holds the proxy of JavaScript's global object), and the modules that make
+// JavaScript objects (pyodide.ffi's to_js, whose objects lead to Function and so to the worker's
+// own port). The loader also refuses importing them by name; this leaves no entry in sys.modules
+// or sys.meta_path for a program to take them from. The runtime's calls from JavaScript into
+// Python (the loader's functions below) do not go through them.
+pyodide.runPython(
+  "import sys\n" +
+    "for _finder in [f for f in sys.meta_path if hasattr(f, 'jsproxies')]:\n" +
+    "    _finder.jsproxies.clear()\n" +
+    "    sys.meta_path.remove(_finder)\n" +
+    "for _name in [n for n in sys.modules if n.split('.')[0] in ('js', 'pyodide_js', 'pyodide', '_pyodide', '_pyodide_core', 'gc')]:\n" +
+    "    del sys.modules[_name]\n" +
+    "del _finder, _name",
+);
+
+// Files. Pyodide's in-memory file system is shared by every environment of this interpreter. As
+// in the cpython sandbox, a program may write in /tmp only, and /tmp is each environment's own:
+// renamed into place when its turn comes (a rename in the in-memory file system moves no data),
+// deleted at its dispose; SPADE's validation and the brace repair get a fresh one each. No
+// environment sees another's files, nor a later load of the same program its earlier load's
+// (plays run on a fresh load). The cpython sandbox's tmpfs limits hold too: a write past 8 MiB
+// in a file fails (EFBIG), past 16 MiB in /tmp or 1,024 files there with no space left (ENOSPC);
+// anywhere else, with a read-only file system (EROFS). Files deleted during a call free their
+// space when the call ends (it is counted again then).
+const FS = pyodide.FS;
+const TMP = '/tmp';
+const TMP_STORE = '/spade-tmp';
+const TMP_BYTES = 16 * MIB;
+const TMP_FILE_BYTES = 8 * MIB;
+const TMP_INODES = 1024;
+// Emscripten's errno values (WASI's numbering).
+const EFBIG = 22;
+const ENOSPC = 51;
+const EROFS = 69;
+FS.mkdirTree(TMP_STORE);
+if (!FS.analyzePath(TMP).exists) FS.mkdir(TMP);
+/** The environment whose folder is at /tmp now; undefined: a fresh one nobody keeps. */
+let tmpOwner: string | undefined;
+/** What /tmp holds, as counted when its owner's turn came, plus what was written since. */
+let tmpBytes = 0;
+let tmpInodes = 0;
+/** Program code is running: its writes are confined and counted. */
+let confined = false;
+const keptFolder = (env: string): string => `${TMP_STORE}/${encodeURIComponent(env)}`;
+const inTmp = (file: string): boolean => file === TMP || file.startsWith(`${TMP}/`);
+
+function removeTree(dir: string): void {
+  for (const name of FS.readdir(dir)) {
+    if (name === '.' || name === '..') continue;
+    const file = `${dir}/${name}`;
+    if (FS.isDir(FS.lstat(file).mode)) removeTree(file);
+    else FS.unlink(file);
+  }
+  FS.rmdir(dir);
+}
+
+/** The bytes and files under /tmp (the count stops once past a limit). */
+function tmpUsage(): { bytes: number; inodes: number } {
+  let bytes = 0;
+  let inodes = 0;
+  const walk = (dir: string): void => {
+    for (const name of FS.readdir(dir)) {
+      if (name === '.' || name === '..' || bytes > TMP_BYTES || inodes > TMP_INODES) continue;
+      const stat = FS.lstat(`${dir}/${name}`);
+      bytes += stat.size;
+      inodes++;
+      if (FS.isDir(stat.mode)) walk(`${dir}/${name}`);
+    }
+  };
+  walk(TMP);
+  return { bytes, inodes };
+}
+
+/** Put `env`'s folder (or, for undefined, a fresh one) at /tmp, and count what it holds. */
+function useTmp(env: string | undefined): void {
+  if (env === undefined || env !== tmpOwner) {
+    if (tmpOwner === undefined) removeTree(TMP);
+    else FS.rename(TMP, keptFolder(tmpOwner));
+    if (env !== undefined && FS.analyzePath(keptFolder(env)).exists) FS.rename(keptFolder(env), TMP);
+    else FS.mkdir(TMP);
+    tmpOwner = env;
+  }
+  ({ bytes: tmpBytes, inodes: tmpInodes } = tmpUsage());
+}
+
+function dropTmp(env: string): void {
+  if (tmpOwner === env) {
+    removeTree(TMP);
+    FS.mkdir(TMP);
+    tmpOwner = undefined;
+  } else if (FS.analyzePath(keptFolder(env)).exists) {
+    removeTree(keptFolder(env));
+  }
+}
+
+const memfs = FS.filesystems.MEMFS.ops_table;
+/** Wrap an operation of the in-memory file system so that, while program code runs, `check` may refuse it. */
+function guard(table: Record<string, FsOperation>, name: string, check: (...args: any[]) => void): void {
+  const original = table[name]!;
+  table[name] = function (this: unknown, ...args: unknown[]) {
+    if (confined) check(...args);
+    return original.apply(this, args);
+  };
+}
+const refuseOutsideTmp = (dir: unknown): void => {
+  if (!inTmp(FS.getPath(dir))) throw new FS.ErrnoError(EROFS);
+};
+const newInode = (dir: unknown): void => {
+  refuseOutsideTmp(dir);
+  if (++tmpInodes > TMP_INODES) throw new FS.ErrnoError(ENOSPC);
+};
+guard(memfs.dir.node, 'mknod', newInode);
+guard(memfs.dir.node, 'symlink', newInode);
+guard(memfs.dir.node, 'unlink', refuseOutsideTmp);
+guard(memfs.dir.node, 'rmdir', refuseOutsideTmp);
+guard(memfs.dir.node, 'rename', (node: { parent: unknown }, newDir: unknown) => {
+  refuseOutsideTmp(node.parent);
+  refuseOutsideTmp(newDir);
+});
+guard(memfs.file.node, 'setattr', (node: unknown) => refuseOutsideTmp(node));
+guard(memfs.file.stream, 'write', (stream: { path?: string; node: { usedBytes: number } }, _buffer: unknown, _offset: number, length: number, position: number) => {
+  if (typeof stream.path !== 'string' || !inTmp(stream.path)) throw new FS.ErrnoError(EROFS);
+  const growth = position + length - stream.node.usedBytes;
+  if (growth <= 0) return;
+  if (position + length > TMP_FILE_BYTES) throw new FS.ErrnoError(EFBIG);
+  if (tmpBytes + growth > TMP_BYTES) throw new FS.ErrnoError(ENOSPC);
+  tmpBytes += growth;
+});
+
 const baselineBytes = memory.buffer.byteLength;
 const spadeLoad = loader.get('spade_load');
 const spadeCall = loader.get('spade_call');
@@ -110,6 +256,16 @@ const spadeValidate = loader.get('spade_validate');
 const spadeRepairBraces = loader.get('spade_repair_braces');
 
 function run(request: Request): string {
+  useTmp(request.op === 'load' || request.op === 'call' || request.op === 'dispose' ? request.env : undefined);
+  confined = true;
+  try {
+    return runConfined(request);
+  } finally {
+    confined = false;
+  }
+}
+
+function runConfined(request: Request): string {
   switch (request.op) {
     case 'load':
       return spadeLoad(request.env, request.source, request.maxTurns ?? null) as string;
@@ -126,6 +282,7 @@ function run(request: Request): string {
 
 /** Turn the loader's JSON reply into a protocol reply, applying this thread's limits. */
 function answer(request: Request, limits: CallLimits | undefined, text: string): Reply {
+  if (request.op === 'dispose') dropTmp(request.env);
   if (memoryExceeded) return { id: request.id, ok: false, kind: 'memory', message: `the environment used more than ${limits?.memoryMb} MiB` };
   if (limits && printedBytes > limits.maxOutputBytes) {
     return { id: request.id, ok: false, kind: 'output-limit', message: `printed ${printedBytes} bytes, more than the limit of ${limits.maxOutputBytes}` };

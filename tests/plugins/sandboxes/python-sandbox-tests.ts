@@ -246,6 +246,20 @@ export function definePythonSandboxTests(test: Test, sandboxId: 'pyodide' | 'cpy
     });
   }
 
+  test('/tmp is each environment\'s own: not seen beside it, nor by a later load of the same program', async () => {
+    const writer = 'import os\nclass MarkEnv:\n  def reset(self, seed=None):\n    seen = os.path.exists("/tmp/mark")\n    open("/tmp/mark", "w").write("x")\n    return f"seen {seen}", {}\n  def step(self, a):\n    return f"still {os.path.exists(\'/tmp/mark\')}", 0.0, False, False, {}\n';
+    const first = await sandbox.load({ id: 'mark', language: 'python', source: writer });
+    assert.is((await first.reset(1)).observation, 'seen False');
+    const beside = await sandbox.load({ id: 'mark-beside', language: 'python', source: writer });
+    assert.is((await beside.reset(1)).observation, 'seen False', 'an environment saw the file of the one beside it');
+    assert.is((await first.step('x')).observation, 'still True', 'an environment lost its own file');
+    await first.dispose();
+    await beside.dispose();
+    const again = await sandbox.load({ id: 'mark', language: 'python', source: writer });
+    assert.is((await again.reset(1)).observation, 'seen False', 'a later load saw its earlier load\'s file');
+    await again.dispose();
+  });
+
   test('polluted builtins and shared modules are not seen by the next environment', async () => {
     const polluter = await load('hostile/pollute_builtins.py');
     await polluter.reset(1);
