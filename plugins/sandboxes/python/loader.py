@@ -719,7 +719,10 @@ def _run_guarded(env, action):
         text = _describe(error) or 'MemoryError'
         failure = ('crash' if 'call stack' in text else 'memory', text)
     except KeyboardInterrupt:
-        failure = ('timeout', 'interrupted')
+        # Pyodide's wall-time limit interrupts a call this way (its host tells that from a
+        # program's own raise); the cpython sandbox's host kills the process instead, so there a
+        # KeyboardInterrupt is the program's own: a crash.
+        failure = ('timeout', 'interrupted') if RUNTIME == 'pyodide' else ('crash', 'KeyboardInterrupt raised by the program')
     except BaseException as error:  # SystemExit and every exception the program raised
         failure = ('crash', _describe(error))
     finally:
