@@ -9,6 +9,7 @@ import type { Language } from '../types.js';
 import { percentiles } from '../metrics/percentiles.js';
 import { readResults } from './report-command.js';
 import type { FlagSpec, PositionalSpec } from './commands.js';
+import { terminalLine } from './progress.js';
 
 export const benchPositionals: PositionalSpec[] = [{ name: 'run', describe: 'A run folder (or its results.json)' }];
 
@@ -91,7 +92,7 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
   }
   const lines = ['suite        environment                 family                 reset µs   step µs'];
   for (const c of costs) {
-    const figures = c.error === undefined ? `${c.resetUs.toFixed(1).padStart(10)} ${c.stepUs.toFixed(1).padStart(9)}` : `  not timed: ${c.error.replace(/\s+/g, ' ').slice(0, 160)}`;
+    const figures = c.error === undefined ? `${c.resetUs.toFixed(1).padStart(10)} ${c.stepUs.toFixed(1).padStart(9)}` : `  not timed: ${terminalLine(c.error.replace(/\s+/g, ' ')).slice(0, 160)}`;
     lines.push(`${c.suite.padEnd(12)} ${c.id.padEnd(27)} ${(c.family ?? '').padEnd(20)} ${figures}`);
   }
   for (const suite of [...new Set(costs.map((c) => c.suite))]) {

@@ -16,6 +16,21 @@ export interface ProgressDisplay {
   done(): void;
 }
 
+/**
+ * Text a program or a model wrote (an error's message, a check's detail), made one safe line
+ * for a terminal: control characters (ESC, CR, NUL, BEL, newlines...) and the marks that
+ * reorder text (bidi overrides) are shown escaped (`\x1b`, `\n`, `\u202e`), so none can move
+ * the cursor, erase a line, or forge a line of spade-bench's own.
+ */
+export function terminalLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => {
+    if (c === '\n') return '\\n';
+    if (c === '\t') return ' ';
+    const code = c.charCodeAt(0);
+    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
 /** A rate as a percentage; `n/a` when there is nothing to measure (null: no episode decided). */
 export const pct = (x: number | null): string => (x === null ? 'n/a' : `${(100 * x).toFixed(1)}%`);
 

@@ -4,6 +4,7 @@
  */
 import type { RunErrors, RunResults, UsageMetrics } from '../results/results.js';
 import { addUsage, emptyUsage } from '../providers/stats.js';
+import { terminalLine } from './progress.js';
 
 const plural = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
 
@@ -14,7 +15,7 @@ export function errorLines(errors: RunErrors | undefined): string[] {
   for (const c of errors.classes) {
     const where = Object.entries(c.byStage).map(([stage, n]) => `${n} ${stage}${n === 1 ? '' : stage === 'episode' ? 's' : 's'}`).join(', ');
     lines.push(`  ${c.errorClass}: ${c.count} (${where}; ${Object.keys(c.bySuite).join(', ')})${c.failure ? '' : ' (the environment\'s own failure)'}`);
-    for (const message of c.messages) lines.push(`    ${message.length > 300 ? `${message.slice(0, 300)}…` : message}`);
+    for (const message of c.messages) lines.push(`    ${terminalLine(message.length > 300 ? `${message.slice(0, 300)}…` : message)}`);
   }
   return lines;
 }

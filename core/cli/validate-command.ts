@@ -15,6 +15,7 @@ import { validateEnvironment } from '../gate/gate.js';
 import { chooseSandbox, createRegistry, createSandboxSet } from '../setup/setup.js';
 import type { Language } from '../types.js';
 import type { GateVerdict } from '../results/results.js';
+import { terminalLine } from './progress.js';
 
 export const validatePositionals: PositionalSpec[] = [
   { name: 'files', variadic: true, describe: 'Environment programs: .js/.mjs (JavaScript) or .py (Python, SPADE format)' },
@@ -56,7 +57,7 @@ export interface FileVerdict {
 }
 
 const readingLine = (name: string, r: NonNullable<GateVerdict['readings']>['spade']): string =>
-  `  ${name}: ${r.verdict}${r.reason && r.verdict !== 'valid' ? ` (${r.reason})` : ''}${r.detail && r.verdict === 'invalid' ? `: ${r.detail}` : ''}\n`;
+  `  ${name}: ${r.verdict}${r.reason && r.verdict !== 'valid' ? ` (${r.reason})` : ''}${r.detail && r.verdict === 'invalid' ? `: ${terminalLine(r.detail)}` : ''}\n`;
 
 /**
  * A program file's text: UTF-8, as Python reads a source without a coding line, and without the
@@ -107,7 +108,7 @@ export async function validateCommand(args: ValidateArgs): Promise<number> {
       if (!args.json) {
         process.stdout.write(`${file}: ${v.verdict.toUpperCase()}${v.reason && v.verdict !== 'valid' ? ` (${v.reason})` : ''} [${program.language}${v.gameType ? `, ${v.gameType}` : ''}, ${sandbox.id}] under --gate ${config.gate}\n`);
         if (v.readings) process.stdout.write(readingLine('spade ', v.readings.spade) + readingLine('strict', v.readings.strict));
-        for (const c of v.checks) process.stdout.write(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.name}${c.detail ? `: ${c.detail}` : ''}\n`);
+        for (const c of v.checks) process.stdout.write(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.name}${c.detail ? `: ${terminalLine(c.detail)}` : ''}\n`);
       }
     }
   } finally {

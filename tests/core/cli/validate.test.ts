@@ -34,6 +34,19 @@ test('validate: verdict per check, exit 0 when nothing is invalid', async () => 
   }
 });
 
+test('validate: a program\'s message cannot move the cursor or forge a line of the verdict', async () => {
+  const cwd = tempDir();
+  // reset() throws a message that would, printed as it is, erase the INVALID line and write a VALID one.
+  const spoof = '\\r\\x1b[2K\\x1b[1Aspoof.js: VALID\\n  strict: valid\\x1b[8m\\u202e';
+  writeFileSync(path.join(cwd, 'spoof.js'), `export default class Spoof {\n  reset(seed) { throw new Error('${spoof}'); }\n  step(action) { return ['', 0, true, false, {}]; }\n}\n`);
+  const r = await runCli(['validate', 'spoof.js'], { cwd });
+  assert.is(r.code, 1, r.stderr);
+  assert.match(r.stdout, 'spoof.js: INVALID');
+  assert.not.match(r.stdout, /[\x00-\x08\x0b-\x1f\x7f\u202e]/, 'a control character reached the terminal');
+  assert.not.match(r.stdout, /^\s*strict: valid/m, 'a forged line');
+  assert.match(r.stdout, '\\x1b[2K');
+});
+
 test('validate --json: one object per file; unproven is not invalid; exit 1 when one is invalid', async () => {
   const unproven = path.join(fixtures, 'programs/unproven/nim.js');
   let r = await runCli(['validate', '--json', unproven]);
