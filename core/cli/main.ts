@@ -17,6 +17,18 @@ import { tableCommand, tableOptions, tablePositionals, type TableArgs } from './
 import { packageVersion } from '../results/versions.js';
 import { RENAMED_FLAGS, RENAMED_WORKER_FLAGS } from '../config/options.js';
 
+/**
+ * For a command that starts sandboxes and has no stop of its own (validate, bench): a signal ends
+ * it through process.exit, with the signal's exit code, so that the 'exit' handlers run (the
+ * cpython sandbox's removes its channel folders from /dev/shm). A death by a signal's default
+ * action runs none, and left a folder behind on every Ctrl-C.
+ */
+function exitOnSignals(): void {
+  process.once('SIGINT', () => process.exit(EXIT.sigint));
+  process.once('SIGTERM', () => process.exit(EXIT.sigterm));
+  process.once('SIGHUP', () => process.exit(129));
+}
+
 export const PROGRAM: ProgramSpec = {
   name: 'spade-bench',
   describe: 'Runs SPADE self-play (a model designs executable environments and plays them) beside static benchmark suites, and writes a comparison report. With no key and no network it uses the built-in offline reference policy.',
@@ -42,7 +54,7 @@ export const PROGRAM: ProgramSpec = {
       describe: 'Run the validation gate on environment programs (.js, .mjs, .py); exit 1 when one is invalid',
       positionals: validatePositionals,
       options: validateOptions,
-      run: (args) => validateCommand(args as ValidateArgs),
+      run: (args) => (exitOnSignals(), validateCommand(args as ValidateArgs)),
     },
     {
       name: 'report',
@@ -63,7 +75,7 @@ export const PROGRAM: ProgramSpec = {
       describe: "Time each valid environment's reset and step in its sandbox (tinybench): what an RL trainer pays per step",
       positionals: benchPositionals,
       options: benchOptions,
-      run: (args) => benchCommand(args as BenchArgs),
+      run: (args) => (exitOnSignals(), benchCommand(args as BenchArgs)),
     },
     {
       name: 'export',

@@ -3,9 +3,10 @@
 // is reached, and a good program validated right after each one is still valid.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { repoRoot, runCli, tempDir } from '../../helpers/cli.js';
+import { repoRoot, runCli, startCli, tempDir } from '../../helpers/cli.js';
+import { checkJail } from '../../../plugins/sandboxes/cpython/jail.js';
 import { HOSTILE_DIR, hostileExpectations } from '../../fixtures/python/hostile.js';
 
 const fixtures = path.join(repoRoot, 'tests/fixtures');
@@ -45,6 +46,38 @@ test('validate: a program\'s message cannot move the cursor or forge a line of t
   assert.not.match(r.stdout, /[\x00-\x08\x0b-\x1f\x7f\u202e]/, 'a control character reached the terminal');
   assert.not.match(r.stdout, /^\s*strict: valid/m, 'a forged line');
   assert.match(r.stdout, '\\x1b[2K');
+});
+
+test('validate stopped by Ctrl-C or SIGTERM leaves no channel folder of the cpython sandbox behind', async () => {
+  const jail = checkJail();
+  if (jail.problem) {
+    console.log(`  skipped: ${jail.problem}`);
+    return;
+  }
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    const { child, done } = startCli(['validate', '--python-sandbox', 'cpython', path.join(HOSTILE_DIR, 'loop_in_reset.py')]);
+    // The folder of this process's channels, seen through the FIFOs it holds open.
+    let folder: string | undefined;
+    for (let waited = 0; !folder && waited < 60_000; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      for (const fd of existsSync(`/proc/${child.pid}/fd`) ? readdirSync(`/proc/${child.pid}/fd`) : []) {
+        const target = (() => {
+          try {
+            return readlinkSync(`/proc/${child.pid}/fd/${fd}`);
+          } catch {
+            return '';
+          }
+        })();
+        const m = /^(.*\/spade-bench-channels-[^/]+)/.exec(target);
+        if (m) folder = m[1];
+      }
+    }
+    assert.ok(folder, 'the sandbox opened no channel');
+    child.kill(signal);
+    const r = await done;
+    assert.is(r.code, signal === 'SIGINT' ? 130 : 143, r.stderr);
+    assert.not.ok(existsSync(folder!), `${folder} was left behind after ${signal}`);
+  }
 });
 
 test('validate --json: one object per file; unproven is not invalid; exit 1 when one is invalid', async () => {
