@@ -33,16 +33,27 @@ async function loadRedis(): Promise<RedisConstructor> {
   }
 }
 
-/** `url` without its user name and password: what logs and errors may show of it. */
+/**
+ * `url` without its user name, password or query: what logs and errors may show of it. A text
+ * that is no redis:// URL with a host (`user:pw@host:port`, `redis:/:pw@host`) shows only what
+ * follows its last '@', since what comes before may be credentials.
+ */
 export function shownRedisUrl(url: string): string {
+  let parsed: URL | undefined;
   try {
-    const parsed = new URL(url);
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed && /^rediss?:$/.test(parsed.protocol) && parsed.host) {
     parsed.username = '';
     parsed.password = '';
+    parsed.search = '';
     return parsed.toString();
-  } catch {
-    return 'the --redis URL';
   }
+  const at = url.lastIndexOf('@');
+  if (at >= 0) return `…@${url.slice(at + 1)}`;
+  return /^(rediss?:\/\/)?[\w.-]+(:\d+)?(\/\d*)?$/.test(url) ? url : 'the --redis URL';
 }
 
 /**
