@@ -5,16 +5,22 @@
  * the config sent with the job. The run itself (designer, rounds, journal) stays here, so
  * self-play keeps its round barrier: a round's designs wait for every job of the round before.
  *
- * A job's id is its run, suite and environment, so a job is never queued twice, and its result
- * is delivered once. A worker killed mid-job stops renewing its lock; BullMQ's stalled-job
- * check hands the job to another worker, which starts the environment afresh: the same seeds
- * give the same evaluation, and only the finished one is journaled.
+ * A job's id is its run, this invocation of it, its suite and environment, so a job is never
+ * queued twice, and its result is delivered once. A new invocation (a rerun into the same
+ * folder, a resume) queues jobs of its own: a result or a failure an earlier invocation left in
+ * Redis (kept there an hour, a day) is never taken for this one's, whose data or workers may
+ * have changed since; the journal is what a resume keeps. A worker killed mid-job stops
+ * renewing its lock; BullMQ's stalled-job check hands the job to another worker, which starts
+ * the environment afresh: the same seeds give the same evaluation, and only the finished one is
+ * journaled. When the run ends, the jobs it queued that no worker has taken are removed, so no
+ * worker runs (and spends model calls on) work of a run that is gone.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { Queue, QueueEvents } from 'bullmq';
 import type { SpadeConfig } from '../config/config.js';
+import { RunStoppedError, UsageError } from '../errors.js';
 import type { Evaluator } from '../run/evaluate.js';
 import { recordedConfig } from '../run/run.js';
 import { deliverFreshWork, toEvaluationJob, unpackEvaluation, type EvaluationJob, type JobOutcome } from './evaluation-job.js';
@@ -51,9 +57,13 @@ export interface WaitedJob<T> {
 
 /**
  * The result of a job: from its event, or, when no event has come for `recheckMs`, from its
- * state (completed: its return value; failed: its reason; otherwise wait again).
+ * state (completed: its return value; failed: its reason; otherwise wait again). `what` names
+ * the job's work in errors. A job that failed on every try is a UsageError (the workers' setup
+ * is to fix: their plugins, keys, folder); a job Redis no longer has (restarted empty, or
+ * flushed) stops the run as a RunStoppedError: what finished is kept, and --resume queues the
+ * rest again.
  */
-export async function waitForOutcome<T>(job: WaitedJob<T>, recheckMs: number = RECHECK_MS): Promise<T> {
+export async function waitForOutcome<T>(job: WaitedJob<T>, recheckMs: number = RECHECK_MS, what = 'a job'): Promise<T> {
   for (;;) {
     let failure: unknown;
     try {
@@ -62,9 +72,12 @@ export async function waitForOutcome<T>(job: WaitedJob<T>, recheckMs: number = R
       failure = error;
     }
     const latest = await job.latest();
-    if (!latest) throw failure;
+    if (!latest) throw new RunStoppedError(`Redis no longer has the job of ${what} (was it restarted or emptied?); resume the run with --resume to queue what is left`);
     if (latest.state === 'completed') return latest.returnvalue as T;
-    if (latest.state === 'failed') throw new Error(latest.failedReason ?? (failure as Error)?.message ?? 'the job failed');
+    if (latest.state === 'failed') {
+      const reason = latest.failedReason ?? (failure as Error)?.message ?? 'no reason given';
+      throw new UsageError(`a worker failed ${what} on each of its tries: ${reason} (a worker runs in its own folder, with its own plugins and keys: fix it, then resume with --resume)`);
+    }
   }
 }
 
@@ -82,7 +95,7 @@ export interface DistributedEvaluator {
   close(): Promise<void>;
 }
 
-/** Names the jobs of one run: the same run (resumed or not) gives the same ids, another run others. */
+/** Names one run: its host, folder and config (its jobs' ids add the invocation). */
 export function runKey(options: Pick<DistributedOptions, 'config' | 'outDir' | 'validateOnly'>): string {
   const { out, ...config } = recordedConfig(options.config);
   void out;
@@ -103,14 +116,18 @@ export async function createDistributedEvaluator(options: DistributedOptions): P
   queue.on('error', () => {});
   events.on('error', () => {});
   await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
-  const key = runKey(options);
+  // This invocation's jobs: an earlier invocation's results are never taken for them.
+  const key = `${runKey(options)}-${randomUUID().slice(0, 8)}`;
+  const queued = new Set<string>();
   // API keys never go on the queue: workers read their own.
   const config = recordedConfig(options.config) as unknown as SpadeConfig;
 
   const evaluate: Evaluator = async (program, taskSeed, ctx) => {
     const data: EvaluationJobData = { config, job: toEvaluationJob(program, taskSeed, ctx) };
+    const id = jobId(key, ctx.suite, program.id);
+    queued.add(id);
     const job = await queue.add('evaluate', data, {
-      jobId: jobId(key, ctx.suite, program.id),
+      jobId: id,
       attempts: 1 + (options.jobRetries ?? 2),
       backoff: { type: 'fixed', delay: 500 },
       removeOnComplete: { age: 3600 },
@@ -124,7 +141,8 @@ export async function createDistributedEvaluator(options: DistributedOptions): P
         if (!now) return undefined;
         return { state: await now.getState(), returnvalue: now.returnvalue, failedReason: now.failedReason };
       },
-    }, options.recheckMs);
+    }, options.recheckMs, `${ctx.suite}/${program.id}`);
+    queued.delete(id);
     for (const work of outcome.fresh) deliverFreshWork(work, program, ctx);
     return unpackEvaluation(outcome.evaluation, program);
   };
@@ -133,6 +151,8 @@ export async function createDistributedEvaluator(options: DistributedOptions): P
     evaluate,
     workers: async () => (await queue.getWorkers()).length,
     async close() {
+      // Jobs no worker has taken: removed (a taken one is locked, and remove() refuses it).
+      await Promise.allSettled([...queued].map(async (id) => (await queue.getJob(id))?.remove()));
       await Promise.allSettled([events.close(), queue.close()]);
       await Promise.allSettled([queueConnection.quit(), eventsConnection.quit()]);
     },

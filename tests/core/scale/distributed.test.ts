@@ -7,11 +7,11 @@ import type { ChildProcess } from 'node:child_process';
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import { freePort, redisMissing, startRedis, startWorkerProcess, stopProcesses, type RedisServer } from '../../helpers/redis.js';
 import path from 'node:path';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { startCli, tempDir } from '../../helpers/cli.js';
 import { startWireServer } from '../../helpers/wire-servers.js';
 import type { RunResults } from '../../../core/results/results.js';
-import { UsageError } from '../../../core/errors.js';
+import { RunStoppedError, UsageError } from '../../../core/errors.js';
 import { createDistributedEvaluator, waitForOutcome } from '../../../core/scale/distributed-evaluator.js';
 import { connectRedis, EVALUATION_QUEUE } from '../../../core/scale/redis-connection.js';
 import type { Suite } from '../../../core/types.js';
@@ -77,6 +77,13 @@ test('a Redis that cannot be reached is a usage error naming it, without its pas
     assert.match(message, `cannot reach Redis at redis://127.0.0.1:${port}/2 within 0.5 s (connect ECONNREFUSED 127.0.0.1:${port}): start redis-server there, or correct the address or its credentials in --redis`);
     assert.not.match(message, 's3cret');
   }
+  // Written without its scheme (or with a slash short), the URL is refused, still without its password.
+  for (const url of [`someone:s3cret-pass@127.0.0.1:${port}`, `redis:/:s3cret-pass@127.0.0.1:${port}`]) {
+    const refused = await connectRedis(url, 500).then(() => undefined, (error: Error) => error);
+    assert.instance(refused, UsageError);
+    assert.match(refused!.message, `expected a URL such as redis://127.0.0.1:6379, got "…@127.0.0.1:${port}"`);
+    assert.not.match(refused!.message, 's3cret');
+  }
 });
 
 it('a worker says which Redis it takes jobs from without the password in its URL', async () => {
@@ -128,6 +135,36 @@ const slowSuite: Suite = {
     return Array.from({ length: 6 }, (_, i) => ({ program: { id: `slow-${i}`, language: 'javascript' as const, source: SLOW_SOURCE, meta: { horizon: 1 } }, seed: 100 + i }));
   },
 };
+
+/** Two tasks whose every answer gets `reward`: curated, so the gate plays them whatever it doubts. */
+const constantSuite = (reward: 0 | 1): Suite => ({
+  id: 'constant',
+  description: 'tasks whose every answer gets the same reward',
+  language: 'javascript',
+  async tasks() {
+    const source = `class Constant {\n  reset(seed) { return ['Answer anything in \\\\boxed{}.', {}]; }\n  step(action) { return ['done', ${reward}, true, false, {}]; }\n}`;
+    return [0, 1].map((i) => ({ program: { id: `constant-${i}`, language: 'javascript' as const, source, meta: { horizon: 1, curated: true } }, seed: i }));
+  },
+});
+
+it('a rerun into the same folder with changed tasks gets results of its own, not the earlier run\'s from Redis', async () => {
+  const config = smallConfig({ suites: ['procedural'], limit: 1 });
+  const outDir = path.join(tempDir('spade-rerun-'), 'run');
+  const wonIn = async (reward: 0 | 1): Promise<number> => {
+    rmSync(outDir, { recursive: true, force: true });
+    const evaluator = await createDistributedEvaluator({ redis: redis.url, config, outDir });
+    try {
+      await runLocally(config, { evaluator: evaluator.evaluate, outDir, extraSuites: [constantSuite(reward)] });
+    } finally {
+      await evaluator.close();
+    }
+    const results = JSON.parse(readFileSync(path.join(outDir, 'results.json'), 'utf8')) as RunResults;
+    return results.suites.find((suite) => suite.id === 'constant')!.metrics.success.won;
+  };
+  assert.is(await wonIn(0), 0);
+  // Same folder, same config, the tasks' code changed: every answer now wins.
+  assert.is(await wonIn(1), 2 * config.attempts);
+});
 
 it('a worker killed with SIGKILL mid-job: its job is retried on the other worker, results equal the local run', async () => {
   const config = smallConfig({ suites: ['procedural'], limit: 4 });
@@ -225,9 +262,19 @@ it('a job whose completion event never reaches its waiter is delivered all the s
       throw new Error('not a number');
     });
     const bad = await failing.queue.add('double', { n: 'x' }, { attempts: 1 });
-    const refused = waitForOutcome(failing.waited(bad), 100).then(() => 'delivered', (error: Error) => error.message);
+    const refused = waitForOutcome(failing.waited(bad), 100, 'suite/task-1').then(() => undefined, (error: Error) => error);
     failing.start();
-    assert.match(await refused, /not a number/, "a failed job's reason is read from its state");
+    const failure = await refused;
+    assert.ok(failure instanceof UsageError, 'a job failed on the workers is theirs to fix: a usage error, no stack trace');
+    assert.match(failure.message, /a worker failed suite\/task-1 on each of its tries: not a number/, "a failed job's reason is read from its state");
+
+    // A job Redis no longer has (restarted empty): the run stops, keeping what finished.
+    const lost = await doubling.queue.add('double', { n: 1 }, { delay: 60_000 });
+    const gone = waitForOutcome(doubling.waited(lost), 100, 'suite/task-2').then(() => undefined, (error: Error) => error);
+    await lost.remove();
+    const stopped = await gone;
+    assert.ok(stopped instanceof RunStoppedError, String(stopped));
+    assert.match(stopped.message, /Redis no longer has the job of suite\/task-2.*--resume/);
   } finally {
     await Promise.all(consumers.map((w) => w.close()));
     await Promise.all(deafs.map((d) => d.close()));
