@@ -23,7 +23,7 @@ import type { Evaluator } from '../run/evaluate.js';
 import { hasJournal, journalRecords, journalStart } from '../results/journal.js';
 import { PriorWork } from '../results/resume.js';
 import { versions } from '../results/versions.js';
-import { applyShard, parseShard } from '../scale/shard.js';
+import { applyShard, parseShard, readShard, shardLabel, type Shard } from '../scale/shard.js';
 import { createThreadPool } from '../scale/thread-pool.js';
 import { renderReport } from './builtins.js';
 import { makeFolder } from '../results/fs.js';
@@ -214,6 +214,21 @@ async function sandboxFingerprint(registry: PluginRegistry, config: SpadeConfig,
 }
 
 /**
+ * The shard a run plays: --shard, or, for a resumed run, the one its folder records (shard.json).
+ * A resumed shard without --shard is that shard, not the whole run (which merge would count
+ * twice); a --shard that differs from the recorded one is refused.
+ */
+function shardOf(flag: string | undefined, resumedDir: string | undefined): Shard | undefined {
+  const given = flag ? parseShard(flag) : undefined;
+  const recorded = resumedDir ? readShard(resumedDir) : undefined;
+  if (given && resumedDir && !recorded) throw new UsageError(`--shard ${shardLabel(given)}: ${resumedDir} holds a whole run, not a shard; resume it without --shard`);
+  if (given && recorded && (given.index !== recorded.index || given.count !== recorded.count)) {
+    throw new UsageError(`--shard ${shardLabel(given)}: ${resumedDir} holds shard ${shardLabel(recorded)} of a run; resume it as that shard (leave --shard out)`);
+  }
+  return given ?? recorded;
+}
+
+/**
  * Carry out a run whose config is resolved: plugins and keys checked, output folder prepared,
  * environments spread over threads or Redis workers, journal, results and report written.
  */
@@ -223,7 +238,7 @@ export async function runResolved(config: SpadeConfig, options: RunOptions & { r
   let prior: PriorWork | undefined;
   const workers = options.workers ?? INVOCATION_DEFAULTS.workers;
   if (!(Number.isInteger(workers) && workers > 0)) throw new UsageError(`--workers: expected a positive integer, got ${workers}`);
-  const shard = options.shard ? parseShard(options.shard) : undefined;
+  const shard = shardOf(options.shard, resumed?.dir);
   const registry = createRegistry(cwd);
   const parts = await resolveRunParts(registry, config);
   let scaler: { evaluate: Evaluator; close(): Promise<void> } | undefined;

@@ -10,7 +10,7 @@ import { renderReport } from '../../../core/setup/builtins.js';
 import { createProceduralSuite } from '../../../benchmarks/procedural.js';
 import { runLocally, smallConfig } from './local-run.js';
 import { comparable, journaledEpisodes } from '../../helpers/results.js';
-import { tempDir } from '../../helpers/cli.js';
+import { runCli, tempDir } from '../../helpers/cli.js';
 import type { RunResults, UsageMetrics } from '../../../core/results/results.js';
 import { journalRecords, JOURNAL_FILE, type JournalRecord } from '../../../core/results/journal.js';
 import { PriorWork } from '../../../core/results/resume.js';
@@ -122,6 +122,30 @@ test('the merged run lists every shard\'s errored work, and why each shard that 
     classes: [{ ...timeout(5, 'timed out after 60 s'), messages: ['timed out after 60 s', 'timed out after 30 s'] }, { errorClass: 'sandbox:timeout', failure: false, count: 1, byStage: { episode: 1 }, bySuite: { procedural: 1 }, messages: ['step() ran past 1000 ms'] }],
   });
   assert.equal([merged.run.complete, merged.run.stopReason], [false, 'shard 2/2: interrupted (SIGINT)']);
+});
+
+test('a shard resumed without --shard stays that shard; a --shard that differs is refused', async () => {
+  const cwd = tempDir();
+  const args = ['run', '--suites', 'procedural', '--limit', '9', '--attempts', '1', '--out', 's2'];
+  let r = await runCli([...args, '--shard', '2/3'], { cwd });
+  assert.is(r.code, 0, r.stderr);
+  const played = (): number[] => (JSON.parse(readFileSync(path.join(cwd, 's2', 'results.json'), 'utf8')) as RunResults).suites.map((suite) => suite.metrics.validity.proposed);
+  const shard = played();
+  assert.equal(shard, [3]);
+  r = await runCli([...args, '--resume'], { cwd });
+  assert.is(r.code, 0, r.stderr);
+  assert.equal(played(), shard, 'the resume played the whole run in the shard\'s folder');
+  for (const [flag, message] of [['1/3', 'holds shard 2/3 of a run; resume it as that shard (leave --shard out)']]) {
+    r = await runCli([...args, '--resume', '--shard', flag!], { cwd });
+    assert.is(r.code, 2, r.stderr);
+    assert.match(r.stderr, message!);
+  }
+  // A whole run is not resumed as a shard of itself.
+  r = await runCli(['run', '--suites', 'procedural', '--limit', '3', '--attempts', '1', '--out', 'whole'], { cwd });
+  assert.is(r.code, 0, r.stderr);
+  r = await runCli(['run', '--suites', 'procedural', '--limit', '3', '--attempts', '1', '--out', 'whole', '--resume', '--shard', '1/2'], { cwd });
+  assert.is(r.code, 2, r.stderr);
+  assert.match(r.stderr, 'holds a whole run, not a shard; resume it without --shard');
 });
 
 test('merge refuses a missing shard and a folder that is not a shard', async () => {
