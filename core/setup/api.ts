@@ -5,7 +5,8 @@
  * and writes results.json and report.html into `out`. The command line is this function plus
  * a config file, flags, a progress line and exit codes.
  */
-import { accessSync, constants, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import type { RunResults } from '../results/results.js';
 import { resolveConfig, validateConfig, type SpadeConfig, type UserConfig } from '../config/config.js';
@@ -83,6 +84,59 @@ export function prepareOutDir(dir: string, { resume = false } = {}): void {
     accessSync(dir, constants.W_OK);
   } catch {
     throw new UsageError(`output folder ${path.resolve(dir)} is not writable`);
+  }
+}
+
+/** The file that marks a run folder in use by a run (its pid and host), while the run writes there. */
+export const RUN_LOCK_FILE = 'run.lock';
+
+/**
+ * Take `dir` for this process's run: two runs writing one folder (a second `run`, or `--resume`
+ * while the first goes on) would interleave their journals and lose episodes. A lock left by a
+ * process that is gone (killed) is taken over. Returns the release (idempotent).
+ */
+export function lockRunFolder(dir: string): () => void {
+  const file = path.join(dir, RUN_LOCK_FILE);
+  const mine = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() });
+  for (let tries = 0; ; tries++) {
+    try {
+      writeFileSync(file, `${mine}\n`, { flag: 'wx' });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || tries > 0) throw error;
+      let holder: { pid?: number; host?: string; since?: string } = {};
+      try {
+        holder = JSON.parse(readFileSync(file, 'utf8')) as typeof holder;
+      } catch {
+        // unreadable: a lock half written by a process that died
+      }
+      if (holder.host === hostname() && typeof holder.pid === 'number' && processAlive(holder.pid)) {
+        throw new UsageError(`${dir} is in use by another spade-bench run (pid ${holder.pid}, since ${holder.since}): wait for it to end, or choose another --out (if that process is no spade-bench run, delete ${file})`);
+      }
+      if (holder.host !== undefined && holder.host !== hostname()) {
+        throw new UsageError(`${dir} is in use by a spade-bench run on ${holder.host} (pid ${holder.pid}, since ${holder.since}); if that run is gone, delete ${file}`);
+      }
+      rmSync(file, { force: true });
+    }
+  }
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    try {
+      if (readFileSync(file, 'utf8').trim() === mine) rmSync(file, { force: true });
+    } catch {
+      // already gone
+    }
+  };
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -252,8 +306,10 @@ export async function runResolved(config: SpadeConfig, options: RunOptions & { r
   const outDir = path.resolve(cwd, config.out);
   const madeFolder = !existsSync(outDir);
   let prepared = false;
+  let unlock = (): void => {};
   try {
     prepareOutDir(outDir, { resume: Boolean(resumed) });
+    unlock = lockRunFolder(outDir);
     prepared = true;
     const { suites, selfplay } = shard ? applyShard(parts, shard, outDir) : parts;
     // Environments are evaluated by worker threads (one per core), or by remote workers on Redis.
@@ -303,12 +359,14 @@ export async function runResolved(config: SpadeConfig, options: RunOptions & { r
       release,
     });
   } catch (error) {
+    unlock();
     if (error instanceof UsageError && prepared && !resumed && discardUnstartedRun(outDir, madeFolder)) {
       // Nothing finished, and nothing is left: the run's "what finished is kept" would send the user to a folder that is gone.
       throw new UsageError(error.message.replace(`; what finished is kept in ${outDir}`, '; nothing was written'));
     }
     throw error;
   } finally {
+    unlock();
     await release();
     await parts.close();
   }

@@ -1,8 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, readFileSync, writeFileSync, readdirSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { packagesLoadedBy, runCli, tempDir } from '../../helpers/cli.js';
+import { packagesLoadedBy, runCli, startCli, tempDir } from '../../helpers/cli.js';
 import type { RunResults } from '../../../core/results/results.js';
 import { DEFAULTS } from '../../../core/config/options.js';
 
@@ -105,6 +106,28 @@ test('--python-sandbox names the Python sandbox; a wrong one stops the run befor
   assert.is(r.code, 2);
   assert.match(r.stderr, 'pythonSandbox: sandbox "isolated-vm" runs javascript, not python');
   assert.equal(readdirSync(cwd), [], 'nothing written');
+});
+
+test('a run folder in use by a run is refused to a second one; a lock its killed run left is taken over', async () => {
+  const cwd = tempDir();
+  const lock = path.join(cwd, 'busy', 'run.lock');
+  const first = startCli(['run', '--out', 'busy', '--rounds', '400', '--suites', 'spade'], { cwd });
+  for (let waited = 0; !existsSync(lock) && waited < 60_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.ok(existsSync(lock), 'the run took no lock');
+  const second = await runCli(['run', '--out', 'busy', '--resume'], { cwd });
+  assert.is(second.code, 2, second.stderr);
+  assert.match(second.stderr, `is in use by another spade-bench run (pid ${first.child.pid}`);
+  first.child.kill('SIGINT');
+  assert.is((await first.done).code, 130);
+  assert.not.ok(existsSync(lock), 'the lock outlived its run');
+  // A lock whose process is gone (a run killed with SIGKILL) holds nothing.
+  const small = ['run', '--out', 'small', '--rounds', '2', '--suites', 'spade'];
+  assert.is((await runCli(small, { cwd })).code, 0);
+  const stale = path.join(cwd, 'small', 'run.lock');
+  writeFileSync(stale, JSON.stringify({ pid: 2 ** 22 + 1, host: os.hostname(), since: 'earlier' }));
+  const resumed = await runCli([...small, '--resume'], { cwd });
+  assert.is(resumed.code, 0, resumed.stderr);
+  assert.not.ok(existsSync(stale));
 });
 
 test('--skip-bad: a static suite reports the malformed records it skipped, in the results and as a notice', async () => {
