@@ -26,12 +26,26 @@ export { SELFPLAY_SUITE, suiteResult } from './run-suite.js';
 import type { ReportRenderer, RunSetup } from './run-setup.js';
 import { gateLimits } from '../gate/gate.js';
 
-/** The config as recorded in results and the journal: API keys never leave the process. */
+/** The config as recorded in results, the journal and distributed jobs: API keys, headers and a URL's password never leave the process. */
 export function recordedConfig(config: SpadeConfig): Record<string, unknown> {
   const providers = Object.fromEntries(
-    Object.entries(config.providers).map(([id, p]) => [id, Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'apiKey' && k !== 'headers'))]),
+    Object.entries(config.providers).map(([id, p]) => [id, Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'apiKey' && k !== 'headers').map(([k, v]) => [k, withoutCredentials(v)]))]),
   );
   return JSON.parse(JSON.stringify({ ...config, providers })) as Record<string, unknown>;
+}
+
+/** A provider setting as it may be recorded: a URL (a baseURL) without the user name and password it may carry. */
+function withoutCredentials(value: unknown): unknown {
+  if (typeof value !== 'string' || !value.includes('@')) return value;
+  try {
+    const url = new URL(value);
+    if (!url.username && !url.password) return value;
+    url.username = '';
+    url.password = '';
+    return url.toString();
+  } catch {
+    return value;
+  }
 }
 
 export async function executeRun(setup: RunSetup): Promise<RunResults> {

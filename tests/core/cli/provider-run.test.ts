@@ -89,6 +89,18 @@ test("the Anthropic SDK's warning of a deprecated model, made at every call, is 
   }
 });
 
+test('a password in a provider\'s baseURL is never written: not in the results, journal or report', async () => {
+  const cwd = tempDir();
+  writeFileSync(path.join(cwd, 'spade.config.json'), JSON.stringify({ providers: { vllm: { baseURL: 'http://someone:BasePW99@127.0.0.1:9/v1' } } }));
+  const r = await runCli(['run', '--out', 'out', '--agent', 'vllm:test-model', '--suites', 'procedural', '--limit', '1', '--attempts', '1', '--validate-only'], { cwd });
+  assert.is(r.code, 0, r.stderr);
+  const written = filesUnder(path.join(cwd, 'out'));
+  assert.ok(written.some((f) => f.endsWith('results.json')));
+  for (const file of written) assert.not.ok(readFileSync(file, 'utf8').includes('BasePW99'), `the password is in ${file}`);
+  const results = JSON.parse(readFileSync(path.join(cwd, 'out/results.json'), 'utf8')) as RunResults;
+  assert.is((results.run.config as { providers: Record<string, { baseURL: string }> }).providers.vllm!.baseURL, 'http://127.0.0.1:9/v1');
+});
+
 test('a missing key stops the run before any work, naming the variable (exit 2)', async () => {
   const cwd = tempDir();
   const env = { OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '' };
