@@ -5,8 +5,9 @@
  *
  *   aime  the last `\boxed{...}` whose content has no braces (SPADE's `\\boxed\{([^{}]+)\}`,
  *         stripped), then the equivalence of aime-equivalence.ts;
- *   gpqa  the last `\boxed{A-D}`, else the first `answer is X` / `Answer: X` (any case), the
- *         letter upper-cased, equal to the right option's letter.
+ *   gpqa  the last `\boxed{A-D}`, else the first `answer is X` / `Answer: X` (any case, with
+ *         Python's Unicode reading of \s and \b), the letter upper-cased, equal to the right
+ *         option's letter.
  *
  * A reply with no answer is wrong; so is a reply cut at the token budget, scored on the text
  * it has, as SPADE scores it. The step's info says what was read (`predicted`).
@@ -43,7 +44,10 @@ function predictedAnswer(reply) {
   }
   const boxed = lastMatch(/\\\\boxed\\{([A-D])\\}/g, text);
   if (boxed) return boxed[1].toUpperCase();
-  const said = /(?:answer is|Answer:)\\s*([A-D])\\b/i.exec(text);
+  // SPADE's re.IGNORECASE pattern, read as Python reads it on text: its \\s takes Unicode
+  // whitespace with \\x1c-\\x1f and \\x85 (not U+FEFF), its \\b ends at any letter or digit of
+  // any script (\\w), and case folds as Unicode does (ſ is s): the u flag.
+  const said = /(?:answer is|Answer:)(?:(?!\\ufeff)[\\s\\x1c-\\x1f\\x85])*([A-D])(?![\\p{L}\\p{N}_])/iu.exec(text);
   return said ? said[1].toUpperCase() : null;
 }
 function isCorrect(predicted) {

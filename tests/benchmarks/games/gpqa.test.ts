@@ -12,6 +12,8 @@ import { comparable } from '../../helpers/results.js';
 import type { RunResults } from '../../../core/results/results.js';
 import type { EpisodeResult } from '../../../core/concepts/episode.js';
 import { shuffleQuestions } from '../../../benchmarks/games/gpqa.js';
+import { scoredAnswerProgram } from '../../../benchmarks/games/scored-answer-program.js';
+import { createIsolatedVmSandbox } from '../../../plugins/sandboxes/isolated-vm.js';
 import { FIXTURES, gamesDataDir, samplingServer, SHARED } from './games-data.js';
 
 const SPADE_FIXTURE = path.join(SHARED, 'spade/spade-9b2b813.tar.gz');
@@ -33,6 +35,21 @@ function filesUnder(dir: string): string[] {
     return statSync(file).isDirectory() ? filesUnder(file) : [file];
   });
 }
+
+test('the letter of a reply is read as SPADE\'s Python reads it, Unicode letters, spaces and case included', async () => {
+  const recorded = JSON.parse(readFileSync(path.join(FIXTURES, 'gpqa-letters.json'), 'utf8')) as { letters: { reply: string; letter: string | null }[] };
+  const sandbox = createIsolatedVmSandbox();
+  try {
+    const env = await sandbox.load(scoredAnswerProgram({ id: 'gpqa/letters', prompt: 'Which?', answer: 'B', rule: 'gpqa', family: 'gpqa', origin: 'test' }));
+    for (const { reply, letter } of recorded.letters) {
+      await env.reset(1);
+      assert.is((await env.step(reply)).info.predicted, letter, JSON.stringify(reply));
+    }
+    await env.dispose();
+  } finally {
+    await sandbox.close();
+  }
+});
 
 test('the options of all 198 positions are shuffled as random.Random(42) shuffles them', () => {
   const rows = Array.from({ length: 198 }, (_, i) => ({ question: `q${i}`, correct: 'R', incorrect: ['W1', 'W2', 'W3'] as [string, string, string] }));
