@@ -141,7 +141,9 @@ class _Output(io.TextIOBase):
 
     def write(self, text):
         if _Output.counting:
-            _Output.count += _len(text.encode('utf-8', 'replace')) if _isinstance(text, _str) else _len(text)
+            # Encoded strictly, as a real UTF-8 stdout (SPADE's) and Pyodide's encode it: a lone
+            # surrogate raises UnicodeEncodeError in the program in every Python sandbox.
+            _Output.count += _len(text.encode('utf-8')) if _isinstance(text, _str) else _len(text)
         elif self._forward:
             try:
                 _write(2, text.encode('utf-8', 'replace') if _isinstance(text, _str) else _bytes(text))
