@@ -48,6 +48,8 @@ interface PyodideApi {
     rename(from: string, to: string): void;
     readdir(dir: string): string[];
     lstat(file: string): { mode: number; size: number };
+    cwd(): string;
+    lookupPath: FsOperation;
     isDir(mode: number): boolean;
     unlink(file: string): void;
     rmdir(dir: string): void;
@@ -140,8 +142,9 @@ pyodide.runPython(
 // environment sees another's files, nor a later load of the same program its earlier load's
 // (plays run on a fresh load). The cpython sandbox's tmpfs limits hold too: a write past 8 MiB
 // in a file fails (EFBIG), past 16 MiB in /tmp or 1,024 files there with no space left (ENOSPC);
-// anywhere else, with a read-only file system (EROFS). Files deleted during a call free their
-// space when the call ends (it is counted again then).
+// anywhere else, with a read-only file system (EROFS). The folders kept for the other
+// environments are out of a program's sight: any path into them is not found (ENOENT). Files
+// deleted during a call free their space at the next call (/tmp is counted again then).
 const FS = pyodide.FS;
 const TMP = '/tmp';
 const TMP_STORE = '/spade-tmp';
@@ -152,6 +155,7 @@ const TMP_INODES = 1024;
 const EFBIG = 22;
 const ENOSPC = 51;
 const EROFS = 69;
+const ENOENT = 44;
 FS.mkdirTree(TMP_STORE);
 if (!FS.analyzePath(TMP).exists) FS.mkdir(TMP);
 /** The environment whose folder is at /tmp now; undefined: a fresh one nobody keeps. */
@@ -213,6 +217,26 @@ function dropTmp(env: string): void {
   }
 }
 
+/** `file` as an absolute path without `.` and `..` (from the working folder when relative). */
+function absolute(file: string): string {
+  const parts: string[] = [];
+  for (const part of `${file.startsWith('/') ? '' : `${FS.cwd()}/`}${file}`.split('/')) {
+    if (part === '..') parts.pop();
+    else if (part && part !== '.') parts.push(part);
+  }
+  return `/${parts.join('/')}`;
+}
+// Every path the file system resolves (open, stat, listdir, chdir, a symlink's target) goes
+// through lookupPath: while program code runs, the store of other environments' folders is not found.
+const lookupPath = FS.lookupPath;
+FS.lookupPath = function (this: unknown, file: string, ...rest: unknown[]) {
+  if (confined && typeof file === 'string') {
+    const at = absolute(file);
+    if (at === TMP_STORE || at.startsWith(`${TMP_STORE}/`)) throw new FS.ErrnoError(ENOENT);
+  }
+  return lookupPath.call(this, file, ...rest);
+};
+
 const memfs = FS.filesystems.MEMFS.ops_table;
 /** Wrap an operation of the in-memory file system so that, while program code runs, `check` may refuse it. */
 function guard(table: Record<string, FsOperation>, name: string, check: (...args: any[]) => void): void {
@@ -262,6 +286,7 @@ function run(request: Request): string {
     return runConfined(request);
   } finally {
     confined = false;
+    if (request.op === 'dispose') dropTmp(request.env);
   }
 }
 
@@ -282,7 +307,6 @@ function runConfined(request: Request): string {
 
 /** Turn the loader's JSON reply into a protocol reply, applying this thread's limits. */
 function answer(request: Request, limits: CallLimits | undefined, text: string): Reply {
-  if (request.op === 'dispose') dropTmp(request.env);
   if (memoryExceeded) return { id: request.id, ok: false, kind: 'memory', message: `the environment used more than ${limits?.memoryMb} MiB` };
   if (limits && printedBytes > limits.maxOutputBytes) {
     return { id: request.id, ok: false, kind: 'output-limit', message: `printed ${printedBytes} bytes, more than the limit of ${limits.maxOutputBytes}` };

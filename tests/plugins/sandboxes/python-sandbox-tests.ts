@@ -248,11 +248,16 @@ export function definePythonSandboxTests(test: Test, sandboxId: 'pyodide' | 'cpy
 
   test('/tmp is each environment\'s own: not seen beside it, nor by a later load of the same program', async () => {
     const writer = 'import os\nclass MarkEnv:\n  def reset(self, seed=None):\n    seen = os.path.exists("/tmp/mark")\n    open("/tmp/mark", "w").write("x")\n    return f"seen {seen}", {}\n  def step(self, a):\n    return f"still {os.path.exists(\'/tmp/mark\')}", 0.0, False, False, {}\n';
+    // Where the pyodide sandbox keeps the /tmp of the environments whose turn it is not: out of sight.
+    const prober = 'import os\nclass ProbeEnv:\n  def reset(self, seed=None):\n    try:\n      return "found " + ",".join(os.listdir("/spade-tmp")), {}\n    except OSError as e:\n      return type(e).__name__, {}\n  def step(self, a):\n    return "ok", 0.0, False, False, {}\n';
     const first = await sandbox.load({ id: 'mark', language: 'python', source: writer });
     assert.is((await first.reset(1)).observation, 'seen False');
     const beside = await sandbox.load({ id: 'mark-beside', language: 'python', source: writer });
     assert.is((await beside.reset(1)).observation, 'seen False', 'an environment saw the file of the one beside it');
     assert.is((await first.step('x')).observation, 'still True', 'an environment lost its own file');
+    const probe = await sandbox.load({ id: 'probe-store', language: 'python', source: prober });
+    assert.is((await probe.reset(1)).observation, 'FileNotFoundError', 'an environment listed the folders kept for the others');
+    await probe.dispose();
     await first.dispose();
     await beside.dispose();
     const again = await sandbox.load({ id: 'mark', language: 'python', source: writer });
