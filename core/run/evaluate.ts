@@ -98,8 +98,21 @@ export function attemptSeed(taskSeed: number, attempt: number, perAttempt: boole
 }
 
 /**
+ * An evaluator's answer when the run's stop came before it began an evaluation (a distributed
+ * run's job that no worker had taken yet): no result, as for an environment the stop kept from
+ * starting; a resumed run evaluates it.
+ */
+export class EvaluationCut extends Error {
+  constructor(what: string) {
+    super(`${what}: not begun before the run's stop`);
+    this.name = 'EvaluationCut';
+  }
+}
+
+/**
  * How a run evaluates its environments: in this thread (`evaluateEnvironment`), or handed to
  * worker threads or remote workers, which must give the same Evaluation for the same input.
+ * An evaluator may reject with EvaluationCut once the run is stopping.
  */
 export type Evaluator = (program: EnvironmentProgram, taskSeed: number, ctx: EvaluationContext) => Promise<Evaluation>;
 

@@ -21,7 +21,7 @@ import path from 'node:path';
 import { Queue, QueueEvents } from 'bullmq';
 import type { SpadeConfig } from '../config/config.js';
 import { RunStoppedError, UsageError } from '../errors.js';
-import type { Evaluator } from '../run/evaluate.js';
+import { EvaluationCut, type Evaluator } from '../run/evaluate.js';
 import { recordedConfig } from '../run/run.js';
 import { deliverFreshWork, toEvaluationJob, unpackEvaluation, type EvaluationJob, type JobOutcome } from './evaluation-job.js';
 import { connectRedis, EVALUATION_QUEUE } from './redis-connection.js';
@@ -53,7 +53,12 @@ export interface WaitedJob<T> {
   waitUntilFinished(ttl: number): Promise<T>;
   /** The job as Redis has it now (undefined when it is gone). */
   latest(): Promise<{ state: string; returnvalue?: T; failedReason?: string } | undefined>;
+  /** Take the job off the queue if no worker has it: true when it was taken off. */
+  withdraw?(): Promise<boolean>;
 }
+
+/** States of a job no worker has taken. */
+const NOT_TAKEN = new Set(['waiting', 'delayed', 'prioritized', 'waiting-children']);
 
 /**
  * The result of a job: from its event, or, when no event has come for `recheckMs`, from its
@@ -61,9 +66,11 @@ export interface WaitedJob<T> {
  * the job's work in errors. A job that failed on every try is a UsageError (the workers' setup
  * is to fix: their plugins, keys, folder); a job Redis no longer has (restarted empty, or
  * flushed) stops the run as a RunStoppedError: what finished is kept, and --resume queues the
- * rest again.
+ * rest again. Once `signal` aborts (the run is stopping), a job no worker has taken is withdrawn
+ * and the wait ends with EvaluationCut (with no live worker, it would wait for ever); a job a
+ * worker has taken is waited for, as in-flight work finishes in a local run.
  */
-export async function waitForOutcome<T>(job: WaitedJob<T>, recheckMs: number = RECHECK_MS, what = 'a job'): Promise<T> {
+export async function waitForOutcome<T>(job: WaitedJob<T>, recheckMs: number = RECHECK_MS, what = 'a job', signal?: AbortSignal): Promise<T> {
   for (;;) {
     let failure: unknown;
     try {
@@ -78,6 +85,7 @@ export async function waitForOutcome<T>(job: WaitedJob<T>, recheckMs: number = R
       const reason = latest.failedReason ?? (failure as Error)?.message ?? 'no reason given';
       throw new UsageError(`a worker failed ${what} on each of its tries: ${reason} (a worker runs in its own folder, with its own plugins and keys: fix it, then resume with --resume)`);
     }
+    if (signal?.aborted && NOT_TAKEN.has(latest.state) && (await job.withdraw?.())) throw new EvaluationCut(what);
   }
 }
 
@@ -133,7 +141,7 @@ export async function createDistributedEvaluator(options: DistributedOptions): P
       removeOnComplete: { age: 3600 },
       removeOnFail: { age: 24 * 3600 },
     });
-    // In-flight jobs finish after an abort (Ctrl-C), as in-thread evaluations do; no new ones start.
+    // After an abort (Ctrl-C) jobs a worker has taken finish, as in-thread evaluations do; the others are withdrawn.
     const outcome = await waitForOutcome<JobOutcome>({
       waitUntilFinished: (ttl) => job.waitUntilFinished(events, ttl) as Promise<JobOutcome>,
       async latest() {
@@ -141,7 +149,16 @@ export async function createDistributedEvaluator(options: DistributedOptions): P
         if (!now) return undefined;
         return { state: await now.getState(), returnvalue: now.returnvalue, failedReason: now.failedReason };
       },
-    }, options.recheckMs, `${ctx.suite}/${program.id}`);
+      async withdraw() {
+        try {
+          await job.remove();
+          queued.delete(id);
+          return true;
+        } catch {
+          return false; // a worker took it meanwhile (its lock refuses the removal)
+        }
+      },
+    }, options.recheckMs, `${ctx.suite}/${program.id}`, ctx.signal);
     queued.delete(id);
     for (const work of outcome.fresh) deliverFreshWork(work, program, ctx);
     return unpackEvaluation(outcome.evaluation, program);

@@ -166,6 +166,33 @@ it('a rerun into the same folder with changed tasks gets results of its own, not
   assert.is(await wonIn(1), 2 * config.attempts);
 });
 
+it('stopped with no worker to take its jobs, a run withdraws them and writes what it has', async () => {
+  const config = smallConfig({ suites: ['procedural'], limit: 3 });
+  const outDir = path.join(tempDir('spade-idle-'), 'run');
+  // A queue no worker listens to: its jobs wait for ever.
+  const queueName = `idle-${process.pid}`;
+  const evaluator = await createDistributedEvaluator({ redis: redis.url, config, outDir, queueName, recheckMs: 100 });
+  const stop = new AbortController();
+  const connection = await connectRedis(redis.url);
+  const queue = new Queue(queueName, { connection: connection as never });
+  try {
+    const run = runLocally(config, { evaluator: evaluator.evaluate, outDir, signal: stop.signal });
+    for (let waited = 0; (await queue.getWaitingCount()) === 0 && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.ok((await queue.getWaitingCount()) > 0, 'no job was queued');
+    stop.abort();
+    const ended = await Promise.race([run.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 60_000).unref())]);
+    assert.ok(ended, 'the stopped run kept waiting for jobs no worker will take');
+    const results = JSON.parse(readFileSync(path.join(outDir, 'results.json'), 'utf8')) as RunResults;
+    assert.is(results.run.complete, false);
+    assert.is(await queue.getWaitingCount(), 0, 'a job no worker took was left for a later worker');
+  } finally {
+    await evaluator.close();
+    await queue.obliterate({ force: true });
+    await queue.close();
+    await connection.quit();
+  }
+});
+
 it('a worker killed with SIGKILL mid-job: its job is retried on the other worker, results equal the local run', async () => {
   const config = smallConfig({ suites: ['procedural'], limit: 4 });
   const local = await runLocally(config, { extraSuites: [slowSuite] });

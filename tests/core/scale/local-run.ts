@@ -26,7 +26,7 @@ export function smallConfig(overrides: UserConfig = {}): SpadeConfig {
   });
 }
 
-export async function runLocally(config: SpadeConfig, options: { evaluator?: Evaluator; shard?: Shard; outDir?: string; extraSuites?: Suite[]; onProgress?: RunSetup['onProgress'] } = {}): Promise<string> {
+export async function runLocally(config: SpadeConfig, options: { evaluator?: Evaluator; shard?: Shard; outDir?: string; extraSuites?: Suite[]; onProgress?: RunSetup['onProgress']; signal?: AbortSignal } = {}): Promise<string> {
   const outDir = options.outDir ?? path.join(tempDir('spade-scale-'), 'run');
   mkdirSync(outDir, { recursive: true });
   const parts = await resolveRunParts(createRegistry(), config);
@@ -46,6 +46,7 @@ export async function runLocally(config: SpadeConfig, options: { evaluator?: Eva
       evaluator: options.evaluator,
       outsideUsage: parts.outsideUsage,
       onProgress: options.onProgress,
+      signal: options.signal,
       renderReport,
     });
   } finally {
