@@ -22,9 +22,9 @@
  * The time limit is kept by a tick at the top of every loop body and function (inserted in the
  * syntax tree, as HumanEval's program does): past 6 s a tick raises, and every later tick raises
  * again, so catching it does not help. The sandbox refuses the signals the runner's alarm uses;
- * the tick is an itertools iterator's __next__ (a C call) that reads the clock every 1024th time,
- * so the tightest loop runs at about half its speed (a 20-million-step loop: 0.70 s against
- * 0.38 s unticked), and a loop doing real work loses less. A loop inside native code is stopped by the sandbox's
+ * the tick is an itertools iterator's __next__ (a C call) that reads the clock every 1024th
+ * time, so the tightest loop runs at about half its speed and a loop doing real work loses less
+ * (docs/suites.md gives the figures). A loop inside native code is stopped by the sandbox's
  * wall-time limit instead (the episode then errors, which LiveCodeBench's score counts as a
  * failure, as the runner's global timeout does). Output past 64 MiB in one test stops it as the
  * runner's alarm would: time limit exceeded.
@@ -82,7 +82,8 @@ class _TimeUp(BaseException):
 class _Clock:
     """The solution's clock. The tick inserted in its loops and functions is the __next__ of an
     iterator made of itertools' C parts, so a tick costs about a C call (a tick that is a Python
-    function made tight loops 6 times slower, failing solutions the runner's alarm lets finish).
+    function makes tight loops several times slower, failing solutions the runner's alarm lets
+    finish).
     Every 1024th tick calls _check, which reads the time; past the deadline it raises, and from
     then on every tick raises (the namespace's tick is swapped for _expired)."""
     deadline = float('inf')

@@ -81,7 +81,8 @@ export function reasoningGymScores(tasks: readonly ScoredTask[], categories: Rec
     if (entry.played === 0) continue;
     const rate = entry.wins / entry.played;
     // Each episode is a fresh instance of the task: its wins are a share of independent draws.
-    scores[`gem_eval/task_${`rg:${task}-hard`.replace(/[:-]/g, '_').toLowerCase()}/win_rate`] = { ...shareWithInterval(entry.wins, entry.played), value: rate };
+    // gem_evaluator's key of the task id `rg:<task>-hard`: ':' and '-' as '_', lower case.
+    scores[`gem_eval/task_rg_${task.replace(/-/g, '_').toLowerCase()}_hard/win_rate`] = { ...shareWithInterval(entry.wins, entry.played), value: rate };
     wins += entry.wins;
     played += entry.played;
     const category = categories[task];

@@ -10,7 +10,7 @@ import type { CurriculumPool, Suite } from '../types.js';
 import type { RoundSummary } from '../results/results.js';
 import type { SpadeConfig } from '../config/config.js';
 import { DEFAULTS } from '../config/options.js';
-import { EvaluationCut, type Evaluation, type EvaluationContext, type Evaluator, type SandboxSet } from '../run/evaluate.js';
+import { unlessCut, type Evaluation, type EvaluationContext, type Evaluator, type SandboxSet } from '../run/evaluate.js';
 import type { Journal } from '../results/journal.js';
 import type { ProgressEvent } from '../run/run-setup.js';
 import { mapLimit } from '../run/concurrency.js';
@@ -90,15 +90,9 @@ export function curriculumPlan(
           drawn,
           environmentsInFlight(config.environmentsInFlight, context.agent),
           async ({ task }) => {
-            let e: Evaluation;
-            try {
-              e = await evaluate(task.program, task.seed, context);
-            } catch (error) {
-              // Not begun before the run's stop: no result (a resumed run evaluates it).
-              if (error instanceof EvaluationCut && signal?.aborted) return undefined;
-              throw error;
-            }
-            record(e);
+            // Not begun before the run's stop: no result (a resumed run evaluates it).
+            const e = await unlessCut(evaluate(task.program, task.seed, context), signal);
+            if (e) record(e);
             return e;
           },
           () => signal?.aborted ?? false,

@@ -109,6 +109,16 @@ export class EvaluationCut extends Error {
   }
 }
 
+/** An evaluation's result, or undefined when it was cut (EvaluationCut) by the stop `signal` tells of. */
+export async function unlessCut(evaluation: Promise<Evaluation>, signal: AbortSignal | undefined): Promise<Evaluation | undefined> {
+  try {
+    return await evaluation;
+  } catch (error) {
+    if (error instanceof EvaluationCut && signal?.aborted) return undefined;
+    throw error;
+  }
+}
+
 /**
  * How a run evaluates its environments: in this thread (`evaluateEnvironment`), or handed to
  * worker threads or remote workers, which must give the same Evaluation for the same input.

@@ -6,7 +6,7 @@
 import type { Suite, SuiteLoadOptions, SuiteSampling, SuiteScore, SuiteTask } from '../types.js';
 import type { EnvironmentSummary, RoundSummary, SuiteResult, UsageMetrics } from '../results/results.js';
 import type { SpadeConfig } from '../config/config.js';
-import { environmentSummary, EvaluationCut, type Evaluation, type EvaluationContext, type Evaluator, type SandboxSet } from './evaluate.js';
+import { environmentSummary, unlessCut, type Evaluation, type EvaluationContext, type Evaluator, type SandboxSet } from './evaluate.js';
 import type { Journal } from '../results/journal.js';
 import type { FoldedEnvironment, PriorWork } from '../results/resume.js';
 import type { ProgressEvent, RunSetup } from './run-setup.js';
@@ -372,14 +372,9 @@ export function staticPlan(suite: Suite, config: SpadeConfig, evaluate: Evaluato
             const kept = foldedEvaluation(task.program, folded);
             return record(kept) ?? kept;
           }
-          let played: Evaluation;
-          try {
-            played = await evaluate(task.program, task.seed, context);
-          } catch (error) {
-            // Not begun before the run's stop: no result (a resumed run evaluates it).
-            if (error instanceof EvaluationCut && base.signal?.aborted) return undefined;
-            throw error;
-          }
+          // Not begun before the run's stop: no result (a resumed run evaluates it).
+          const played = await unlessCut(evaluate(task.program, task.seed, context), base.signal);
+          if (!played) return undefined;
           const e = hidden ? privateEvaluation(played) : played;
           return record(e) ?? e;
         },

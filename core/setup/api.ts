@@ -88,14 +88,14 @@ export function prepareOutDir(dir: string, { resume = false } = {}): void {
 }
 
 /** The file that marks a run folder in use by a run (its pid and host), while the run writes there. */
-export const RUN_LOCK_FILE = 'run.lock';
+const RUN_LOCK_FILE = 'run.lock';
 
 /**
  * Take `dir` for this process's run: two runs writing one folder (a second `run`, or `--resume`
  * while the first goes on) would interleave their journals and lose episodes. A lock left by a
  * process that is gone (killed) is taken over. Returns the release (idempotent).
  */
-export function lockRunFolder(dir: string): () => void {
+function lockRunFolder(dir: string): () => void {
   const file = path.join(dir, RUN_LOCK_FILE);
   const mine = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() });
   for (let tries = 0; ; tries++) {
